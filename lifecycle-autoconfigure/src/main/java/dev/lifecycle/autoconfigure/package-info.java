@@ -1,0 +1,4 @@
+/**
+ * Spring Boot integration for Lifecycle.
+ */
+package dev.lifecycle.autoconfigure;

@@ -1,0 +1,52 @@
+package dev.lifecycle.spring;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+import dev.lifecycle.core.Tier;
+
+import org.springframework.core.annotation.AliasFor;
+import org.springframework.stereotype.Component;
+
+/**
+ * Marks a bean as a Lifecycle component; the annotation is a stereotype, so the class becomes a bean
+ * by itself. A bean implementing {@link dev.lifecycle.core.ActiveComponent} runs on a thread the
+ * engine provides; one implementing {@link dev.lifecycle.core.PassiveComponent} gets start and stop
+ * callbacks; any other bean is registered as a plain component whose handle it obtains from
+ * {@link dev.lifecycle.core.LifecycleManager#handle(String)} and ends through its process scope.
+ *
+ * <p>Values here are defaults: {@code lifecycle.components.<name>.*} properties win over them.
+ * Durations use Spring Boot's format ({@code 30s}, {@code 500ms}, {@code PT1M}); an empty string
+ * means "not set".
+ */
+@Target(ElementType.TYPE)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+@Component
+public @interface ManagedComponent {
+
+	/** The component name (the {@code component} metric label); defaults to the bean name. */
+	@AliasFor(annotation = Component.class, attribute = "value")
+	String value() default "";
+
+	/** Higher phases stop first and start last. */
+	int phase() default 0;
+
+	Tier tier() default Tier.STANDARD;
+
+	/** Graceful shutdown budget, e.g. {@code "30s"}; empty for none (bounded by the global ceiling). */
+	String gracefulShutdown() default "";
+
+	/** Liveness deadline, e.g. {@code "10s"}; empty for no health monitoring. */
+	String livenessDeadline() default "";
+
+	/** Consecutive stalled health checks before the component counts as stalled. */
+	int stallThreshold() default 1;
+
+	/** Whether the component's work is finite (enables automatic completion). */
+	boolean finite() default false;
+
+}

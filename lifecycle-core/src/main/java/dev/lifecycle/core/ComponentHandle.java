@@ -1,0 +1,196 @@
+package dev.lifecycle.core;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What a component's code holds to take part in the lifecycle. All methods are thread-safe.
+ *
+ * <p>{@link #isShuttingDown()}, {@link #isHealthy()} and {@link #reportHealthy()} are built for hot
+ * paths: each is one or two volatile accesses, with no allocation, lock or clock read. Heartbeats
+ * are timestamped by the health monitor when it polls, so a heartbeat's age is known to within one
+ * poll interval.
+ */
+public final class ComponentHandle {
+
+	private final Component component;
+
+	private final boolean monitored;
+
+	private final CountDownLatch stopLatch = new CountDownLatch(1);
+
+	private final CompletableFuture<Void> stopSignal = new CompletableFuture<>();
+
+	volatile boolean shuttingDown;
+
+	volatile boolean heartbeatPending;
+
+	volatile boolean unhealthyPending;
+
+	volatile boolean healthy = true;
+
+	ComponentHandle(Component component, boolean monitored) {
+		this.component = component;
+		this.monitored = monitored;
+	}
+
+	/** The component's registered name. */
+	public String name() {
+		return this.component.name();
+	}
+
+	/** {@code true} once this component has been told to stop. A single volatile read. */
+	public boolean isShuttingDown() {
+		return this.shuttingDown;
+	}
+
+	/**
+	 * Blocks until this component is told to stop; wakes at once, not at the next poll.
+	 * @throws InterruptedException if the waiting thread is interrupted
+	 */
+	public void awaitShutdown() throws InterruptedException {
+		this.stopLatch.await();
+	}
+
+	/**
+	 * Blocks until this component is told to stop or the timeout elapses.
+	 * @param timeout the longest wait
+	 * @return {@code true} if the component was told to stop
+	 * @throws InterruptedException if the waiting thread is interrupted
+	 */
+	public boolean awaitShutdown(Duration timeout) throws InterruptedException {
+		return this.stopLatch.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+	}
+
+	/**
+	 * Runs the action when this component is told to stop, on the engine thread that tells it (or at
+	 * once on the caller if that already happened). Keep it short; an exception is logged.
+	 * @param action what to run
+	 */
+	public void onShutdown(Runnable action) {
+		Objects.requireNonNull(action, "action");
+		this.stopSignal.thenRun(() -> {
+			try {
+				action.run();
+			}
+			catch (RuntimeException ex) {
+				this.component.logCallbackFailure(ex);
+			}
+		});
+	}
+
+	/** A stage that completes when this component is told to stop. It cannot be completed by callers. */
+	public CompletionStage<Void> shutdownStage() {
+		return this.stopSignal.minimalCompletionStage();
+	}
+
+	/** Liveness heartbeat. No allocation, no lock, no clock read; a no-op write when already pending. */
+	public void reportHealthy() {
+		if (!this.heartbeatPending) {
+			this.heartbeatPending = true;
+		}
+	}
+
+	/** Counts as a stalled check at the next health poll. */
+	public void reportUnhealthy() {
+		this.unhealthyPending = true;
+	}
+
+	/**
+	 * With a liveness deadline, the monitor's latest verdict: {@code true} until
+	 * {@code stallThreshold} consecutive polls stalled, and again once a poll finds it recovered.
+	 * Without one, {@code !isShuttingDown()}.
+	 */
+	public boolean isHealthy() {
+		return this.monitored ? this.healthy : !this.shuttingDown;
+	}
+
+	/**
+	 * A fatal failure: triggers shutdown with reason {@link ShutdownReason#FAILURE} (exit code 1)
+	 * and marks this component as died. Return from the component afterwards.
+	 * @param reason what went wrong
+	 */
+	public void signalFailure(String reason) {
+		this.component.signalFailure(reason, null);
+	}
+
+	/**
+	 * A fatal failure, as {@link #signalFailure(String)}, keeping the cause for the log.
+	 * @param cause what went wrong
+	 */
+	public void signalFailure(Throwable cause) {
+		this.component.signalFailure(String.valueOf(cause), cause);
+	}
+
+	/** Requests a clean shutdown now (reason {@link ShutdownReason#REQUESTED}, exit code 0). */
+	public void requestShutdown() {
+		this.component.requestShutdown(Duration.ZERO);
+	}
+
+	/**
+	 * Requests a clean shutdown after the delay; the earliest pending request wins.
+	 * @param delay how long to wait before triggering
+	 */
+	public void requestShutdown(Duration delay) {
+		this.component.requestShutdown(delay);
+	}
+
+	/**
+	 * Declares this component's finite work done, so that its end during normal operation is a
+	 * completion rather than a death.
+	 */
+	public void workCompleted() {
+		this.component.workCompleted();
+	}
+
+	/**
+	 * A scope whose close reports this component finished, exactly once: a completion during
+	 * shutdown, a death during normal operation unless {@link #workCompleted()} was called. Later
+	 * closes and later ends are ignored. Meant for try-with-resources around a component's run loop.
+	 * @return the scope
+	 */
+	public ProcessScope processScope() {
+		return this.component.processScope();
+	}
+
+	/**
+	 * Opens a critical section: while one is open the component is not drained, and shutdown waits
+	 * for it within the component's budget. Close it in a finally block or try-with-resources.
+	 * @return the open section
+	 */
+	public CriticalSection critical() {
+		return this.component.openCritical();
+	}
+
+	void signalStop() {
+		this.shuttingDown = true;
+		this.stopLatch.countDown();
+		this.stopSignal.complete(null);
+	}
+
+	@Override
+	public String toString() {
+		return "ComponentHandle[" + name() + "]";
+	}
+
+	/** A scope ending the component's process when closed; see {@link #processScope()}. */
+	public interface ProcessScope extends AutoCloseable {
+
+		@Override
+		void close();
+
+	}
+
+	/** An open critical section; see {@link #critical()}. Closing it more than once has no effect. */
+	public interface CriticalSection extends AutoCloseable {
+
+		@Override
+		void close();
+
+	}
+
+}

@@ -1,0 +1,164 @@
+package dev.lifecycle.core;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Immutable per-component options. Start from {@link #defaults()} and derive with the
+ * {@code with…} methods. Combinations are checked when the component is registered, where the
+ * component's name is known, so that the error names both the component and the option.
+ */
+public final class ComponentOptions {
+
+	/** The budget an observability component gets when it sets none. */
+	public static final Duration DEFAULT_OBSERVABILITY_BUDGET = Duration.ofSeconds(1);
+
+	private static final ComponentOptions DEFAULTS = new ComponentOptions(0, Tier.STANDARD, null, null, 1, false);
+
+	private final int phase;
+
+	private final Tier tier;
+
+	private final Duration gracefulShutdown;
+
+	private final Duration livenessDeadline;
+
+	private final int stallThreshold;
+
+	private final boolean finite;
+
+	private ComponentOptions(int phase, Tier tier, Duration gracefulShutdown, Duration livenessDeadline,
+			int stallThreshold, boolean finite) {
+		this.phase = phase;
+		this.tier = Objects.requireNonNull(tier, "tier");
+		this.gracefulShutdown = gracefulShutdown;
+		this.livenessDeadline = livenessDeadline;
+		this.stallThreshold = stallThreshold;
+		this.finite = finite;
+	}
+
+	/** Phase 0, {@link Tier#STANDARD}, no budget, no liveness deadline, stall threshold 1, not finite. */
+	public static ComponentOptions defaults() {
+		return DEFAULTS;
+	}
+
+	/** Higher phases are told to stop first and started last. */
+	public ComponentOptions withPhase(int phase) {
+		return new ComponentOptions(phase, this.tier, this.gracefulShutdown, this.livenessDeadline,
+				this.stallThreshold, this.finite);
+	}
+
+	public ComponentOptions withTier(Tier tier) {
+		return new ComponentOptions(this.phase, tier, this.gracefulShutdown, this.livenessDeadline,
+				this.stallThreshold, this.finite);
+	}
+
+	/** How long the component may take to drain once told to stop; {@code null} for no budget. */
+	public ComponentOptions withGracefulShutdown(Duration gracefulShutdown) {
+		return new ComponentOptions(this.phase, this.tier, gracefulShutdown, this.livenessDeadline,
+				this.stallThreshold, this.finite);
+	}
+
+	/** The longest gap allowed between heartbeats; {@code null} for no health monitoring. */
+	public ComponentOptions withLivenessDeadline(Duration livenessDeadline) {
+		return new ComponentOptions(this.phase, this.tier, this.gracefulShutdown, livenessDeadline,
+				this.stallThreshold, this.finite);
+	}
+
+	/** How many consecutive stalled polls it takes to declare the component stalled (≥ 1). */
+	public ComponentOptions withStallThreshold(int stallThreshold) {
+		return new ComponentOptions(this.phase, this.tier, this.gracefulShutdown, this.livenessDeadline,
+				stallThreshold, this.finite);
+	}
+
+	/**
+	 * Declares the component's work finite. When every standard component has completed its work
+	 * the manager shuts down on its own with reason {@link ShutdownReason#COMPLETED}; that
+	 * automatic completion is active only if at least one component is finite.
+	 */
+	public ComponentOptions withFinite(boolean finite) {
+		return new ComponentOptions(this.phase, this.tier, this.gracefulShutdown, this.livenessDeadline,
+				this.stallThreshold, finite);
+	}
+
+	public int phase() {
+		return this.phase;
+	}
+
+	public Tier tier() {
+		return this.tier;
+	}
+
+	public Optional<Duration> gracefulShutdown() {
+		return Optional.ofNullable(this.gracefulShutdown);
+	}
+
+	public Optional<Duration> livenessDeadline() {
+		return Optional.ofNullable(this.livenessDeadline);
+	}
+
+	public int stallThreshold() {
+		return this.stallThreshold;
+	}
+
+	public boolean finite() {
+		return this.finite;
+	}
+
+	/** The budget the drain applies: the configured one, or 1 s for observability, else none. */
+	Optional<Duration> effectiveBudget() {
+		if (this.gracefulShutdown == null && this.tier == Tier.OBSERVABILITY) {
+			return Optional.of(DEFAULT_OBSERVABILITY_BUDGET);
+		}
+		return gracefulShutdown();
+	}
+
+	/**
+	 * Rejects invalid combinations with a message naming the component and the option.
+	 * @throws IllegalArgumentException on the first invalid option
+	 */
+	void validate(String component) {
+		if (this.gracefulShutdown != null && !isPositive(this.gracefulShutdown)) {
+			throw invalid(component, "gracefulShutdown", "must be positive but was " + this.gracefulShutdown);
+		}
+		if (this.livenessDeadline != null && !isPositive(this.livenessDeadline)) {
+			throw invalid(component, "livenessDeadline", "must be positive but was " + this.livenessDeadline);
+		}
+		if (this.stallThreshold < 1) {
+			throw invalid(component, "stallThreshold", "must be at least 1 but was " + this.stallThreshold);
+		}
+		if (this.tier == Tier.OBSERVABILITY && this.livenessDeadline != null) {
+			throw invalid(component, "livenessDeadline",
+					"is not allowed on an OBSERVABILITY component; remove it or use tier STANDARD");
+		}
+		if (this.tier == Tier.ADVISORY && this.livenessDeadline == null) {
+			throw invalid(component, "livenessDeadline",
+					"is required for an ADVISORY component; set one or use tier STANDARD");
+		}
+		if (this.tier == Tier.ADVISORY && this.gracefulShutdown != null) {
+			throw invalid(component, "gracefulShutdown",
+					"is not allowed on an ADVISORY component (shutdown never waits for it); remove it");
+		}
+		if (this.tier == Tier.ADVISORY && this.finite) {
+			throw invalid(component, "finite",
+					"is not allowed on an ADVISORY component (it never decides shutdown); remove it");
+		}
+	}
+
+	private static boolean isPositive(Duration duration) {
+		return !duration.isNegative() && !duration.isZero();
+	}
+
+	private static IllegalArgumentException invalid(String component, String option, String problem) {
+		return new IllegalArgumentException("Component '" + component + "': " + option + " " + problem);
+	}
+
+	@Override
+	public String toString() {
+		return "ComponentOptions[phase=" + this.phase + ", tier=" + this.tier + ", gracefulShutdown="
+				+ this.gracefulShutdown + ", livenessDeadline=" + this.livenessDeadline + ", stallThreshold="
+				+ this.stallThreshold + ", finite=" + this.finite + "]";
+	}
+
+}

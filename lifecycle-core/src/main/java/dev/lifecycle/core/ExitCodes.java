@@ -1,0 +1,23 @@
+package dev.lifecycle.core;
+
+/**
+ * The process exit codes Lifecycle uses, so that the code alone says what happened.
+ */
+public final class ExitCodes {
+
+	/** A clean shutdown: signal, pre-stop file, a requested shutdown or all finite work completed. */
+	public static final int CLEAN = 0;
+
+	/** A component failed, died or stalled. */
+	public static final int FAILURE = 1;
+
+	/** A second SIGTERM/SIGINT forced an immediate exit; the sequence did not finish. */
+	public static final int FORCED = 128;
+
+	/** The global shutdown ceiling fired with components still running. */
+	public static final int CEILING = 129;
+
+	private ExitCodes() {
+	}
+
+}

@@ -1,0 +1,49 @@
+package dev.lifecycle.core;
+
+/**
+ * Why a shutdown started. The first trigger wins; later triggers are logged and recorded nowhere
+ * else.
+ */
+public enum ShutdownReason {
+
+	/** SIGTERM or SIGINT, or the host application closing. */
+	SIGNAL("signal", true),
+
+	/** The pre-stop file appeared. */
+	PRESTOP("prestop", true),
+
+	/** A component called {@code signalFailure}. */
+	FAILURE("failure", false),
+
+	/** A standard component missed its liveness deadline {@code stallThreshold} polls in a row. */
+	STALLED("stalled", false),
+
+	/** A component threw, or ended during normal operation without declaring its work completed. */
+	DIED("died", false),
+
+	/** A component called {@code requestShutdown}. */
+	REQUESTED("requested", true),
+
+	/** Every standard component completed its finite work. */
+	COMPLETED("completed", true);
+
+	private final String label;
+
+	private final boolean clean;
+
+	ShutdownReason(String label, boolean clean) {
+		this.label = label;
+		this.clean = clean;
+	}
+
+	/** The value used for the {@code trigger_reason} metric label and in logs. */
+	public String label() {
+		return this.label;
+	}
+
+	/** Whether this reason, on its own, leads to exit code 0. */
+	public boolean isClean() {
+		return this.clean;
+	}
+
+}

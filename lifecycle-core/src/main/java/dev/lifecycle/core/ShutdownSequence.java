@@ -1,0 +1,327 @@
+package dev.lifecycle.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one shutdown sequence of a manager: drain delay, shutdown handlers, standard drain by phase
+ * (highest first, each phase concurrently), final actions in reverse order, observability drain,
+ * report. The global ceiling, armed at initiation, cuts it short and produces the report itself.
+ */
+final class ShutdownSequence {
+
+	private static final Logger logger = LoggerFactory.getLogger(LifecycleManager.class);
+
+	private final LifecycleManager manager;
+
+	private final ShutdownTrigger trigger;
+
+	private final long initiatedAt;
+
+	private final List<Component> components;
+
+	private final List<NamedHandler> handlers;
+
+	private final List<NamedAction> finalActions;
+
+	private final AtomicBoolean finished = new AtomicBoolean();
+
+	private volatile Thread thread;
+
+	private volatile NamedHandler runningHandler;
+
+	private volatile Thread runningHandlerThread;
+
+	private volatile String step = "initiated";
+
+	private ScheduledFuture<?> ceiling;
+
+	ShutdownSequence(LifecycleManager manager, ShutdownTrigger trigger, long initiatedAt, List<Component> components,
+			List<NamedHandler> handlers, List<NamedAction> finalActions) {
+		this.manager = manager;
+		this.trigger = trigger;
+		this.initiatedAt = initiatedAt;
+		this.components = components;
+		this.handlers = handlers;
+		this.finalActions = finalActions;
+	}
+
+	void start(Thread thread) {
+		this.thread = thread;
+		long timeout = this.manager.globalShutdownTimeout().toNanos();
+		long remaining = timeout - (System.nanoTime() - this.initiatedAt);
+		this.ceiling = this.manager.scheduler().schedule(this::ceilingFired, remaining, TimeUnit.NANOSECONDS);
+		thread.start();
+	}
+
+	void run() {
+		try {
+			drainDelay();
+			runHandlers();
+			drainStandard();
+			runFinalActions();
+			drainObservability();
+			complete();
+		}
+		catch (InterruptedException ex) {
+			// The ceiling fired and produced the report.
+		}
+		catch (RuntimeException | Error ex) {
+			logger.error("Lifecycle: shutdown sequence failed in step '{}'", this.step, ex);
+			complete();
+		}
+	}
+
+	// ---- steps ---------------------------------------------------------------------------------
+
+	private void drainDelay() throws InterruptedException {
+		Duration delay = this.manager.drainDelay();
+		if (delay.isZero()) {
+			return;
+		}
+		this.step = "drain delay";
+		logger.info("Lifecycle: draining traffic for {} before stopping components", delay);
+		long end = this.initiatedAt + delay.toNanos();
+		long remaining;
+		while ((remaining = end - System.nanoTime()) > 0) {
+			TimeUnit.NANOSECONDS.sleep(remaining);
+		}
+	}
+
+	private void runHandlers() throws InterruptedException {
+		for (NamedHandler handler : this.handlers) {
+			this.step = "shutdown handler '" + handler.name() + "'";
+			logger.info("Lifecycle: running shutdown handler '{}' (timeout {})", handler.name(), handler.timeout());
+			long start = System.nanoTime();
+			Thread runner = this.manager.newThread("lifecycle-handler-" + handler.name(), () -> {
+				try {
+					handler.handler().shutdown();
+				}
+				catch (InterruptedException ex) {
+					logger.warn("Lifecycle: shutdown handler '{}' was interrupted", handler.name());
+				}
+				catch (Exception | Error ex) {
+					logger.error("Lifecycle: shutdown handler '{}' failed; continuing", handler.name(), ex);
+				}
+			});
+			this.runningHandler = handler;
+			this.runningHandlerThread = runner;
+			runner.start();
+			runner.join(Math.max(1, handler.timeout().toMillis()));
+			this.runningHandler = null;
+			this.runningHandlerThread = null;
+			if (runner.isAlive()) {
+				logger.error("Lifecycle: shutdown handler '{}' did not finish within {}; continuing without it",
+						handler.name(), handler.timeout());
+				runner.interrupt();
+			}
+			else {
+				logger.info("Lifecycle: shutdown handler '{}' finished in {} ms", handler.name(),
+						TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+			}
+		}
+	}
+
+	private void drainStandard() throws InterruptedException {
+		Map<Integer, List<Component>> phases = new TreeMap<>((a, b) -> Integer.compare(b, a));
+		for (Component component : this.components) {
+			if (component.tier() == Tier.STANDARD) {
+				phases.computeIfAbsent(component.phase(), (p) -> new ArrayList<>()).add(component);
+			}
+		}
+		for (Map.Entry<Integer, List<Component>> phase : phases.entrySet()) {
+			this.step = "standard drain, phase " + phase.getKey();
+			logger.info("Lifecycle: stopping phase {} ({} component(s))", phase.getKey(), phase.getValue().size());
+			drain(phase.getValue());
+		}
+	}
+
+	private void runFinalActions() {
+		for (int i = this.finalActions.size() - 1; i >= 0; i--) {
+			NamedAction action = this.finalActions.get(i);
+			this.step = "final action '" + action.name() + "'";
+			try {
+				action.action().run();
+				logger.info("Lifecycle: final action '{}' done", action.name());
+			}
+			catch (RuntimeException ex) {
+				logger.error("Lifecycle: final action '{}' failed; continuing", action.name(), ex);
+			}
+		}
+	}
+
+	private void drainObservability() throws InterruptedException {
+		this.step = "observability drain";
+		List<Component> observability = new ArrayList<>();
+		for (Component component : this.components) {
+			if (component.tier() == Tier.OBSERVABILITY) {
+				observability.add(component);
+			}
+			else if (component.tier() == Tier.ADVISORY) {
+				// Told to stop, never waited for.
+				component.requestStop();
+			}
+		}
+		drain(observability);
+	}
+
+	/** Tells every component at once, then waits for each within its own budget. */
+	private void drain(List<Component> group) throws InterruptedException {
+		long start = System.nanoTime();
+		for (Component component : group) {
+			component.requestStop();
+		}
+		for (Component component : group) {
+			Optional<Duration> budget = component.options().effectiveBudget();
+			try {
+				if (budget.isPresent()) {
+					long remaining = start + budget.get().toNanos() - System.nanoTime();
+					component.settled().get(Math.max(0, remaining), TimeUnit.NANOSECONDS);
+				}
+				else {
+					component.settled().get();
+				}
+			}
+			catch (TimeoutException ex) {
+				if (component.settle(Outcome.TIMEOUT)) {
+					logger.warn("Lifecycle: component '{}' did not stop within its graceful budget of {} "
+							+ "(open critical sections: {})", component.name(), budget.get(),
+							component.openCriticalSections());
+				}
+			}
+			catch (ExecutionException ex) {
+				throw new IllegalStateException(ex.getCause());
+			}
+		}
+	}
+
+	// ---- endings -------------------------------------------------------------------------------
+
+	private void complete() {
+		if (!this.finished.compareAndSet(false, true)) {
+			return;
+		}
+		this.ceiling.cancel(false);
+		ShutdownReport report = report(false);
+		logger.info("Lifecycle: shutdown complete (clean={}, exitCode={}, elapsed={} ms)", report.clean(),
+				report.exitCode(), report.elapsed().toMillis());
+		this.manager.finish(report, true);
+	}
+
+	private void ceilingFired() {
+		if (!this.finished.compareAndSet(false, true)) {
+			return;
+		}
+		logger.error(diagnostics());
+		for (Component component : this.components) {
+			if (component.tier() != Tier.ADVISORY) {
+				component.settle(Outcome.TIMEOUT);
+			}
+		}
+		Thread sequenceThread = this.thread;
+		if (sequenceThread != null) {
+			sequenceThread.interrupt();
+		}
+		ShutdownReport report = report(true);
+		logger.error("Lifecycle: shutdown incomplete (clean=false, exitCode={}, elapsed={} ms)", report.exitCode(),
+				report.elapsed().toMillis());
+		this.manager.finish(report, false);
+	}
+
+	/** Names every component still running and the stack of the thread it is blocked in. */
+	private String diagnostics() {
+		StringBuilder message = new StringBuilder();
+		message.append("Lifecycle: global shutdown timeout of ")
+			.append(this.manager.globalShutdownTimeout())
+			.append(" expired during ")
+			.append(this.step)
+			.append("; still running:");
+		NamedHandler handler = this.runningHandler;
+		Thread handlerThread = this.runningHandlerThread;
+		if (handler != null && handlerThread != null) {
+			message.append("\n  shutdown handler '").append(handler.name()).append("'");
+			appendThread(message, handlerThread);
+		}
+		for (Component component : this.components) {
+			if (component.tier() == Tier.ADVISORY || component.outcome() != null) {
+				continue;
+			}
+			message.append("\n  component '")
+				.append(component.name())
+				.append("' (tier ")
+				.append(component.tier())
+				.append(", phase ")
+				.append(component.phase())
+				.append(component.isStopRequested() ? ", told to stop" : ", not yet told to stop")
+				.append(", open critical sections ")
+				.append(component.openCriticalSections())
+				.append(")");
+			Set<Thread> threads = component.threads();
+			if (threads.isEmpty()) {
+				message.append("\n    no engine-known thread (its process scope was never opened)");
+			}
+			for (Thread thread : threads) {
+				appendThread(message, thread);
+			}
+		}
+		return message.toString();
+	}
+
+	private static void appendThread(StringBuilder message, Thread thread) {
+		message.append("\n    thread \"").append(thread.getName()).append("\" ").append(thread.getState());
+		for (StackTraceElement element : thread.getStackTrace()) {
+			message.append("\n      at ").append(element);
+		}
+	}
+
+	private ShutdownReport report(boolean ceilingFired) {
+		List<ComponentReport> reports = new ArrayList<>();
+		boolean abnormal = false;
+		boolean allCompleted = true;
+		for (Component component : this.components) {
+			Outcome outcome = component.outcome();
+			if (component.tier() == Tier.ADVISORY) {
+				if (outcome != null) {
+					reports.add(component.report());
+				}
+				continue;
+			}
+			reports.add(component.report());
+			abnormal |= component.isAbnormal();
+			allCompleted &= (outcome == Outcome.COMPLETED);
+		}
+		int exitCode;
+		if (ceilingFired) {
+			exitCode = ExitCodes.CEILING;
+		}
+		else if (!this.trigger.reason().isClean() || abnormal) {
+			exitCode = ExitCodes.FAILURE;
+		}
+		else {
+			exitCode = ExitCodes.CLEAN;
+		}
+		boolean clean = exitCode == ExitCodes.CLEAN && allCompleted;
+		Duration elapsed = Duration.ofNanos(System.nanoTime() - this.initiatedAt);
+		return new ShutdownReport(this.trigger, reports, clean, exitCode, ceilingFired, elapsed);
+	}
+
+	record NamedHandler(String name, Duration timeout, ShutdownHandler handler) {
+	}
+
+	record NamedAction(String name, Runnable action) {
+	}
+
+}

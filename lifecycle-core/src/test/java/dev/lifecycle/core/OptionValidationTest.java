@@ -1,0 +1,116 @@
+package dev.lifecycle.core;
+
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+class OptionValidationTest {
+
+	private final LifecycleManager manager = LifecycleManager.builder("svc").build();
+
+	@Test
+	void advisoryWithoutLivenessDeadlineIsRejected() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.manager.register("backup", ComponentOptions.defaults().withTier(Tier.ADVISORY)))
+			.withMessage("Component 'backup': livenessDeadline is required for an ADVISORY component; "
+					+ "set one or use tier STANDARD");
+	}
+
+	@Test
+	void advisoryWithGracefulBudgetIsRejected() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.manager.register("backup", ComponentOptions.defaults()
+				.withTier(Tier.ADVISORY)
+				.withLivenessDeadline(Duration.ofSeconds(5))
+				.withGracefulShutdown(Duration.ofSeconds(5))))
+			.withMessageStartingWith("Component 'backup': gracefulShutdown is not allowed on an ADVISORY component");
+	}
+
+	@Test
+	void finiteAdvisoryIsRejected() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.manager.register("backup", ComponentOptions.defaults()
+				.withTier(Tier.ADVISORY)
+				.withLivenessDeadline(Duration.ofSeconds(5))
+				.withFinite(true)))
+			.withMessageStartingWith("Component 'backup': finite is not allowed on an ADVISORY component");
+	}
+
+	@Test
+	void observabilityWithLivenessDeadlineIsRejected() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.manager.register("metrics", ComponentOptions.defaults()
+				.withTier(Tier.OBSERVABILITY)
+				.withLivenessDeadline(Duration.ofSeconds(5))))
+			.withMessageStartingWith("Component 'metrics': livenessDeadline is not allowed on an OBSERVABILITY");
+	}
+
+	@Test
+	void nonPositiveDurationsAreRejected() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.manager.register("c",
+					ComponentOptions.defaults().withGracefulShutdown(Duration.ZERO)))
+			.withMessage("Component 'c': gracefulShutdown must be positive but was PT0S");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.manager.register("c",
+					ComponentOptions.defaults().withLivenessDeadline(Duration.ofSeconds(-1))))
+			.withMessage("Component 'c': livenessDeadline must be positive but was PT-1S");
+	}
+
+	@Test
+	void stallThresholdBelowOneIsRejected() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.manager.register("c", ComponentOptions.defaults()
+				.withLivenessDeadline(Duration.ofSeconds(5))
+				.withStallThreshold(0)))
+			.withMessage("Component 'c': stallThreshold must be at least 1 but was 0");
+	}
+
+	@Test
+	void duplicateAndBlankNamesAreRejected() {
+		this.manager.register("c", ComponentOptions.defaults());
+		assertThatIllegalArgumentException().isThrownBy(() -> this.manager.register("c", ComponentOptions.defaults()))
+			.withMessage("Component 'c': name is already registered; component names must be unique");
+		assertThatIllegalArgumentException().isThrownBy(() -> this.manager.register(" ", ComponentOptions.defaults()))
+			.withMessage("Component name must not be blank");
+	}
+
+	@Test
+	void registrationAfterStartIsRejected() throws InterruptedException {
+		this.manager.start();
+		assertThatIllegalStateException()
+			.isThrownBy(() -> this.manager.register("late", ComponentOptions.defaults()))
+			.withMessage("Cannot register component 'late': the lifecycle manager has already started");
+		this.manager.triggerShutdown(ShutdownReason.SIGNAL, "test");
+		this.manager.awaitTermination();
+	}
+
+	@Test
+	void invalidManagerOptionsAreRejectedNamingTheOption() {
+		assertThatIllegalArgumentException().isThrownBy(() -> LifecycleManager.builder(" ").build())
+			.withMessage("serviceName must not be blank");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> LifecycleManager.builder("svc").globalShutdownTimeout(Duration.ZERO).build())
+			.withMessage("globalShutdownTimeout must be positive but was PT0S");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> LifecycleManager.builder("svc").healthPollInterval(Duration.ofSeconds(-5)).build())
+			.withMessage("healthPollInterval must be positive but was PT-5S");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> LifecycleManager.builder("svc").drainDelay(Duration.ofSeconds(-1)).build())
+			.withMessage("drainDelay must not be negative but was PT-1S");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> LifecycleManager.builder("svc")
+				.drainDelay(Duration.ofSeconds(60))
+				.globalShutdownTimeout(Duration.ofSeconds(30))
+				.build())
+			.withMessage("drainDelay (PT1M) must be shorter than globalShutdownTimeout (PT30S), which bounds it");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> LifecycleManager.builder("svc").preStopFile(Path.of("tmp/shutdown")).build())
+			.withMessage("preStopFile must be an absolute path but was 'tmp/shutdown'");
+	}
+
+}

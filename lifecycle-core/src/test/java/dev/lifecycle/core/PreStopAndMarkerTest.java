@@ -1,0 +1,102 @@
+package dev.lifecycle.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PreStopAndMarkerTest {
+
+	@TempDir
+	Path dir;
+
+	private final InMemoryLifecycleMetrics metrics = new InMemoryLifecycleMetrics();
+
+	@Test
+	void preStopFileTriggersAShutdownPromptly() throws IOException, InterruptedException {
+		Path file = this.dir.resolve("shutdown");
+		LifecycleManager manager = LifecycleManager.builder("svc").preStopFile(file).metrics(this.metrics).build();
+		manager.start();
+
+		Files.createFile(file);
+
+		await().atMost(Duration.ofSeconds(5)).until(() -> !manager.isReady());
+		ShutdownReport report = manager.awaitTermination();
+		assertThat(report.trigger().reason()).isEqualTo(ShutdownReason.PRESTOP);
+		assertThat(report.exitCode()).isEqualTo(ExitCodes.CLEAN);
+	}
+
+	@Test
+	void preStopFileInADirectoryThatAppearsLaterIsFoundByPolling() throws IOException, InterruptedException {
+		Path file = this.dir.resolve("later/shutdown");
+		LifecycleManager manager = LifecycleManager.builder("svc").preStopFile(file).build();
+		manager.start();
+
+		Files.createDirectories(file.getParent());
+		Files.createFile(file);
+
+		assertThat(manager.awaitTermination(Duration.ofSeconds(10))).get()
+			.extracting((r) -> r.trigger().reason())
+			.isEqualTo(ShutdownReason.PRESTOP);
+	}
+
+	@Test
+	void anExistingPreStopFileAtStartIsDeletedWithAWarningAndDoesNotShutDown() throws IOException,
+			InterruptedException {
+		Path file = Files.createFile(this.dir.resolve("shutdown"));
+		LifecycleManager manager = LifecycleManager.builder("svc").preStopFile(file).build();
+		LogCapture logs = LogCapture.start();
+		try {
+			manager.start();
+
+			assertThat(file).doesNotExist();
+			assertThat(logs.messages()).anySatisfy((line) -> assertThat(line)
+				.contains("deleted a pre-stop file left from an earlier run"));
+			assertThat(manager.awaitTermination(Duration.ofMillis(300))).isEmpty();
+			assertThat(manager.isReady()).isTrue();
+		}
+		finally {
+			logs.stop();
+		}
+		Files.createFile(file);
+		assertThat(manager.awaitTermination(Duration.ofSeconds(10))).isPresent();
+	}
+
+	@Test
+	void runMarkerOfAnUncleanPreviousRunIsDetectedAndCounted() throws IOException, InterruptedException {
+		Path marker = this.dir.resolve("svc.running");
+		Files.writeString(marker, "pid=1 started=earlier\n");
+		LifecycleManager manager = LifecycleManager.builder("svc").runMarker(marker).metrics(this.metrics).build();
+
+		manager.start();
+
+		assertThat(this.metrics.uncleanPreviousRuns()).isEqualTo(1);
+		assertThat(Files.readString(marker)).startsWith("pid=" + ProcessHandle.current().pid());
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		manager.awaitTermination();
+		assertThat(marker).doesNotExist();
+	}
+
+	@Test
+	void aCleanPreviousRunLeavesNoMarker() throws InterruptedException {
+		Path marker = this.dir.resolve("svc.running");
+		LifecycleManager first = LifecycleManager.builder("svc").runMarker(marker).metrics(this.metrics).build();
+		first.start();
+		first.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		first.awaitTermination();
+
+		LifecycleManager second = LifecycleManager.builder("svc").runMarker(marker).metrics(this.metrics).build();
+		second.start();
+
+		assertThat(this.metrics.uncleanPreviousRuns()).isZero();
+		second.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		second.awaitTermination();
+	}
+
+}

@@ -1,0 +1,336 @@
+package dev.lifecycle.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.junit.jupiter.api.Test;
+
+class ShutdownSequenceTest {
+
+	private final InMemoryLifecycleMetrics metrics = new InMemoryLifecycleMetrics();
+
+	private final List<String> events = new CopyOnWriteArrayList<>();
+
+	private LifecycleManager.Builder builder() {
+		return LifecycleManager.builder("svc").metrics(this.metrics).globalShutdownTimeout(Duration.ofSeconds(20));
+	}
+
+	private PassiveComponent recording(String name) {
+		return (handle) -> this.events.add("stop " + name);
+	}
+
+	@Test
+	void phasesDrainHighestFirst() throws InterruptedException {
+		LifecycleManager manager = builder().build();
+		manager.registerPassive("db", ComponentOptions.defaults().withPhase(0), recording("db"));
+		manager.registerPassive("http", ComponentOptions.defaults().withPhase(20), recording("http"));
+		manager.registerPassive("pipeline", ComponentOptions.defaults().withPhase(10), recording("pipeline"));
+		manager.start();
+
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		ShutdownReport report = manager.awaitTermination();
+
+		assertThat(this.events).containsExactly("stop http", "stop pipeline", "stop db");
+		assertThat(report.exitCode()).isEqualTo(ExitCodes.CLEAN);
+		assertThat(report.clean()).isTrue();
+		assertThat(report.components()).extracting(ComponentReport::outcome).containsOnly(Outcome.COMPLETED);
+	}
+
+	@Test
+	void componentsOfOnePhaseDrainConcurrently() throws InterruptedException {
+		LifecycleManager manager = builder().build();
+		CountDownLatch allStopping = new CountDownLatch(3);
+		for (int i = 0; i < 3; i++) {
+			// Each stop returns only once all three are stopping: a serial drain would never finish.
+			manager.registerPassive("worker-" + i, ComponentOptions.defaults().withGracefulShutdown(Duration.ofSeconds(10)),
+					(handle) -> {
+						allStopping.countDown();
+						allStopping.await();
+					});
+		}
+		manager.start();
+
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+
+		assertThat(manager.awaitTermination().components()).extracting(ComponentReport::outcome)
+			.containsOnly(Outcome.COMPLETED);
+	}
+
+	@Test
+	void thousandComponentsInTenPhasesTakeAboutTheSumOfPhaseMaxima() throws InterruptedException {
+		LifecycleManager manager = builder().build();
+		Random random = new Random(42);
+		long sumOfPhaseMaxima = 0;
+		long sumOfAll = 0;
+		for (int phase = 0; phase < 10; phase++) {
+			long phaseMax = 0;
+			for (int i = 0; i < 100; i++) {
+				long millis = 20 + random.nextInt(31);
+				phaseMax = Math.max(phaseMax, millis);
+				sumOfAll += millis;
+				manager.registerPassive("c-" + phase + "-" + i, ComponentOptions.defaults().withPhase(phase),
+						(handle) -> TimeUnit.MILLISECONDS.sleep(millis));
+			}
+			sumOfPhaseMaxima += phaseMax;
+		}
+		manager.start();
+
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		ShutdownReport report = manager.awaitTermination();
+
+		assertThat(report.components()).hasSize(1000).extracting(ComponentReport::outcome)
+			.containsOnly(Outcome.COMPLETED);
+		// Serial stopping would take Σ all (~35 s); phase-concurrent takes about Σ per-phase max (~0.5 s).
+		// The bound is generous for a loaded 2-core machine and still far below the serial time.
+		assertThat(report.elapsed()).isLessThan(Duration.ofMillis(sumOfPhaseMaxima + 4_000))
+			.isLessThan(Duration.ofMillis(sumOfAll / 5));
+	}
+
+	@Test
+	void shutdownHandlersRunBeforeTheDrainWhileComponentsStillRun() throws InterruptedException {
+		LifecycleManager manager = builder().build();
+		ComponentHandle pipeline = manager.registerPassive("pipeline", ComponentOptions.defaults(),
+				recording("pipeline"));
+		AtomicBoolean pipelineRunningDuringHandler = new AtomicBoolean();
+		manager.addShutdownHandler("checkpoint", Duration.ofSeconds(5), () -> {
+			pipelineRunningDuringHandler.set(!pipeline.isShuttingDown());
+			this.events.add("handler checkpoint");
+		});
+		manager.addShutdownHandler("backup", Duration.ofSeconds(5), () -> this.events.add("handler backup"));
+		manager.start();
+
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		manager.awaitTermination();
+
+		assertThat(this.events).containsExactly("handler checkpoint", "handler backup", "stop pipeline");
+		assertThat(pipelineRunningDuringHandler).isTrue();
+	}
+
+	@Test
+	void aHandlerThatThrowsOrTimesOutIsLoggedAndTheSequenceGoesOn() throws InterruptedException {
+		LifecycleManager manager = builder().build();
+		manager.registerPassive("pipeline", ComponentOptions.defaults(), recording("pipeline"));
+		manager.addShutdownHandler("broken", Duration.ofSeconds(5), () -> {
+			throw new IllegalStateException("boom");
+		});
+		manager.addShutdownHandler("hung", Duration.ofMillis(100), () -> new CountDownLatch(1).await());
+		manager.start();
+
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		ShutdownReport report = manager.awaitTermination();
+
+		assertThat(this.events).containsExactly("stop pipeline");
+		assertThat(report.exitCode()).isEqualTo(ExitCodes.CLEAN);
+	}
+
+	@Test
+	void finalActionsRunAfterTheDrainInReverseRegistrationOrder() throws InterruptedException {
+		LifecycleManager manager = builder().build();
+		manager.registerPassive("pipeline", ComponentOptions.defaults(), recording("pipeline"));
+		manager.registerPassive("metrics", ComponentOptions.defaults().withTier(Tier.OBSERVABILITY),
+				recording("metrics"));
+		manager.addFinalAction("close-pool", () -> this.events.add("final close-pool"));
+		manager.addFinalAction("flush-log", () -> this.events.add("final flush-log"));
+		manager.start();
+
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		manager.awaitTermination();
+
+		assertThat(this.events).containsExactly("stop pipeline", "final flush-log", "final close-pool",
+				"stop metrics");
+	}
+
+	@Test
+	void observabilityComponentsStopAfterStandardOnes() throws InterruptedException {
+		LifecycleManager manager = builder().build();
+		ComponentHandle metricsServer = manager.register("metrics-server",
+				ComponentOptions.defaults().withTier(Tier.OBSERVABILITY).withPhase(100));
+		AtomicBoolean metricsUpWhileConsumerDrained = new AtomicBoolean();
+		manager.registerPassive("consumer", ComponentOptions.defaults(), (handle) -> {
+			metricsUpWhileConsumerDrained.set(!metricsServer.isShuttingDown());
+			this.events.add("stop consumer");
+		});
+		Thread server = new Thread(() -> {
+			try (ComponentHandle.ProcessScope scope = metricsServer.processScope()) {
+				metricsServer.awaitShutdown();
+				this.events.add("stop metrics-server");
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		});
+		server.start();
+		manager.start();
+
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		ShutdownReport report = manager.awaitTermination();
+
+		assertThat(this.events).containsExactly("stop consumer", "stop metrics-server");
+		assertThat(metricsUpWhileConsumerDrained).isTrue();
+		assertThat(report.component("metrics-server")).get().extracting(ComponentReport::outcome)
+			.isEqualTo(Outcome.COMPLETED);
+	}
+
+	@Test
+	void observabilityComponentGetsAOneSecondBudgetByDefault() throws InterruptedException {
+		LifecycleManager manager = builder().build();
+		manager.register("metrics-server", ComponentOptions.defaults().withTier(Tier.OBSERVABILITY));
+		manager.start();
+
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		ShutdownReport report = manager.awaitTermination();
+
+		assertThat(report.component("metrics-server")).get().extracting(ComponentReport::outcome)
+			.isEqualTo(Outcome.TIMEOUT);
+		assertThat(report.component("metrics-server").get().duration()).isGreaterThanOrEqualTo(Duration.ofSeconds(1))
+			.isLessThan(Duration.ofSeconds(10));
+		assertThat(report.clean()).isFalse();
+		assertThat(report.exitCode()).isEqualTo(ExitCodes.CLEAN);
+	}
+
+	@Test
+	void advisoryComponentsAreNeverWaitedFor() throws InterruptedException {
+		LifecycleManager manager = builder().build();
+		manager.register("backup-target",
+				ComponentOptions.defaults().withTier(Tier.ADVISORY).withLivenessDeadline(Duration.ofSeconds(5)));
+		manager.registerPassive("pipeline", ComponentOptions.defaults(), recording("pipeline"));
+		manager.start();
+
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		ShutdownReport report = manager.awaitTermination();
+
+		assertThat(report.elapsed()).isLessThan(Duration.ofSeconds(5));
+		assertThat(report.component("backup-target")).isEmpty();
+		assertThat(report.clean()).isTrue();
+	}
+
+	@Test
+	void globalTimeoutFiresWhenAComponentHangs() throws InterruptedException {
+		LifecycleManager manager = builder().globalShutdownTimeout(Duration.ofMillis(300)).build();
+		CountDownLatch never = new CountDownLatch(1);
+		manager.registerActive("stuck-consumer", ComponentOptions.defaults(), (handle) -> never.await());
+		manager.registerPassive("fine", ComponentOptions.defaults().withPhase(-1), recording("fine"));
+		manager.start();
+
+		LogCapture logs = LogCapture.start();
+		try {
+			manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+			ShutdownReport report = manager.awaitTermination();
+
+			assertThat(report.exitCode()).isEqualTo(ExitCodes.CEILING);
+			assertThat(report.ceilingFired()).isTrue();
+			assertThat(report.clean()).isFalse();
+			assertThat(report.component("stuck-consumer")).get().extracting(ComponentReport::outcome)
+				.isEqualTo(Outcome.TIMEOUT);
+			assertThat(report.component("fine")).get().extracting(ComponentReport::outcome)
+				.isEqualTo(Outcome.TIMEOUT);
+			assertThat(this.metrics.completed(true) + this.metrics.completed(false))
+				.as("completed is not counted when the ceiling fires")
+				.isZero();
+			assertThat(logs.messages()).anySatisfy((line) -> assertThat(line)
+				.contains("global shutdown timeout of PT0.3S expired")
+				.contains("component 'stuck-consumer' (tier STANDARD, phase 0, told to stop")
+				.contains("thread \"lifecycle-stuck-consumer\" WAITING")
+				.contains("java.util.concurrent.CountDownLatch.await(")
+				.contains("component 'fine' (tier STANDARD, phase -1, not yet told to stop"));
+		}
+		finally {
+			logs.stop();
+			never.countDown();
+		}
+	}
+
+	@Test
+	void ceilingDiagnosticsShowThePassiveStopThread() throws InterruptedException {
+		LifecycleManager manager = builder().globalShutdownTimeout(Duration.ofMillis(300)).build();
+		CountDownLatch never = new CountDownLatch(1);
+		manager.registerPassive("slow-flush", ComponentOptions.defaults(), (handle) -> never.await());
+		manager.start();
+
+		LogCapture logs = LogCapture.start();
+		try {
+			manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+			assertThat(manager.awaitTermination().exitCode()).isEqualTo(ExitCodes.CEILING);
+			assertThat(logs.messages()).anySatisfy((line) -> assertThat(line)
+				.contains("component 'slow-flush'")
+				.contains("thread \"lifecycle-stop-slow-flush\" WAITING"));
+		}
+		finally {
+			logs.stop();
+			never.countDown();
+		}
+	}
+
+	@Test
+	void drainDelayKeepsComponentsRunningWhileReadinessIsDown() throws InterruptedException {
+		LifecycleManager manager = builder().drainDelay(Duration.ofMillis(300)).build();
+		ComponentHandle http = manager.registerPassive("http", ComponentOptions.defaults(), recording("http"));
+		manager.start();
+
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		assertThat(manager.isReady()).isFalse();
+		assertThat(http.isShuttingDown()).isFalse();
+		ShutdownReport report = manager.awaitTermination();
+
+		assertThat(report.elapsed()).isGreaterThanOrEqualTo(Duration.ofMillis(300));
+		assertThat(this.events).containsExactly("stop http");
+	}
+
+	@Test
+	void completionIsLoggedAndCountedOnce() throws InterruptedException {
+		LifecycleManager manager = builder().build();
+		manager.registerPassive("http", ComponentOptions.defaults(), recording("http"));
+		manager.start();
+		LogCapture logs = LogCapture.start();
+		try {
+			manager.triggerShutdown(ShutdownReason.PRESTOP, "prestop");
+			manager.awaitTermination();
+
+			assertThat(logs.messages()).contains("Lifecycle: shutdown initiated (reason=prestop, component=prestop)");
+			assertThat(logs.messages()).anySatisfy(
+					(line) -> assertThat(line).startsWith("Lifecycle: shutdown complete (clean=true, exitCode=0"));
+		}
+		finally {
+			logs.stop();
+		}
+		assertThat(this.metrics.initiated("prestop", ShutdownReason.PRESTOP)).isEqualTo(1);
+		assertThat(this.metrics.completed(true)).isEqualTo(1);
+		assertThat(this.metrics.results("http", Outcome.COMPLETED)).isEqualTo(1);
+		assertThat(this.metrics.durations()).singleElement()
+			.satisfies((d) -> assertThat(d.component()).isEqualTo("http"));
+	}
+
+	@Test
+	void componentsStartInAscendingPhaseOrder() throws InterruptedException {
+		LifecycleManager manager = builder().build();
+		List<String> started = Collections.synchronizedList(new ArrayList<>());
+		for (int phase : new int[] { 5, -3, 10, 0 }) {
+			manager.registerPassive("p" + phase, ComponentOptions.defaults().withPhase(phase), new PassiveComponent() {
+				@Override
+				public void start(ComponentHandle handle) {
+					started.add(handle.name());
+				}
+
+				@Override
+				public void stop(ComponentHandle handle) {
+				}
+			});
+		}
+		manager.start();
+
+		assertThat(started).containsExactly("p-3", "p0", "p5", "p10");
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		await().atMost(Duration.ofSeconds(10)).until(() -> manager.report().isPresent());
+	}
+
+}

@@ -1,0 +1,213 @@
+package dev.lifecycle.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.Test;
+
+class TriggerTest {
+
+	private final InMemoryLifecycleMetrics metrics = new InMemoryLifecycleMetrics();
+
+	private LifecycleManager.Builder builder() {
+		return LifecycleManager.builder("svc").metrics(this.metrics).globalShutdownTimeout(Duration.ofSeconds(20));
+	}
+
+	@Test
+	void readinessIsUpUntilShutdownAndDownFromItsFirstInstant() throws InterruptedException {
+		List<String> seen = new CopyOnWriteArrayList<>();
+		AtomicBoolean readyWhenStopTold = new AtomicBoolean(true);
+		LifecycleManager[] holder = new LifecycleManager[1];
+		LifecycleManager manager = builder().listener(new LifecycleListener() {
+			@Override
+			public void onShutdownInitiated(ShutdownTrigger trigger) {
+				seen.add("initiated ready=" + holder[0].isReady());
+			}
+		}).build();
+		holder[0] = manager;
+		manager.registerPassive("http", ComponentOptions.defaults(), (handle) -> {
+			readyWhenStopTold.set(manager.isReady());
+			seen.add("stop");
+		});
+		manager.start();
+		assertThat(manager.isReady()).isTrue();
+
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+
+		assertThat(manager.isReady()).isFalse();
+		manager.awaitTermination();
+		assertThat(seen).containsExactly("initiated ready=false", "stop");
+		assertThat(readyWhenStopTold).isFalse();
+	}
+
+	@Test
+	void theShutdownSignalWakesABlockedWaiterPromptly() throws InterruptedException {
+		LifecycleManager manager = builder().build();
+		AtomicLong wokeAfterNanos = new AtomicLong(-1);
+		AtomicLong toldAt = new AtomicLong();
+		manager.registerActive("consumer", ComponentOptions.defaults(), (handle) -> {
+			handle.awaitShutdown();
+			wokeAfterNanos.set(System.nanoTime() - toldAt.get());
+		});
+		manager.start();
+
+		toldAt.set(System.nanoTime());
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		manager.awaitTermination();
+
+		// Far below any polling interval; generous for a loaded machine.
+		assertThat(Duration.ofNanos(wokeAfterNanos.get())).isBetween(Duration.ZERO, Duration.ofSeconds(2));
+	}
+
+	@Test
+	void onShutdownCallbacksAndTheStageFireWhenTheComponentIsToldToStop() throws InterruptedException {
+		LifecycleManager manager = builder().build();
+		ComponentHandle consumer = manager.register("consumer", ComponentOptions.defaults());
+		CountDownLatch callback = new CountDownLatch(1);
+		CountDownLatch stage = new CountDownLatch(1);
+		consumer.onShutdown(callback::countDown);
+		consumer.shutdownStage().thenRun(stage::countDown);
+		consumer.onShutdown(() -> consumer.processScope().close());
+		manager.start();
+		assertThat(consumer.awaitShutdown(Duration.ofMillis(10))).isFalse();
+
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+
+		assertThat(callback.await(5, TimeUnit.SECONDS)).isTrue();
+		assertThat(stage.await(5, TimeUnit.SECONDS)).isTrue();
+		assertThat(consumer.awaitShutdown(Duration.ofSeconds(5))).isTrue();
+		assertThat(manager.awaitTermination().clean()).isTrue();
+	}
+
+	@Test
+	void aSecondTriggerNeverReRunsTheSequenceAndIsRecordedNowhereAsTheTrigger() throws InterruptedException {
+		AtomicLong initiatedCallbacks = new AtomicLong();
+		AtomicLong completedCallbacks = new AtomicLong();
+		LifecycleManager manager = builder().listener(new LifecycleListener() {
+			@Override
+			public void onShutdownInitiated(ShutdownTrigger trigger) {
+				initiatedCallbacks.incrementAndGet();
+			}
+
+			@Override
+			public void onShutdownCompleted(ShutdownReport report) {
+				completedCallbacks.incrementAndGet();
+			}
+		}).build();
+		AtomicLong stops = new AtomicLong();
+		CountDownLatch release = new CountDownLatch(1);
+		ComponentHandle consumer = manager.registerPassive("consumer", ComponentOptions.defaults(), (handle) -> {
+			stops.incrementAndGet();
+			release.await();
+		});
+		manager.start();
+
+		assertThat(manager.triggerShutdown(ShutdownReason.PRESTOP, "prestop")).isTrue();
+		assertThat(manager.triggerShutdown(ShutdownReason.SIGNAL, "signal")).isFalse();
+		consumer.signalFailure("late failure");
+		consumer.requestShutdown();
+		release.countDown();
+		ShutdownReport report = manager.awaitTermination();
+
+		assertThat(report.trigger()).isEqualTo(new ShutdownTrigger(ShutdownReason.PRESTOP, "prestop", ""));
+		assertThat(stops).hasValue(1);
+		assertThat(initiatedCallbacks).hasValue(1);
+		assertThat(completedCallbacks).hasValue(1);
+		assertThat(this.metrics.initiatedTotal()).isEqualTo(1);
+		assertThat(this.metrics.initiated("prestop", ShutdownReason.PRESTOP)).isEqualTo(1);
+	}
+
+	@Test
+	void requestShutdownWithDelayFiresAfterTheDelayAndTheEarliestRequestWins() throws InterruptedException {
+		LifecycleManager manager = builder().build();
+		ComponentHandle slowRequester = manager.register("slow-requester", ComponentOptions.defaults());
+		ComponentHandle fastRequester = manager.register("fast-requester", ComponentOptions.defaults());
+		manager.start();
+		slowRequester.onShutdown(() -> slowRequester.processScope().close());
+		fastRequester.onShutdown(() -> fastRequester.processScope().close());
+		long requestedAt = System.nanoTime();
+
+		slowRequester.requestShutdown(Duration.ofSeconds(30));
+		fastRequester.requestShutdown(Duration.ofMillis(200));
+		assertThat(manager.isShutdownInitiated()).isFalse();
+
+		ShutdownReport report = manager.awaitTermination();
+		assertThat(Duration.ofNanos(System.nanoTime() - requestedAt)).isGreaterThanOrEqualTo(Duration.ofMillis(200))
+			.isLessThan(Duration.ofSeconds(20));
+		assertThat(report.trigger().reason()).isEqualTo(ShutdownReason.REQUESTED);
+		assertThat(report.trigger().component()).isEqualTo("fast-requester");
+		assertThat(report.exitCode()).isEqualTo(ExitCodes.CLEAN);
+	}
+
+	@Test
+	void requestShutdownWithoutDelayIsImmediateAndClean() throws InterruptedException {
+		LifecycleManager manager = builder().build();
+		manager.registerActive("job", ComponentOptions.defaults(), (handle) -> handle.requestShutdown());
+		manager.start();
+
+		ShutdownReport report = manager.awaitTermination();
+
+		assertThat(report.trigger()).extracting(ShutdownTrigger::reason, ShutdownTrigger::component)
+			.containsExactly(ShutdownReason.REQUESTED, "job");
+		assertThat(report.exitCode()).isEqualTo(ExitCodes.CLEAN);
+		assertThat(report.clean()).isTrue();
+	}
+
+	@Test
+	void automaticCompletionWhenAllFiniteWorkIsDone() throws InterruptedException {
+		LifecycleManager manager = builder().build();
+		CountDownLatch secondMayFinish = new CountDownLatch(1);
+		manager.registerActive("import-a", ComponentOptions.defaults().withFinite(true), ComponentHandle::workCompleted);
+		manager.registerActive("import-b", ComponentOptions.defaults().withFinite(true), (handle) -> {
+			secondMayFinish.await();
+			handle.workCompleted();
+		});
+		manager.start();
+
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> manager.components().get(0).state() == ComponentState.COMPLETED);
+		assertThat(manager.isShutdownInitiated()).as("one finite component still working").isFalse();
+		secondMayFinish.countDown();
+
+		ShutdownReport report = manager.awaitTermination();
+		assertThat(report.trigger()).extracting(ShutdownTrigger::reason, ShutdownTrigger::component)
+			.containsExactly(ShutdownReason.COMPLETED, "import-b");
+		assertThat(report.exitCode()).isEqualTo(ExitCodes.CLEAN);
+	}
+
+	@Test
+	void automaticCompletionIsOffWithoutAFiniteComponent() throws InterruptedException {
+		LifecycleManager manager = builder().build();
+		manager.registerActive("migration", ComponentOptions.defaults(), ComponentHandle::workCompleted);
+		manager.start();
+
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> manager.components().get(0).state() == ComponentState.COMPLETED);
+		assertThat(manager.isShutdownInitiated()).isFalse();
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		manager.awaitTermination();
+	}
+
+	@Test
+	void forceExitReportsCode128AndCountsNoCompletion() throws InterruptedException {
+		LifecycleManager manager = builder().build();
+		CountDownLatch release = new CountDownLatch(1);
+		manager.registerPassive("slow", ComponentOptions.defaults(), (handle) -> release.await());
+		manager.start();
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+
+		assertThat(manager.forceExit()).isEqualTo(ExitCodes.FORCED);
+		assertThat(this.metrics.completed(true) + this.metrics.completed(false)).isZero();
+		release.countDown();
+		manager.awaitTermination();
+	}
+
+}
