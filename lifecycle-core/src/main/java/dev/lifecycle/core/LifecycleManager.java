@@ -424,7 +424,6 @@ public final class LifecycleManager {
 		if (this.preStopWatcher != null) {
 			this.preStopWatcher.close();
 		}
-		this.scheduler.shutdownNow();
 		for (LifecycleListener listener : this.listeners) {
 			try {
 				listener.onShutdownCompleted(report);
@@ -434,6 +433,9 @@ public final class LifecycleManager {
 			}
 		}
 		this.termination.complete(report);
+		// Last: when the ceiling fired this runs on the scheduler's own thread, and shutdownNow
+		// interrupts it; nothing may run on this thread afterwards.
+		this.scheduler.shutdownNow();
 	}
 
 	Thread newThread(String name, Runnable task) {

@@ -2,6 +2,7 @@ package dev.lifecycle.core;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -24,6 +25,8 @@ import org.slf4j.LoggerFactory;
 final class ShutdownSequence {
 
 	private static final Logger logger = LoggerFactory.getLogger(LifecycleManager.class);
+
+	private static final Duration MAX_BUDGET = Duration.ofSeconds(Long.MAX_VALUE);
 
 	private final LifecycleManager manager;
 
@@ -184,7 +187,11 @@ final class ShutdownSequence {
 		for (Component component : group) {
 			component.requestStop();
 		}
-		for (Component component : group) {
+		// Wait in deadline order so each component is judged at its own deadline, not after a sibling
+		// with a longer budget: a finish after its own budget must stay a timeout.
+		List<Component> byDeadline = new ArrayList<>(group);
+		byDeadline.sort(Comparator.comparing((Component c) -> c.options().effectiveBudget().orElse(MAX_BUDGET)));
+		for (Component component : byDeadline) {
 			Optional<Duration> budget = component.options().effectiveBudget();
 			try {
 				if (budget.isPresent()) {

@@ -39,6 +39,32 @@ class ComponentEndingTest {
 	}
 
 	@Test
+	void eachComponentOfAPhaseIsJudgedAtItsOwnDeadline() throws InterruptedException {
+		LifecycleManager manager = newManager();
+		CountDownLatch longDone = new CountDownLatch(1);
+		CountDownLatch shortDone = new CountDownLatch(1);
+		manager.registerPassive("long", ComponentOptions.defaults().withGracefulShutdown(Duration.ofSeconds(10)),
+				(handle) -> longDone.await());
+		manager.registerPassive("short", ComponentOptions.defaults().withGracefulShutdown(Duration.ofMillis(100)),
+				(handle) -> shortDone.await());
+		manager.start();
+
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> manager.components().get(1).state() == ComponentState.TIMEOUT);
+		shortDone.countDown();
+		longDone.countDown();
+		ShutdownReport report = manager.awaitTermination();
+
+		assertThat(report.component("short")).get().satisfies((c) -> {
+			assertThat(c.outcome()).isEqualTo(Outcome.TIMEOUT);
+			assertThat(c.duration()).isLessThan(Duration.ofSeconds(5));
+		});
+		assertThat(report.component("long")).get().extracting(ComponentReport::outcome)
+			.isEqualTo(Outcome.COMPLETED);
+	}
+
+	@Test
 	void processScopePreventsADoubleSignal() throws InterruptedException {
 		LifecycleManager manager = newManager();
 		ComponentHandle consumer = manager.register("consumer", ComponentOptions.defaults());
