@@ -126,6 +126,50 @@ class TriggerTest {
 	}
 
 	@Test
+	void concurrentTriggersStartExactlyOneSequence() throws Exception {
+		for (int round = 0; round < 20; round++) {
+			AtomicLong sequences = new AtomicLong();
+			LifecycleManager manager = builder().listener(new LifecycleListener() {
+				@Override
+				public void onShutdownInitiated(ShutdownTrigger trigger) {
+					sequences.incrementAndGet();
+				}
+			}).build();
+			AtomicLong stops = new AtomicLong();
+			manager.registerPassive("consumer", ComponentOptions.defaults(), (handle) -> stops.incrementAndGet());
+			manager.start();
+			CountDownLatch go = new CountDownLatch(1);
+			AtomicLong winners = new AtomicLong();
+			Thread[] racers = new Thread[8];
+			for (int i = 0; i < racers.length; i++) {
+				ShutdownReason reason = ShutdownReason.values()[i % ShutdownReason.values().length];
+				racers[i] = new Thread(() -> {
+					try {
+						go.await();
+					}
+					catch (InterruptedException ex) {
+						return;
+					}
+					if (manager.triggerShutdown(reason, "racer")) {
+						winners.incrementAndGet();
+					}
+				});
+				racers[i].start();
+			}
+			go.countDown();
+			for (Thread racer : racers) {
+				racer.join();
+			}
+			manager.awaitTermination();
+
+			assertThat(winners).hasValue(1);
+			assertThat(sequences).hasValue(1);
+			assertThat(stops).hasValue(1);
+			assertThat(this.metrics.initiatedTotal()).isEqualTo(round + 1);
+		}
+	}
+
+	@Test
 	void requestShutdownWithDelayFiresAfterTheDelayAndTheEarliestRequestWins() throws InterruptedException {
 		LifecycleManager manager = builder().build();
 		ComponentHandle slowRequester = manager.register("slow-requester", ComponentOptions.defaults());
