@@ -106,7 +106,8 @@ public final class ComponentHandle {
 	 * Without one, {@code !isShuttingDown()}.
 	 */
 	public boolean isHealthy() {
-		return this.monitored ? this.healthy : !this.shuttingDown;
+		// One volatile read: without a deadline, signalStop() flips this field with shuttingDown.
+		return this.healthy;
 	}
 
 	/**
@@ -167,6 +168,9 @@ public final class ComponentHandle {
 	}
 
 	void signalStop() {
+		if (!this.monitored) {
+			this.healthy = false;
+		}
 		this.shuttingDown = true;
 		this.stopLatch.countDown();
 		this.stopSignal.complete(null);

@@ -1,0 +1,716 @@
+// Offline checks for deploy/: Kubernetes schema + strict fields, consistency with the app's own
+// settings, metric names in the Prometheus rules and the Grafana dashboard. Run by deploy/check.sh.
+//
+//   node check.mjs k8s <k8s-dir> <app-config.yml>      schema, strict fields, consistency
+//   node check.mjs rules-metrics <rules.yml>            names in rule expressions
+//   node check.mjs grafana <dashboard.json> <out-rules.yml> [scrape.txt]
+//   node check.mjs mutate <name> <deploy-copy-dir>      self-test breakages (see check.sh)
+//
+// Every check prints one line "PASS <check>: ..." or "FAIL <check>: ..." (WARN/SKIP for notes);
+// the exit code is 1 when any line is FAIL.
+import { readFileSync, writeFileSync, readdirSync, existsSync, statSync } from "node:fs";
+import { join, basename, dirname, posix } from "node:path";
+import { fileURLToPath } from "node:url";
+import { isDeepStrictEqual } from "node:util";
+import YAML from "yaml";
+
+let failures = 0;
+function report(status, check, message) {
+  if (status === "FAIL") failures++;
+  console.log(`${status} ${check}: ${message}`);
+}
+const pass = (c, m) => report("PASS", c, m);
+const fail = (c, m) => report("FAIL", c, m);
+const warn = (c, m) => report("WARN", c, m);
+
+// ------------------------------------------------------------------ the metrics contract (DESIGN.md)
+const SERIES = {
+  lifecycle_shutdown_initiated_total: ["trigger_component", "trigger_reason"],
+  lifecycle_component_shutdown_duration_seconds: ["component", "result"],
+  lifecycle_component_shutdown_result_total: ["component", "result"],
+  lifecycle_shutdown_completed_total: ["clean"],
+  lifecycle_component_healthy: ["component"],
+};
+const HISTOGRAMS = ["lifecycle_component_shutdown_duration_seconds"];
+// Labels Prometheus itself attaches to every scraped series (target labels).
+const TARGET_LABELS = ["job", "instance", "namespace", "pod", "container", "service", "endpoint", "node"];
+
+/** name -> allowed labels, for every name a query may use (histograms: _bucket/_sum/_count only). */
+function allowedNames() {
+  const out = new Map();
+  for (const [name, labels] of Object.entries(SERIES)) {
+    const all = ["service_name", ...labels, ...TARGET_LABELS];
+    if (HISTOGRAMS.includes(name)) {
+      out.set(name + "_bucket", [...all, "le"]);
+      out.set(name + "_sum", all);
+      out.set(name + "_count", all);
+    } else {
+      out.set(name, all);
+    }
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ PromQL name extraction
+const PROMQL_KEYWORDS = new Set(["by", "without", "on", "ignoring", "group_left", "group_right", "offset",
+  "bool", "and", "or", "unless", "atan2", "inf", "nan", "start", "end",
+  // aggregation operators, which may be followed by a by/without clause instead of "("
+  "sum", "min", "max", "avg", "group", "stddev", "stdvar", "count", "count_values", "bottomk", "topk",
+  "quantile", "limitk", "limit_ratio"]);
+
+/**
+ * Returns [{name, matcherLabels}] for every metric selector in a PromQL expression, plus the
+ * label names used in by/without/on/ignoring clauses. Strings, durations and comments are skipped.
+ */
+function promqlRefs(expr) {
+  let s = expr.replace(/#[^\n]*/g, " ");
+  const refs = [];
+  const groupingLabels = [];
+  // grouping clauses: by (a, b) / without (...) / on (...) / ignoring (...) / group_left (...)
+  s = s.replace(/\b(by|without|on|ignoring|group_left|group_right)\s*\(([^)]*)\)/g, (_, kw, list) => {
+    for (const l of list.split(",").map((x) => x.trim()).filter(Boolean)) groupingLabels.push(l);
+    return ` ${kw} `;
+  });
+  // name{matchers} and bare {matchers}
+  s = s.replace(/([A-Za-z_:][A-Za-z0-9_:]*)?\s*\{([^}]*)\}/g, (_, name, body) => {
+    const labels = [];
+    const stripped = body.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`]*`/g, '""');
+    for (const m of stripped.matchAll(/([A-Za-z_][A-Za-z0-9_]*)\s*(=~|!~|!=|=)/g)) labels.push(m[1]);
+    if (name && !PROMQL_KEYWORDS.has(name)) refs.push({ name, labels });
+    else if (!name) {
+      const n = labels.indexOf("__name__");
+      refs.push({ name: null, labels });
+      if (n >= 0) refs.push({ name: "__name__ matcher", labels: [] });
+    }
+    return " __SEL__ ";
+  });
+  s = s.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`]*`/g, " ");
+  s = s.replace(/\[[^\]]*\]/g, " "); // range and subquery durations
+  s = s.replace(/\boffset\s+-?[0-9a-z]+/gi, " offset ");
+  for (const m of s.matchAll(/([A-Za-z_:][A-Za-z0-9_:]*)(\s*\()?/g)) {
+    const [, name, call] = m;
+    if (call || PROMQL_KEYWORDS.has(name.toLowerCase()) || name === "__SEL__") continue;
+    if (/^[0-9]/.test(name)) continue;
+    refs.push({ name, labels: [] });
+  }
+  return { refs, groupingLabels };
+}
+
+/** Checks the names (and matcher/grouping labels) of one expression; returns a list of problems. */
+function checkExprNames(expr, allowed, extraNames = new Set(), extraLabels = []) {
+  const problems = [];
+  const { refs, groupingLabels } = promqlRefs(expr);
+  const known = new Set(extraLabels);
+  for (const { name, labels } of refs) {
+    if (name === null) { problems.push("a selector without a metric name"); continue; }
+    if (extraNames.has(name)) { extraLabels.forEach((l) => known.add(l)); labels.forEach((l) => known.add(l)); continue; }
+    if (!allowed.has(name)) { problems.push(`unknown series '${name}'`); continue; }
+    const ok = allowed.get(name);
+    ok.forEach((l) => known.add(l));
+    for (const l of labels) if (!ok.includes(l)) problems.push(`'${name}' has no label '${l}'`);
+  }
+  for (const l of groupingLabels) if (!known.has(l)) problems.push(`grouping label '${l}' is on none of the series used`);
+  if (!refs.some((r) => r.name)) problems.push("no series referenced");
+  return problems;
+}
+
+// ------------------------------------------------------------------ Spring configuration
+/** Spring's relaxed names: lower case, dashes and underscores dropped inside a segment. */
+const canon = (key) => key.split(".").map((p) => p.toLowerCase().replace(/[-_]/g, "")).join(".");
+
+function flatten(obj, prefix, out) {
+  if (obj === null || typeof obj !== "object" || Array.isArray(obj)) {
+    if (prefix) out.set(canon(prefix), Array.isArray(obj) ? obj.join(",") : obj);
+    return out;
+  }
+  for (const [k, v] of Object.entries(obj)) flatten(v, prefix ? `${prefix}.${k}` : String(k), out);
+  return out;
+}
+
+/** The documents of a Spring application.yml that apply on Kubernetes with the given profiles. */
+function springDocs(text, source, profiles) {
+  const docs = YAML.parseAllDocuments(text);
+  const maps = [];
+  for (const d of docs) {
+    if (d.errors.length) throw new Error(`${source}: ${d.errors[0].message}`);
+    const flat = flatten(d.toJS() ?? {}, "", new Map());
+    const platform = flat.get("spring.config.activate.oncloudplatform");
+    const profile = flat.get("spring.config.activate.onprofile");
+    if (platform !== undefined && String(platform).toLowerCase() !== "kubernetes") continue;
+    if (profile !== undefined && !String(profile).split(",").some((p) => profiles.includes(p.trim()))) continue;
+    maps.push({ source, flat });
+  }
+  return maps;
+}
+
+/** Spring Boot's Duration formats: 500ms, 5s, 1m, PT5S; a bare number is milliseconds. */
+function durationSeconds(value, what) {
+  const s = String(value).trim();
+  let m = /^([+-]?\d+(?:\.\d+)?)(ns|us|ms|s|m|h|d)?$/i.exec(s);
+  if (m) {
+    const unit = (m[2] ?? "ms").toLowerCase();
+    const f = { ns: 1e-9, us: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600, d: 86400 }[unit];
+    return Number(m[1]) * f;
+  }
+  m = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/i.exec(s);
+  if (m && s.length > 1) return (+(m[1] ?? 0)) * 86400 + (+(m[2] ?? 0)) * 3600 + (+(m[3] ?? 0)) * 60 + (+(m[4] ?? 0));
+  throw new Error(`${what}: '${value}' is not a Spring Boot duration`);
+}
+
+// ------------------------------------------------------------------ Kubernetes schema + strict fields
+async function loadModel(apiVersion, kind) {
+  const [group, version] = apiVersion.includes("/") ? apiVersion.split("/") : [null, apiVersion];
+  const spec = group ? `kubernetes-models/${group}/${version}/${kind}` : `kubernetes-models/${version}/${kind}`;
+  let url;
+  try { url = import.meta.resolve(spec); } catch { return null; }
+  if (!existsSync(fileURLToPath(url))) return null;
+  const mod = await import(url);
+  const src = readFileSync(fileURLToPath(url), "utf8");
+  const schema = /_schemas\/(\w+)\.js/.exec(src);
+  if (!mod[kind] || !schema) return null;
+  const { validate } = await import(import.meta.resolve(`kubernetes-models/_schemas/${schema[1]}`));
+  return { Model: mod[kind], validate };
+}
+
+/**
+ * The strict unknown-field check. kubernetes-models ships the Kubernetes OpenAPI schemas compiled
+ * into ajv validators, which read every property their schema declares and ignore the rest. The
+ * manifest is handed to the validator wrapped in proxies that record which properties were read;
+ * a property the schema never read is unknown to Kubernetes (the API server would drop it, or
+ * reject it with strict field validation). Free-form maps (labels, ConfigMap data, resources) are
+ * enumerated by the validator and so never reported.
+ */
+function unknownFields(validate, doc) {
+  const seen = [];
+  const track = (value, path) => {
+    if (value === null || typeof value !== "object") return value;
+    const rec = { path, value, read: new Set(), enumerated: false };
+    seen.push(rec);
+    const copy = Array.isArray(value)
+      ? value.map((v, i) => track(v, `${path}[${i}]`))
+      : Object.fromEntries(Object.entries(value).map(([k, v]) => [k, track(v, path ? `${path}.${k}` : k)]));
+    return new Proxy(copy, {
+      get(t, p, r) { if (typeof p === "string") rec.read.add(p); return Reflect.get(t, p, r); },
+      has(t, p) { if (typeof p === "string") rec.read.add(p); return Reflect.has(t, p); },
+      ownKeys(t) { rec.enumerated = true; return Reflect.ownKeys(t); },
+    });
+  };
+  validate(track(doc, ""));
+  const unknown = [];
+  for (const rec of seen) {
+    if (Array.isArray(rec.value) || rec.enumerated) continue;
+    for (const k of Object.keys(rec.value)) if (!rec.read.has(k)) unknown.push(rec.path ? `${rec.path}.${k}` : k);
+  }
+  // report only the outermost unknown field of a subtree
+  return unknown.filter((u) => !unknown.some((o) => o !== u && (u.startsWith(o + ".") || u.startsWith(o + "["))));
+}
+
+function readManifests(files) {
+  const out = [];
+  for (const file of files) {
+    const docs = YAML.parseAllDocuments(readFileSync(file, "utf8"));
+    docs.forEach((d, i) => {
+      if (d.errors.length) { fail("k8s-yaml", `${file}: ${d.errors[0].message}`); return; }
+      const obj = d.toJS();
+      if (obj === null || obj === undefined) return;
+      out.push({ file, index: i, obj });
+    });
+  }
+  return out;
+}
+
+const yamlFiles = (dir) => existsSync(dir)
+  ? readdirSync(dir).filter((f) => /\.ya?ml$/.test(f) && statSync(join(dir, f)).isFile()).sort().map((f) => join(dir, f))
+  : [];
+
+async function schemaAndStrict(manifests, root) {
+  for (const { file, index, obj } of manifests) {
+    const where = `${file.replace(root + "/", "")}#${index} ${obj?.kind ?? "?"}/${obj?.metadata?.name ?? "?"}`;
+    if (!obj || typeof obj !== "object" || !obj.apiVersion || !obj.kind) { fail("k8s-schema", `${where}: no apiVersion/kind`); continue; }
+    const model = await loadModel(obj.apiVersion, obj.kind);
+    if (!model) { fail("k8s-schema", `${where}: ${obj.apiVersion} ${obj.kind} is not a Kubernetes API type known to kubernetes-models`); continue; }
+    try {
+      new model.Model(obj).validate();
+      pass("k8s-schema", `${where} is a valid ${obj.apiVersion} ${obj.kind}`);
+    } catch (e) {
+      const details = (e.errors ?? []).slice(0, 5).map((x) => `${x.instancePath || "/"} ${x.message}`).join("; ");
+      fail("k8s-schema", `${where}: ${details || e.message}`);
+    }
+    const unknown = unknownFields(model.validate, obj);
+    if (unknown.length) fail("k8s-strict-fields", `${where}: unknown field(s) ${unknown.join(", ")}`);
+    else pass("k8s-strict-fields", `${where} has no field unknown to the ${obj.kind} schema`);
+  }
+}
+
+// ------------------------------------------------------------------ consistency
+function labelsMatch(selector, labels) {
+  const ml = selector?.matchLabels ?? (selector && !selector.matchLabels && !selector.matchExpressions ? selector : {});
+  if (!ml || Object.keys(ml).length === 0) return false;
+  return Object.entries(ml).every(([k, v]) => labels?.[k] === v);
+}
+
+function appSettings(appConfigFile, configMapText, env, check) {
+  const profiles = String(env.get("SPRING_PROFILES_ACTIVE") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const layers = [];
+  if (appConfigFile && existsSync(appConfigFile)) layers.push(...springDocs(readFileSync(appConfigFile, "utf8"), "jar application.yml", profiles));
+  else warn(check, `app configuration ${appConfigFile} not found; using the ConfigMap and defaults only`);
+  if (configMapText !== null) layers.push(...springDocs(configMapText, "ConfigMap application.yml", profiles));
+  const envLayer = new Map();
+  for (const [k, v] of env) {
+    if (/^[A-Z0-9_]+$/.test(k) && !k.startsWith("SPRING_CONFIG_") && !k.startsWith("JAVA_")) envLayer.set(k.toLowerCase().replace(/_/g, "."), v);
+  }
+  layers.push({ source: "container env", flat: envLayer });
+  const get = (key, dflt) => {
+    const c = canon(key);
+    for (let i = layers.length - 1; i >= 0; i--) if (layers[i].flat.has(c)) return { value: layers[i].flat.get(c), source: layers[i].source };
+    return { value: dflt, source: "default" };
+  };
+  return { get };
+}
+
+function resolvePort(port, container) {
+  if (typeof port === "number") return port;
+  if (/^\d+$/.test(String(port))) return Number(port);
+  const p = (container.ports ?? []).find((x) => x.name === port);
+  return p ? p.containerPort : null;
+}
+
+function consistency(set, setName, appConfigFile) {
+  const C = (name) => `consistency[${setName}] ${name}`;
+  const deployments = set.filter((m) => m.obj.kind === "Deployment");
+  if (deployments.length !== 1) { fail(C("deployment"), `expected exactly one Deployment, found ${deployments.length}`); return; }
+  const dep = deployments[0].obj;
+  const pod = dep.spec?.template?.spec ?? {};
+  const podLabels = dep.spec?.template?.metadata?.labels ?? {};
+  const annotations = dep.spec?.template?.metadata?.annotations ?? {};
+  const containers = pod.containers ?? [];
+  if (containers.length !== 1) { fail(C("container"), `expected one container in the pod, found ${containers.length}`); return; }
+  const c = containers[0];
+  const env = new Map((c.env ?? []).filter((e) => e.value !== undefined).map((e) => [e.name, String(e.value)]));
+
+  // --- the ConfigMap must really reach the app
+  let cmText = null;
+  const loc = env.get("SPRING_CONFIG_ADDITIONAL_LOCATION") ?? env.get("SPRING_CONFIG_LOCATION");
+  if (!loc) fail(C("config-mounted"), "neither SPRING_CONFIG_ADDITIONAL_LOCATION nor SPRING_CONFIG_LOCATION is set: the ConfigMap's application.yml is not read");
+  else {
+    const dirs = loc.split(",").map((s) => s.trim().replace(/^optional:/, "").replace(/^file:/, ""));
+    let found = null;
+    for (const d of dirs) {
+      const dir = d.endsWith("/") ? d.slice(0, -1) : posix.dirname(d);
+      const file = d.endsWith("/") ? "application.yml" : posix.basename(d);
+      const mount = (c.volumeMounts ?? []).find((vm) => vm.mountPath.replace(/\/$/, "") === dir);
+      const vol = mount && (pod.volumes ?? []).find((v) => v.name === mount.name);
+      const cmName = vol?.configMap?.name;
+      const cm = cmName && set.find((m) => m.obj.kind === "ConfigMap" && m.obj.metadata?.name === cmName);
+      let key = file;
+      if (vol?.configMap?.items) { const it = vol.configMap.items.find((i) => i.path === file); key = it?.key; }
+      if (cm && key && cm.obj.data?.[key] !== undefined && !mount.subPath) { found = { dir, cmName, key, text: cm.obj.data[key] }; break; }
+    }
+    if (!found) fail(C("config-mounted"), `no ConfigMap from this set is mounted with an application.yml at ${loc}`);
+    else { cmText = found.text; pass(C("config-mounted"), `ConfigMap ${found.cmName} key ${found.key} is mounted at ${found.dir} and added by ${loc}`); }
+  }
+  let cfg;
+  try { cfg = appSettings(appConfigFile, cmText, env, C("app-config")); }
+  catch (e) { fail(C("app-config"), e.message); return; }
+
+  // --- the timings
+  const drainP = cfg.get("lifecycle.drain-delay", undefined);
+  const ceilP = cfg.get("lifecycle.global-shutdown-timeout", "60s");
+  let drain = null, ceiling = null;
+  if (drainP.value === undefined) fail(C("explicit-timings"), "lifecycle.drain-delay is not set: its default (5s on Kubernetes, 0s elsewhere) depends on cloud-platform detection; set it in the ConfigMap");
+  else if (ceilP.source === "default") fail(C("explicit-timings"), "lifecycle.global-shutdown-timeout is not set; set it in the ConfigMap so the grace period can be derived from it");
+  else pass(C("explicit-timings"), `lifecycle.drain-delay=${drainP.value} (${drainP.source}), lifecycle.global-shutdown-timeout=${ceilP.value} (${ceilP.source})`);
+  try {
+    drain = durationSeconds(drainP.value ?? "5s", "lifecycle.drain-delay");
+    ceiling = durationSeconds(ceilP.value, "lifecycle.global-shutdown-timeout");
+  } catch (e) { fail(C("timings"), e.message); return; }
+
+  const grace = pod.terminationGracePeriodSeconds ?? 30;
+  const needed = drain + ceiling + 5;
+  if (grace >= needed) pass(C("grace-period"), `terminationGracePeriodSeconds ${grace}s >= drain delay ${drain}s + global ceiling ${ceiling}s + 5s = ${needed}s`);
+  else fail(C("grace-period"), `terminationGracePeriodSeconds ${grace}s < drain delay ${drain}s + global ceiling ${ceiling}s + 5s = ${needed}s: Kubernetes would SIGKILL the pod mid-drain`);
+
+  // --- what the app serves
+  const serverPort = Number(cfg.get("server.port", 8080).value);
+  const mgmtPortRaw = cfg.get("management.server.port", undefined).value;
+  const mgmtPort = mgmtPortRaw === undefined ? serverPort : Number(mgmtPortRaw);
+  const ctx = mgmtPort === serverPort ? String(cfg.get("server.servlet.context-path", "").value ?? "").replace(/\/$/, "") : "";
+  const mgmtBase = mgmtPort === serverPort ? "" : String(cfg.get("management.server.base-path", "").value ?? "").replace(/\/$/, "");
+  const base = String(cfg.get("management.endpoints.web.base-path", "/actuator").value).replace(/\/$/, "");
+  const include = String(cfg.get("management.endpoints.web.exposure.include", "health").value).split(",").map((s) => s.trim());
+  const exclude = String(cfg.get("management.endpoints.web.exposure.exclude", "").value ?? "").split(",").map((s) => s.trim());
+  const exposed = (id) => (include.includes("*") || include.includes(id)) && !exclude.includes(id) && !exclude.includes("*");
+  const probesOn = String(cfg.get("management.endpoint.health.probes.enabled", true).value) !== "false";
+  const healthOn = exposed("health") && String(cfg.get("management.endpoint.health.enabled", true).value) !== "false";
+  const endpoints = [];
+  const prefix = `${ctx}${mgmtBase}${base}`;
+  if (healthOn && probesOn) {
+    endpoints.push({ kind: "readiness", port: mgmtPort, path: `${prefix}/health/readiness` });
+    endpoints.push({ kind: "liveness", port: mgmtPort, path: `${prefix}/health/liveness` });
+    if (String(cfg.get("management.endpoint.health.probes.add-additional-paths", false).value) === "true") {
+      const sctx = String(cfg.get("server.servlet.context-path", "").value ?? "").replace(/\/$/, "");
+      endpoints.push({ kind: "readiness", port: serverPort, path: `${sctx}/readyz` });
+      endpoints.push({ kind: "liveness", port: serverPort, path: `${sctx}/livez` });
+    }
+  }
+  const promPath = exposed("prometheus") ? `${prefix}/prometheus` : null;
+  const describe = (kind) => endpoints.filter((e) => e.kind === kind).map((e) => `:${e.port}${e.path}`).join(" or ") || "nothing (health probes not exposed)";
+
+  const httpPort = (c.ports ?? []).find((p) => p.containerPort === serverPort);
+  if (httpPort) pass(C("container-port"), `containerPort ${serverPort}${httpPort.name ? ` (${httpPort.name})` : ""} = server.port`);
+  else fail(C("container-port"), `no containerPort equals server.port ${serverPort} (ports: ${(c.ports ?? []).map((p) => p.containerPort).join(", ") || "none"})`);
+  if (mgmtPort !== serverPort && !(c.ports ?? []).some((p) => p.containerPort === mgmtPort)) fail(C("container-port"), `no containerPort equals management.server.port ${mgmtPort}`);
+
+  // --- probes
+  const probeKinds = { readinessProbe: "readiness", livenessProbe: "liveness", startupProbe: "liveness" };
+  for (const [field, kind] of Object.entries(probeKinds)) {
+    const probe = c[field];
+    if (!probe) {
+      if (field === "startupProbe") continue;
+      fail(C(field), `missing: the app serves ${kind} at ${describe(kind)}`);
+      continue;
+    }
+    if (!probe.httpGet) { fail(C(field), `must be an httpGet on the app's ${kind} endpoint (${describe(kind)})`); continue; }
+    const port = resolvePort(probe.httpGet.port, c);
+    const path = probe.httpGet.path ?? "/";
+    const scheme = probe.httpGet.scheme ?? "HTTP";
+    const sslOn = String(cfg.get("server.ssl.enabled", false).value) === "true";
+    const ok = endpoints.some((e) => e.kind === kind && e.port === port && e.path === path);
+    if (!ok) fail(C(field), `${scheme} :${port ?? `'${probe.httpGet.port}' (no such container port)`}${path} is not the app's ${kind} endpoint; the app serves ${describe(kind)}`);
+    else if ((scheme === "HTTPS") !== sslOn) fail(C(field), `scheme ${scheme} but server.ssl.enabled=${sslOn}`);
+    else pass(C(field), `${scheme} :${port}${path} is the app's ${kind} endpoint`);
+  }
+  const rp = c.readinessProbe;
+  if (rp) {
+    const period = rp.periodSeconds ?? 10, threshold = rp.failureThreshold ?? 3;
+    const window = period * threshold;
+    if (window <= drain) pass(C("readiness-window"), `readiness periodSeconds ${period} x failureThreshold ${threshold} = ${window}s <= drain delay ${drain}s`);
+    else fail(C("readiness-window"), `readiness periodSeconds ${period} x failureThreshold ${threshold} = ${window}s > drain delay ${drain}s: the pod would still get traffic after the drain delay`);
+  }
+
+  // --- preStop hook
+  const binaries = String(annotations["lifecycle.dev/image-binaries"] ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const preStop = c.lifecycle?.preStop;
+  const prestopEnabled = String(cfg.get("lifecycle.pre-stop.enabled", true).value) !== "false";
+  const appPrestopPath = String(cfg.get("lifecycle.pre-stop.path", "/tmp/shutdown").value);
+  if (!preStop) pass(C("prestop"), `no preStop hook: the app's ${drain}s drain delay keeps serving with readiness 503 after SIGTERM`);
+  else if (preStop.sleep) fail(C("prestop"), "a preStop sleep is redundant: the app's drain delay does that job (remove it, or lower lifecycle.drain-delay and account for both)");
+  else if (preStop.httpGet || preStop.tcpSocket) warn(C("prestop"), "preStop is not an exec hook; cannot check what it does");
+  else if (preStop.exec) {
+    const cmd = preStop.exec.command ?? [];
+    const bin = cmd[0] ?? "";
+    const text = cmd.join(" ");
+    if (/(^|\/)(sh|bash|ash|dash)$/.test(bin) && !binaries.includes(bin)) fail(C("prestop-binary"), `'${bin}' is not in the image (lifecycle.dev/image-binaries: ${binaries.join(",") || "none"}); a distroless image has no shell`);
+    else if (!bin.startsWith("/")) fail(C("prestop-binary"), `'${bin}' is not an absolute path: exec hooks run without a shell`);
+    else if (!binaries.includes(bin)) fail(C("prestop-binary"), `'${bin}' is not listed in the pod annotation lifecycle.dev/image-binaries (${binaries.join(",") || "none"})`);
+    else pass(C("prestop-binary"), `${bin} exists in the image (lifecycle.dev/image-binaries)`);
+    if (/\bsleep\b/.test(text)) fail(C("prestop"), "a preStop sleep is redundant: the app's drain delay does that job");
+    let created = null;
+    const xlog = cmd.map((a) => /^-Xlog:.*:file=([^:]+)/.exec(a)).find(Boolean);
+    if (/\/java$/.test(bin) && xlog) created = xlog[1];
+    else if (/(^|\/)touch$/.test(bin)) created = cmd[cmd.length - 1];
+    if (created === null) warn(C("prestop-path"), `cannot tell which file '${text}' creates`);
+    else if (!prestopEnabled) fail(C("prestop-path"), `the hook creates ${created} but lifecycle.pre-stop.enabled is false`);
+    else if (created !== appPrestopPath) fail(C("prestop-path"), `the hook creates ${created} but the app watches lifecycle.pre-stop.path=${appPrestopPath}`);
+    else {
+      const dir = posix.dirname(created);
+      const ro = c.securityContext?.readOnlyRootFilesystem === true;
+      const mount = (c.volumeMounts ?? []).filter((vm) => !vm.readOnly).find((vm) => dir === vm.mountPath.replace(/\/$/, "") || dir.startsWith(vm.mountPath.replace(/\/$/, "") + "/"));
+      if (ro && !mount) fail(C("prestop-path"), `${created}: the root filesystem is read-only and no writable volume is mounted at ${dir}`);
+      else pass(C("prestop-path"), `the hook creates ${created} = lifecycle.pre-stop.path${mount ? ` (writable volume '${mount.name}' at ${mount.mountPath})` : ""}`);
+    }
+  }
+
+  // --- selectors, Service, PDB, scrape annotations
+  if (labelsMatch(dep.spec?.selector, podLabels)) pass(C("selector"), "the Deployment selector matches its pod labels");
+  else fail(C("selector"), "the Deployment selector does not match its pod labels");
+  for (const svc of set.filter((m) => m.obj.kind === "Service").map((m) => m.obj)) {
+    if (!labelsMatch(svc.spec?.selector, podLabels)) { fail(C("service"), `Service ${svc.metadata?.name} selects no pod of the Deployment`); continue; }
+    for (const p of svc.spec?.ports ?? []) {
+      const target = resolvePort(p.targetPort ?? p.port, c);
+      if (target === serverPort) pass(C("service"), `Service ${svc.metadata.name} port ${p.port} -> ${p.targetPort ?? p.port} = server.port ${serverPort}`);
+      else fail(C("service"), `Service ${svc.metadata.name} port ${p.port} -> targetPort ${p.targetPort ?? p.port} is not server.port ${serverPort}`);
+    }
+  }
+  const pdbs = set.filter((m) => m.obj.kind === "PodDisruptionBudget").map((m) => m.obj);
+  if (!pdbs.length) fail(C("pdb"), "no PodDisruptionBudget");
+  for (const pdb of pdbs) {
+    if (!labelsMatch(pdb.spec?.selector, podLabels)) fail(C("pdb"), `PodDisruptionBudget ${pdb.metadata?.name} selects no pod of the Deployment`);
+    else pass(C("pdb"), `PodDisruptionBudget ${pdb.metadata.name} covers the Deployment's pods`);
+  }
+  if (annotations["prometheus.io/scrape"] === "true") {
+    const port = Number(annotations["prometheus.io/port"] ?? serverPort);
+    const path = annotations["prometheus.io/path"] ?? "/metrics";
+    if (promPath === null) fail(C("scrape"), "prometheus.io/scrape is set but the app does not expose the prometheus endpoint (management.endpoints.web.exposure.include)");
+    else if (port !== mgmtPort || path !== promPath) fail(C("scrape"), `prometheus.io annotations point at :${port}${path}, the app serves :${mgmtPort}${promPath}`);
+    else pass(C("scrape"), `prometheus.io annotations point at :${port}${path}`);
+  }
+
+  // --- the sample's pipeline handler must fit inside the ceiling (DESIGN: handler waits up to 120 s)
+  const stop = cfg.get("sample.pipeline.stop-timeout", "120s");
+  try {
+    const s = durationSeconds(stop.value, "sample.pipeline.stop-timeout");
+    if (s <= ceiling - drain) pass(C("handler-fits-ceiling"), `sample.pipeline.stop-timeout ${s}s <= ceiling ${ceiling}s - drain delay ${drain}s`);
+    else fail(C("handler-fits-ceiling"), `sample.pipeline.stop-timeout ${s}s (${stop.source}) > ceiling ${ceiling}s - drain delay ${drain}s: the ceiling would cut the final checkpoint and backup`);
+  } catch (e) { fail(C("handler-fits-ceiling"), e.message); }
+}
+
+function withoutHooks(dep) {
+  const d = structuredClone(dep);
+  for (const c of d.spec?.template?.spec?.containers ?? []) delete c.lifecycle;
+  return d;
+}
+
+async function cmdK8s(k8sDir, appConfig) {
+  k8sDir = k8sDir.replace(/\/$/, "");
+  const baseFiles = yamlFiles(k8sDir);
+  const variantsDir = join(k8sDir, "variants");
+  const variants = existsSync(variantsDir) ? readdirSync(variantsDir).filter((d) => statSync(join(variantsDir, d)).isDirectory()).sort() : [];
+  const base = readManifests(baseFiles);
+  const variantSets = variants.map((v) => ({ name: v, docs: readManifests(yamlFiles(join(variantsDir, v))) }));
+  if (!base.length) fail("k8s", `no manifests in ${k8sDir}`);
+  await schemaAndStrict([...base, ...variantSets.flatMap((v) => v.docs)], dirname(k8sDir));
+
+  consistency(base, "base", appConfig);
+  const baseDep = base.find((m) => m.obj.kind === "Deployment")?.obj;
+  for (const v of variantSets) {
+    // a variant replaces the base objects of the same kind and name and keeps the rest
+    const key = (o) => `${o.kind}/${o.metadata?.name}`;
+    const replaced = new Set(v.docs.map((m) => key(m.obj)));
+    const set = [...base.filter((m) => !replaced.has(key(m.obj))), ...v.docs];
+    consistency(set, `variant ${v.name}`, appConfig);
+    const vDep = v.docs.find((m) => m.obj.kind === "Deployment")?.obj;
+    if (baseDep && vDep) {
+      if (isDeepStrictEqual(withoutHooks(baseDep), withoutHooks(vDep))) pass(`consistency[variant ${v.name}] in-sync`, "identical to the base Deployment apart from the lifecycle hooks");
+      else fail(`consistency[variant ${v.name}] in-sync`, "differs from the base Deployment in more than the lifecycle hooks; keep the two in step");
+    }
+  }
+}
+
+// ------------------------------------------------------------------ rules and Grafana
+function cmdRulesMetrics(file, failuresBefore = 0) {
+  const doc = YAML.parse(readFileSync(file, "utf8"));
+  const allowed = allowedNames();
+  const recorded = new Set();
+  const recordedLabels = new Set(["service_name", "component", "result", "trigger_component", "trigger_reason", "clean", "le", ...TARGET_LABELS]);
+  for (const g of doc.groups ?? []) for (const r of g.rules ?? []) if (r.record) recorded.add(r.record);
+  let n = 0;
+  for (const g of doc.groups ?? []) for (const r of g.rules ?? []) {
+    n++;
+    const problems = checkExprNames(String(r.expr), allowed, recorded, [...recordedLabels]);
+    const name = r.record ?? r.alert;
+    if (problems.length) fail("rules-metrics", `${name}: ${problems.join("; ")}`);
+  }
+  if (failures === failuresBefore) pass("rules-metrics", `${n} rules in ${basename(file)} use only the five lifecycle series (and their own recordings)`);
+}
+
+const GRAFANA_VARS = {
+  __rate_interval: "5m", __interval: "1m", __interval_ms: "60000", __range: "1h", __range_s: "3600",
+  __range_ms: "3600000", service_name: "sample-app",
+};
+function substituteGrafana(expr) {
+  const unknown = [];
+  const out = expr.replace(/\$\{(\w+)(?::\w+)?\}|\[\[(\w+)\]\]|\$(\w+)/g, (m, a, b, c) => {
+    const v = a ?? b ?? c;
+    if (v in GRAFANA_VARS) return GRAFANA_VARS[v];
+    unknown.push(m);
+    return m;
+  });
+  return { out, unknown };
+}
+
+function panelsOf(dash) {
+  const out = [];
+  const walk = (ps) => { for (const p of ps ?? []) { out.push(p); walk(p.panels); } };
+  walk(dash.panels);
+  return out;
+}
+
+function parseScrape(text) {
+  const names = new Map();
+  for (const line of text.split("\n")) {
+    if (!line || line.startsWith("#")) continue;
+    const m = /^([A-Za-z_:][A-Za-z0-9_:]*)(\{([^}]*)\})?\s/.exec(line);
+    if (!m) continue;
+    const labels = [...(m[3] ?? "").matchAll(/([A-Za-z_][A-Za-z0-9_]*)="/g)].map((x) => x[1]);
+    if (!names.has(m[1])) names.set(m[1], new Set());
+    labels.forEach((l) => names.get(m[1]).add(l));
+  }
+  return names;
+}
+
+function cmdGrafana(file, outRules, scrapeFile, failuresBefore = 0) {
+  let dash;
+  try { dash = JSON.parse(readFileSync(file, "utf8")); } catch (e) { fail("grafana-json", e.message); return; }
+  const allowed = allowedNames();
+  // structure: the service_name variable and the required panels
+  const vars = dash.templating?.list ?? [];
+  const sv = vars.find((v) => v.name === "service_name");
+  const q = typeof sv?.query === "string" ? sv.query : sv?.query?.query;
+  if (q === "label_values(lifecycle_shutdown_initiated_total, service_name)") pass("grafana-structure", "variable service_name = label_values(lifecycle_shutdown_initiated_total, service_name)");
+  else fail("grafana-structure", `variable service_name must query label_values(lifecycle_shutdown_initiated_total, service_name), found ${JSON.stringify(q)}`);
+  const panels = panelsOf(dash);
+  const titles = panels.map((p) => p.title);
+  const required = ["Shutdowns by trigger", "p95 component shutdown duration", "Shutdown results by component", "Incomplete shutdowns", "Component health"];
+  const missing = required.filter((t) => !titles.includes(t));
+  if (missing.length) fail("grafana-structure", `missing panels: ${missing.join(", ")}`);
+  else pass("grafana-structure", `panels present: ${required.join(", ")}`);
+  const ids = panels.map((p) => p.id);
+  if (new Set(ids).size !== ids.length) fail("grafana-structure", "duplicate panel ids");
+
+  // every expression -> a recording rule for promtool, and its names against the contract
+  const rules = [];
+  const referenced = new Set();
+  let exprCount = 0;
+  for (const p of panels) {
+    for (const t of p.targets ?? []) {
+      if (t.hide || !t.expr) continue;
+      exprCount++;
+      const { out, unknown } = substituteGrafana(t.expr);
+      const where = `panel ${p.id} '${p.title}' ${t.refId}`;
+      if (unknown.length) fail("grafana-variables", `${where}: unknown variable(s) ${unknown.join(", ")}`);
+      rules.push({ record: `grafana_panel_${p.id}_${t.refId}`, expr: out });
+      const problems = checkExprNames(out, allowed);
+      if (problems.length) fail("grafana-metrics", `${where}: ${problems.join("; ")}`);
+      for (const r of promqlRefs(out).refs) if (r.name) referenced.add(r.name);
+    }
+    if (p.type !== "row" && !(p.targets ?? []).some((t) => t.expr)) fail("grafana-structure", `panel ${p.id} '${p.title}' has no PromQL target`);
+  }
+  const lv = /^label_values\(\s*([A-Za-z_:][A-Za-z0-9_:]*)\s*,\s*(\w+)\s*\)$/.exec(q ?? "");
+  if (lv) {
+    referenced.add(lv[1]);
+    if (!allowed.has(lv[1]) || !allowed.get(lv[1]).includes(lv[2])) fail("grafana-metrics", `variable service_name: ${lv[1]} has no label ${lv[2]}`);
+  }
+  writeFileSync(outRules, YAML.stringify({ groups: [{ name: "grafana-panels", rules }] }));
+  if (failures === failuresBefore) pass("grafana-metrics", `${exprCount} panel expressions name only ${[...referenced].sort().join(", ")}`);
+
+  if (scrapeFile) {
+    const scraped = parseScrape(readFileSync(scrapeFile, "utf8"));
+    const lifecycleScraped = [...scraped.keys()].filter((n) => n.startsWith("lifecycle_"));
+    const unexpected = lifecycleScraped.filter((n) => !allowed.has(n) && !n.endsWith("_created") && !n.endsWith("_max"));
+    if (unexpected.length) fail("grafana-scrape", `the app exports lifecycle series outside the contract: ${unexpected.join(", ")}`);
+    const absent = [...referenced].filter((n) => !scraped.has(n));
+    if (absent.length) fail("grafana-scrape", `not in ${scrapeFile}: ${absent.join(", ")} (the counters and the histogram appear only after a shutdown or an unclean start: take the scrape then)`);
+    for (const n of [...referenced].filter((x) => scraped.has(x))) {
+      const missingLabels = ["service_name", ...(SERIES[n.replace(/_(bucket|sum|count)$/, "")] ?? [])].filter((l) => !scraped.get(n).has(l));
+      if (missingLabels.length) fail("grafana-scrape", `${n} in the scrape lacks label(s) ${missingLabels.join(", ")}`);
+    }
+    if (!absent.length && !unexpected.length) pass("grafana-scrape", `every referenced series is in ${basename(scrapeFile)} (${lifecycleScraped.length} lifecycle series scraped)`);
+  }
+}
+
+// ------------------------------------------------------------------ self-test breakages
+function editYaml(file, fn) {
+  const docs = YAML.parseAllDocuments(readFileSync(file, "utf8")).map((d) => d.toJS());
+  docs.forEach(fn);
+  writeFileSync(file, docs.map((d) => YAML.stringify(d)).join("---\n"));
+}
+function editConfigMap(root, fn) {
+  editYaml(join(root, "k8s/configmap.yaml"), (cm) => {
+    const app = YAML.parse(cm.data["application.yml"]);
+    fn(app);
+    cm.data["application.yml"] = YAML.stringify(app);
+  });
+}
+const baseDep = (root) => join(root, "k8s/deployment.yaml");
+const variantDep = (root) => join(root, "k8s/variants/prestop-file/deployment.yaml");
+const container = (d) => d.spec.template.spec.containers[0];
+const bothDeps = (root, fn) => { editYaml(baseDep(root), fn); editYaml(variantDep(root), fn); };
+
+function editText(file, from, to) {
+  const text = readFileSync(file, "utf8");
+  if (!text.includes(from)) throw new Error(`${file}: '${from}' not found`);
+  writeFileSync(file, text.replace(from, to));
+}
+function editDashboard(root, fn) {
+  const file = join(root, "grafana/lifecycle-dashboard.json");
+  const dash = JSON.parse(readFileSync(file, "utf8"));
+  fn(panelsOf(dash));
+  writeFileSync(file, JSON.stringify(dash, null, 2));
+}
+const panelExpr = (panels, title, fn) => {
+  const t = panels.find((p) => p.title === title).targets[0];
+  const before = t.expr;
+  t.expr = fn(t.expr);
+  if (t.expr === before) throw new Error(`panel '${title}': mutation changed nothing`);
+};
+const rulesFile = (root) => join(root, "prometheus/lifecycle-rules.yml");
+
+// name -> [the FAIL line it must cause (regex), the breakage]
+const MUTATIONS = {
+  "grace-too-short": ["grace-period", (r) => bothDeps(r, (d) => { d.spec.template.spec.terminationGracePeriodSeconds = 69; })],
+  "grace-missing": ["grace-period", (r) => bothDeps(r, (d) => { delete d.spec.template.spec.terminationGracePeriodSeconds; })],
+  "ceiling-raised": ["grace-period", (r) => editConfigMap(r, (a) => { a.lifecycle["global-shutdown-timeout"] = "2m"; })],
+  "drain-delay-shortened": ["readiness-window", (r) => editConfigMap(r, (a) => { a.lifecycle["drain-delay"] = "1s"; })],
+  "drain-delay-not-explicit": ["explicit-timings", (r) => editConfigMap(r, (a) => { delete a.lifecycle["drain-delay"]; })],
+  "readiness-path-wrong": ["readinessProbe", (r) => bothDeps(r, (d) => { container(d).readinessProbe.httpGet.path = "/actuator/health/ready"; })],
+  "liveness-path-wrong": ["livenessProbe", (r) => bothDeps(r, (d) => { container(d).livenessProbe.httpGet.path = "/health/liveness"; })],
+  "readiness-on-liveness-path": ["readinessProbe", (r) => bothDeps(r, (d) => { container(d).readinessProbe.httpGet.path = "/actuator/health/liveness"; })],
+  "startup-path-wrong": ["startupProbe", (r) => bothDeps(r, (d) => { container(d).startupProbe.httpGet.path = "/actuator/health/live"; })],
+  "probe-port-wrong": ["readinessProbe", (r) => bothDeps(r, (d) => { container(d).readinessProbe.httpGet.port = 8081; })],
+  "probe-port-name-unknown": ["livenessProbe", (r) => bothDeps(r, (d) => { container(d).livenessProbe.httpGet.port = "web"; })],
+  "server-port-changed": ["container-port", (r) => editConfigMap(r, (a) => { a.server.port = 9090; })],
+  "actuator-base-path-changed": ["readinessProbe", (r) => editConfigMap(r, (a) => { a.management.endpoints.web["base-path"] = "/manage"; })],
+  "health-not-exposed": ["readinessProbe", (r) => editConfigMap(r, (a) => { a.management.endpoints.web.exposure.include = "prometheus"; })],
+  "readiness-period-too-long": ["readiness-window", (r) => bothDeps(r, (d) => { container(d).readinessProbe.periodSeconds = 5; })],
+  "readiness-threshold-too-high": ["readiness-window", (r) => bothDeps(r, (d) => { container(d).readinessProbe.failureThreshold = 6; })],
+  "readiness-defaults": ["readiness-window", (r) => bothDeps(r, (d) => { delete container(d).readinessProbe.periodSeconds; delete container(d).readinessProbe.failureThreshold; })],
+  "prestop-path-mismatch": ["prestop-path", (r) => editYaml(variantDep(r), (d) => {
+    const cmd = container(d).lifecycle.preStop.exec.command;
+    cmd.forEach((a, i) => { cmd[i] = a.replace("file=/tmp/shutdown", "file=/tmp/stop"); });
+  })],
+  "prestop-app-path-changed": ["prestop-path", (r) => editConfigMap(r, (a) => { a.lifecycle["pre-stop"].path = "/var/run/lifecycle/shutdown"; })],
+  "prestop-disabled": ["prestop-path", (r) => editConfigMap(r, (a) => { a.lifecycle["pre-stop"].enabled = false; })],
+  "prestop-shell-hook": ["prestop-binary", (r) => editYaml(variantDep(r), (d) => { container(d).lifecycle.preStop.exec.command = ["/bin/sh", "-c", "touch /tmp/shutdown"]; })],
+  "prestop-sleep-in-base": ["prestop", (r) => editYaml(baseDep(r), (d) => { container(d).lifecycle = { preStop: { sleep: { seconds: 5 } } }; })],
+  "misspelt-readinessProbe": ["k8s-strict-fields", (r) => editYaml(baseDep(r), (d) => { const c = container(d); c.readinesProbe = c.readinessProbe; delete c.readinessProbe; })],
+  "misspelt-nested-field": ["k8s-strict-fields", (r) => editYaml(baseDep(r), (d) => { const g = container(d).livenessProbe.httpGet; g.pathh = g.path; delete g.path; })],
+  "misspelt-pod-field": ["k8s-strict-fields", (r) => editYaml(baseDep(r), (d) => { const s = d.spec.template.spec; s.terminationGracePeriodSecond = s.terminationGracePeriodSeconds; delete s.terminationGracePeriodSeconds; })],
+  "misspelt-variant-hook": ["k8s-strict-fields", (r) => editYaml(variantDep(r), (d) => { const c = container(d); c.lifecycle.prestop = c.lifecycle.preStop; delete c.lifecycle.preStop; })],
+  "schema-type-error": ["k8s-schema", (r) => editYaml(baseDep(r), (d) => { d.spec.replicas = "three"; })],
+  "variant-drifted": ["in-sync", (r) => editYaml(variantDep(r), (d) => { d.spec.template.spec.terminationGracePeriodSeconds = 90; })],
+  "config-not-mounted": ["config-mounted", (r) => bothDeps(r, (d) => { container(d).env = container(d).env.filter((e) => e.name !== "SPRING_CONFIG_ADDITIONAL_LOCATION"); })],
+  "service-target-port-wrong": ["service", (r) => editYaml(join(r, "k8s/service.yaml"), (s) => { s.spec.ports[0].targetPort = 8081; })],
+  "pdb-selector-wrong": ["pdb", (r) => editYaml(join(r, "k8s/pdb.yaml"), (p) => { p.spec.selector.matchLabels = { "app.kubernetes.io/name": "other" }; })],
+  "handler-exceeds-ceiling": ["handler-fits-ceiling", (r) => editConfigMap(r, (a) => { delete a.sample.pipeline["stop-timeout"]; })],
+  "rule-unknown-metric": ["rules-metrics", (r) => editText(rulesFile(r), "(lifecycle_component_healthy == 0)", "(lifecycle_component_health == 0)")],
+  "rule-syntax-error": ["promtool-check-rules", (r) => editText(rulesFile(r), "round(lifecycle:shutdown_incomplete:increase1h) > 0", "round(lifecycle:shutdown_incomplete:increase1h) >")],
+  "alert-threshold-broken": ["promtool-test-rules", (r) => editText(rulesFile(r), "round(lifecycle:shutdown_incomplete:increase1h) > 0", "round(lifecycle:shutdown_incomplete:increase1h) > 1")],
+  "alert-for-too-long": ["promtool-test-rules", (r) => editText(rulesFile(r), "\n        for: 30s\n", "\n        for: 5m\n")],
+  "alert-plain-increase": ["promtool-test-rules", (r) => editText(rulesFile(r),
+    "(increase(lifecycle_component_shutdown_result_total[1h]) and lifecycle_component_shutdown_result_total offset 1h)\n            or\n              (max_over_time(lifecycle_component_shutdown_result_total[1h]) unless lifecycle_component_shutdown_result_total offset 1h)",
+    "increase(lifecycle_component_shutdown_result_total[1h])")],
+  "grafana-unknown-metric": ["grafana-metrics", (r) => editDashboard(r, (ps) => panelExpr(ps, "Shutdowns by trigger", (e) => e.replaceAll("lifecycle_shutdown_initiated_total", "lifecycle_shutdown_started_total")))],
+  "grafana-histogram-base-name": ["grafana-metrics", (r) => editDashboard(r, (ps) => panelExpr(ps, "p95 component shutdown duration", (e) => e.replaceAll("_seconds_bucket", "_seconds")))],
+  "grafana-unknown-label": ["grafana-metrics", (r) => editDashboard(r, (ps) => panelExpr(ps, "Component health", (e) => e.replace("service_name=", "servicename=")))],
+  "grafana-syntax-error": ["grafana-promql", (r) => editDashboard(r, (ps) => panelExpr(ps, "Shutdown results by component", (e) => e.replace(/\)$/, "")))],
+  "grafana-unknown-variable": ["grafana-variables", (r) => editDashboard(r, (ps) => panelExpr(ps, "Incomplete shutdowns", (e) => e.replace("$__range", "$__rnage")))],
+  "grafana-panel-missing": ["grafana-structure", (r) => editDashboard(r, (ps) => { ps.find((p) => p.title === "Component health").title = "Health"; })],
+};
+
+function cmdMutate(name, root) {
+  if (name === "list") { for (const [n, [expect]] of Object.entries(MUTATIONS)) console.log(`${n} ${expect}`); return; }
+  const m = MUTATIONS[name];
+  if (!m) throw new Error(`unknown mutation ${name}`);
+  m[1](root);
+}
+
+// ------------------------------------------------------------------ main
+const [cmd, ...args] = process.argv.slice(2);
+try {
+  if (cmd === "all") {
+    // all <deploy-root> <app-config> <out-grafana-rules> [scrape]: the three below in one process
+    const [root, app, out, scrape] = args;
+    const step = async (name, fn) => { try { await fn(failures); } catch (e) { fail(name, e.stack ?? String(e)); } };
+    await step("k8s", () => cmdK8s(join(root, "k8s"), app));
+    await step("rules-metrics", (f) => cmdRulesMetrics(join(root, "prometheus/lifecycle-rules.yml"), f));
+    await step("grafana", (f) => cmdGrafana(join(root, "grafana/lifecycle-dashboard.json"), out, scrape, f));
+  } else if (cmd === "k8s") await cmdK8s(args[0], args[1]);
+  else if (cmd === "rules-metrics") cmdRulesMetrics(args[0]);
+  else if (cmd === "grafana") cmdGrafana(args[0], args[1], args[2]);
+  else if (cmd === "mutate") cmdMutate(args[0], args[1]);
+  else { console.error("usage: check.mjs k8s|rules-metrics|grafana|mutate ..."); process.exit(2); }
+} catch (e) {
+  fail(cmd ?? "check", e.stack ?? String(e));
+}
+process.exit(failures ? 1 : 0);
