@@ -15,8 +15,17 @@ import org.springframework.stereotype.Component;
  * Marks a bean as a Lifecycle component; the annotation is a stereotype, so the class becomes a bean
  * by itself. A bean implementing {@link dev.lifecycle.core.ActiveComponent} runs on a thread the
  * engine provides; one implementing {@link dev.lifecycle.core.PassiveComponent} gets start and stop
- * callbacks; any other bean is registered as a plain component whose handle it obtains from
- * {@link dev.lifecycle.core.LifecycleManager#handle(String)} and ends through its process scope.
+ * callbacks; any other bean is a plain component: it ends as soon as it is told to stop and its
+ * open {@link dev.lifecycle.core.ComponentHandle#critical() critical sections} have closed, which
+ * suits a bean whose work runs on other beans' threads (a controller guarding requests, say). A bean
+ * that runs threads of its own should implement one of the two interfaces so the drain waits for
+ * them.
+ *
+ * <p>The component is registered before the bean's init callbacks, so any bean can look up its
+ * handle with {@link dev.lifecycle.core.LifecycleManager#handle(String)} from a
+ * {@code @PostConstruct} method on (the advisory pattern: a fallback reads another component's
+ * {@code isHealthy()}); inject the component bean, or use {@code @DependsOn}, to make sure it exists
+ * first. Components must be singletons.
  *
  * <p>Values here are defaults: {@code lifecycle.components.<name>.*} properties win over them.
  * Durations use Spring Boot's format ({@code 30s}, {@code 500ms}, {@code PT1M}); an empty string

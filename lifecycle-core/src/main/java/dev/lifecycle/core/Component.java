@@ -134,6 +134,7 @@ final class Component implements ComponentView {
 			return;
 		}
 		this.stopRequestedAt = System.nanoTime();
+		boolean neverStarted = this.state == ComponentState.REGISTERED;
 		if (this.outcome.get() == null) {
 			this.state = ComponentState.STOPPING;
 		}
@@ -141,7 +142,7 @@ final class Component implements ComponentView {
 		if (this.ended.get()) {
 			return;
 		}
-		if (this.state == ComponentState.REGISTERED) {
+		if (neverStarted) {
 			// Never started: nothing to stop.
 			end(null);
 		}
@@ -281,8 +282,10 @@ final class Component implements ComponentView {
 		long requested = this.stopRequestedAt;
 		this.duration = (requested != 0) ? Duration.ofNanos(System.nanoTime() - requested) : Duration.ZERO;
 		this.state = ComponentState.of(result);
-		this.settled.complete(result);
+		// Metrics and listeners first: completing the future can let the report, and the process
+		// exit, go ahead.
 		this.manager.componentEnded(this);
+		this.settled.complete(result);
 		return true;
 	}
 

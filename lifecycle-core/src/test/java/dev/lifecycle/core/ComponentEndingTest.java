@@ -250,6 +250,67 @@ class ComponentEndingTest {
 	}
 
 	@Test
+	void componentsNeverStartedAreNotStoppedAndDoNotHoldTheDrain() throws InterruptedException {
+		LifecycleManager manager = newManager();
+		AtomicBoolean laterStopCalled = new AtomicBoolean();
+		AtomicBoolean laterRan = new AtomicBoolean();
+		manager.registerPassive("db", ComponentOptions.defaults(), new PassiveComponent() {
+			@Override
+			public void start(ComponentHandle handle) {
+				throw new IllegalStateException("cannot open database");
+			}
+
+			@Override
+			public void stop(ComponentHandle handle) {
+			}
+		});
+		manager.registerPassive("later-passive", ComponentOptions.defaults().withPhase(5),
+				(handle) -> laterStopCalled.set(true));
+		manager.registerActive("later-active", ComponentOptions.defaults().withPhase(5), (handle) -> {
+			laterRan.set(true);
+			handle.awaitShutdown();
+		});
+
+		org.assertj.core.api.Assertions.assertThatIllegalStateException().isThrownBy(manager::start);
+		ShutdownReport report = manager.awaitTermination();
+
+		assertThat(report.ceilingFired()).isFalse();
+		assertThat(report.component("later-active")).get().extracting(ComponentReport::outcome)
+			.isEqualTo(Outcome.COMPLETED);
+		assertThat(laterStopCalled).as("stop without start").isFalse();
+		assertThat(laterRan).isFalse();
+	}
+
+	@Test
+	void everyComponentOutcomeIsRecordedBeforeTheReportIsPublished() throws InterruptedException {
+		java.util.concurrent.atomic.AtomicLong endedWhenReported = new java.util.concurrent.atomic.AtomicLong(-1);
+		InMemoryLifecycleMetrics recorded = new InMemoryLifecycleMetrics();
+		java.util.concurrent.atomic.AtomicLong ended = new java.util.concurrent.atomic.AtomicLong();
+		LifecycleManager manager = LifecycleManager.builder("svc").metrics(recorded).listener(new LifecycleListener() {
+			@Override
+			public void onComponentEnded(ComponentReport report) {
+				ended.incrementAndGet();
+			}
+
+			@Override
+			public void onShutdownCompleted(ShutdownReport report) {
+				endedWhenReported.set(ended.get());
+			}
+		}).build();
+		for (int i = 0; i < 50; i++) {
+			manager.registerPassive("c" + i, ComponentOptions.defaults(), (handle) -> {
+			});
+		}
+		manager.start();
+
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		manager.awaitTermination();
+
+		assertThat(endedWhenReported).hasValue(50);
+		assertThat(recorded.durations()).hasSize(50);
+	}
+
+	@Test
 	void advisoryDeathDoesNotTriggerShutdown() throws InterruptedException {
 		LifecycleManager manager = newManager();
 		manager.registerActive("backup-target",

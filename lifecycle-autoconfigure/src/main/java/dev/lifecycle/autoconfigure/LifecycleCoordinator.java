@@ -1,0 +1,147 @@
+package dev.lifecycle.autoconfigure;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import dev.lifecycle.core.LifecycleListener;
+import dev.lifecycle.core.LifecycleManager;
+import dev.lifecycle.core.ShutdownReason;
+import dev.lifecycle.core.ShutdownReport;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * The one {@link SmartLifecycle} between Spring and the engine. It starts the engine once the
+ * context is refreshed, and on close runs the engine's whole shutdown sequence, blocking the
+ * closing thread until the report.
+ *
+ * <p>Its phase, {@link #PHASE}, is above the web server's graceful-shutdown phase
+ * ({@code DEFAULT_PHASE - 1024}) and its stop blocks instead of handing off to another thread, so
+ * the web server keeps accepting and answering (readiness 503, actuator 200, in-flight requests
+ * served) for the whole drain, and Spring's {@code timeout-per-shutdown-phase} cannot cut the
+ * drain short. The engine's global ceiling bounds the wait.
+ */
+final class LifecycleCoordinator implements SmartLifecycle, SmartInitializingSingleton, DisposableBean {
+
+	/** Above the web server's graceful shutdown, {@code DEFAULT_PHASE - 1024}: it stops first. */
+	static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 512;
+
+	/** Slack over the engine's ceiling before the close gives up waiting for the report. */
+	static final Duration CEILING_SLACK = Duration.ofSeconds(5);
+
+	private static final Log logger = LogFactory.getLog(LifecycleCoordinator.class);
+
+	private final LifecycleManager manager;
+
+	private final ManagedComponentRegistrar registrar;
+
+	private final ShutdownExit exit;
+
+	private final SignalTrap signalTrap;
+
+	private volatile boolean running;
+
+	/**
+	 * Creates the coordinator and attaches the listeners to the manager, so they are attached
+	 * whether the manager is Lifecycle's or the user's own.
+	 * @param signalTrap the signal trap, or {@code null} when signals are not trapped
+	 */
+	LifecycleCoordinator(LifecycleManager manager, ManagedComponentRegistrar registrar, ShutdownExit exit,
+			SignalTrap signalTrap, List<LifecycleListener> listeners) {
+		this.manager = manager;
+		this.registrar = registrar;
+		this.exit = exit;
+		this.signalTrap = signalTrap;
+		listeners.forEach(manager::addListener);
+	}
+
+	@Override
+	public void afterSingletonsInstantiated() {
+		this.registrar.instantiateLazyComponents();
+		this.registrar.checkOverrides(this.manager);
+	}
+
+	@Override
+	public void start() {
+		this.registrar.registerHandlers(this.manager);
+		this.exit.hold();
+		try {
+			this.manager.start();
+		}
+		catch (RuntimeException ex) {
+			// A component failed to start and the engine is already shutting down: let it drain
+			// what did start, then let the failed refresh report the failure and end the process.
+			this.exit.contextClosing();
+			awaitReport();
+			throw ex;
+		}
+		this.running = true;
+		this.exit.release();
+		if (this.signalTrap != null) {
+			this.signalTrap.install();
+		}
+	}
+
+	@Override
+	public void stop() {
+		if (!this.running) {
+			return;
+		}
+		this.exit.contextClosing();
+		if (!this.manager.isShutdownInitiated()) {
+			this.manager.triggerShutdown(ShutdownReason.SIGNAL, "context-close");
+		}
+		awaitReport();
+		this.running = false;
+		if (this.signalTrap != null && !this.exit.ownsProcess()) {
+			// The context closed by someone else's hand and the JVM may live on (a test, a
+			// DevTools restart): give the JVM its own signal handling back.
+			this.signalTrap.uninstall();
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	@Override
+	public int getPhase() {
+		return PHASE;
+	}
+
+	/** Pausing a context must not shut the application down: the sequence is one-way. */
+	@Override
+	public boolean isPauseable() {
+		return false;
+	}
+
+	/**
+	 * A refresh that failed after the engine started never calls {@link #stop()}; run the
+	 * sequence here so components are still drained.
+	 */
+	@Override
+	public void destroy() {
+		stop();
+	}
+
+	private void awaitReport() {
+		Duration bound = this.manager.globalShutdownTimeout().plus(CEILING_SLACK);
+		try {
+			Optional<ShutdownReport> report = this.manager.awaitTermination(bound);
+			if (report.isEmpty()) {
+				logger.error("Lifecycle: no shutdown report within " + bound + "; closing the context without it");
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			logger.warn("Lifecycle: interrupted while waiting for the shutdown sequence; closing the context now");
+		}
+	}
+
+}

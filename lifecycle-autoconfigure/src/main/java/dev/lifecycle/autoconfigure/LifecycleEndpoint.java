@@ -1,0 +1,147 @@
+package dev.lifecycle.autoconfigure;
+
+import java.util.List;
+import java.util.Map;
+
+import dev.lifecycle.core.ComponentReport;
+import dev.lifecycle.core.ComponentState;
+import dev.lifecycle.core.ComponentView;
+import dev.lifecycle.core.HealthStatus;
+import dev.lifecycle.core.LifecycleManager;
+import dev.lifecycle.core.ShutdownReport;
+import dev.lifecycle.core.ShutdownTrigger;
+import dev.lifecycle.core.Tier;
+
+import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+
+/**
+ * The {@code lifecycle} actuator endpoint: every component (name, phase, tier, state, health,
+ * heartbeat age) and, once a shutdown has begun, its trigger and, once it has ended, its report.
+ *
+ * <p>Read-only by construction: it has no write or delete operation (and its default access is
+ * read-only), and nothing in Lifecycle lets an HTTP request start a shutdown. Like every endpoint but {@code health}, it is not exposed over
+ * HTTP unless {@code management.endpoints.web.exposure.include} names it.
+ */
+@Endpoint(id = "lifecycle", defaultAccess = Access.READ_ONLY)
+public final class LifecycleEndpoint {
+
+	private final LifecycleManager manager;
+
+	/**
+	 * Creates the endpoint.
+	 * @param manager the manager to describe
+	 */
+	public LifecycleEndpoint(LifecycleManager manager) {
+		this.manager = manager;
+	}
+
+	/**
+	 * Describes the whole lifecycle.
+	 * @return the description
+	 */
+	@ReadOperation
+	public LifecycleDescriptor lifecycle() {
+		ShutdownTrigger trigger = this.manager.trigger().orElse(null);
+		ShutdownReport report = this.manager.report().orElse(null);
+		String status = (report != null) ? "TERMINATED" : (trigger != null) ? "SHUTTING_DOWN" : "RUNNING";
+		List<ComponentDescriptor> components = this.manager.components()
+			.stream()
+			.map(ComponentDescriptor::of)
+			.toList();
+		ShutdownDescriptor shutdown = (trigger != null) ? ShutdownDescriptor.of(trigger, report) : null;
+		return new LifecycleDescriptor(this.manager.serviceName(), status, components, shutdown);
+	}
+
+	/**
+	 * Describes one component.
+	 * @param name the component name
+	 * @return the description, or {@code null} (404) for an unknown name
+	 */
+	@ReadOperation
+	public ComponentDescriptor component(@Selector String name) {
+		return this.manager.components()
+			.stream()
+			.filter((component) -> component.name().equals(name))
+			.findFirst()
+			.map(ComponentDescriptor::of)
+			.orElse(null);
+	}
+
+	/**
+	 * The whole lifecycle.
+	 *
+	 * @param serviceName the service name
+	 * @param status {@code RUNNING}, {@code SHUTTING_DOWN} or {@code TERMINATED}
+	 * @param components every component in registration order
+	 * @param shutdown the shutdown, or {@code null} while running
+	 */
+	public record LifecycleDescriptor(String serviceName, String status, List<ComponentDescriptor> components,
+			ShutdownDescriptor shutdown) implements OperationResponseBody {
+	}
+
+	/**
+	 * One component, as seen now.
+	 *
+	 * @param name its name
+	 * @param tier its tier
+	 * @param phase its phase
+	 * @param state where it is in its life
+	 * @param healthy what {@code isHealthy()} answers
+	 * @param health the health monitor's verdict
+	 * @param heartbeatAge time since the last heartbeat the monitor saw (ISO-8601), or {@code null}
+	 * @param openCriticalSections critical sections open now
+	 * @param details extra detail, such as a critical executor's queue depth
+	 */
+	public record ComponentDescriptor(String name, Tier tier, int phase, ComponentState state, boolean healthy,
+			HealthStatus health, String heartbeatAge, int openCriticalSections,
+			Map<String, Object> details) implements OperationResponseBody {
+
+		static ComponentDescriptor of(ComponentView view) {
+			return new ComponentDescriptor(view.name(), view.tier(), view.phase(), view.state(), view.healthy(),
+					view.healthStatus(), view.heartbeatAge().map(Object::toString).orElse(null),
+					view.openCriticalSections(), view.details());
+		}
+
+	}
+
+	/**
+	 * The shutdown in progress or ended.
+	 *
+	 * @param reason the trigger's reason label
+	 * @param component the triggering component or source
+	 * @param detail the trigger's detail, empty if none
+	 * @param report the report, or {@code null} while the sequence runs
+	 */
+	public record ShutdownDescriptor(String reason, String component, String detail, ReportDescriptor report) {
+
+		static ShutdownDescriptor of(ShutdownTrigger trigger, ShutdownReport report) {
+			return new ShutdownDescriptor(trigger.reason().label(), trigger.component(), trigger.detail(),
+					(report != null) ? ReportDescriptor.of(report) : null);
+		}
+
+	}
+
+	/**
+	 * An ended shutdown.
+	 *
+	 * @param clean whether it was clean
+	 * @param exitCode the process exit code it calls for
+	 * @param ceilingFired whether the global ceiling cut it short
+	 * @param elapsed its length (ISO-8601)
+	 * @param components how each component ended
+	 */
+	public record ReportDescriptor(boolean clean, int exitCode, boolean ceilingFired, String elapsed,
+			List<ComponentReport> components) {
+
+		static ReportDescriptor of(ShutdownReport report) {
+			return new ReportDescriptor(report.clean(), report.exitCode(), report.ceilingFired(),
+					report.elapsed().toString(), report.components());
+		}
+
+	}
+
+}

@@ -1,0 +1,31 @@
+package dev.lifecycle.autoconfigure;
+
+import dev.lifecycle.core.LifecycleManager;
+
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Auto-configuration of the read-only {@link LifecycleEndpoint}. Like other endpoints it exists
+ * only when exposed, e.g. {@code management.endpoints.web.exposure.include=health,lifecycle}.
+ */
+@AutoConfiguration(after = LifecycleAutoConfiguration.class)
+@ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
+@ConditionalOnBean(LifecycleManager.class)
+public final class LifecycleEndpointAutoConfiguration {
+
+	// On the method, not the class: the condition's class must not be loaded unless
+	// @ConditionalOnClass above has already matched.
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnAvailableEndpoint(LifecycleEndpoint.class)
+	LifecycleEndpoint lifecycleEndpoint(LifecycleManager manager) {
+		return new LifecycleEndpoint(manager);
+	}
+
+}

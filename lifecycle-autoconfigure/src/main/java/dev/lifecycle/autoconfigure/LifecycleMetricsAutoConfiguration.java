@@ -1,0 +1,35 @@
+package dev.lifecycle.autoconfigure;
+
+import dev.lifecycle.core.LifecycleMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+
+/**
+ * Auto-configuration of Lifecycle's metrics on Micrometer: the five {@code lifecycle_*} series,
+ * tagged {@code service_name}. Without Micrometer the engine records nothing.
+ */
+@AutoConfiguration(after = { MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class })
+@ConditionalOnClass(MeterRegistry.class)
+@ConditionalOnBean(MeterRegistry.class)
+@ConditionalOnBooleanProperty(name = "lifecycle.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(LifecycleProperties.class)
+public final class LifecycleMetricsAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean(LifecycleMetrics.class)
+	MicrometerLifecycleMetrics lifecycleMetrics(MeterRegistry registry, LifecycleProperties properties,
+			Environment environment) {
+		return new MicrometerLifecycleMetrics(registry, LifecycleSettings.serviceName(properties, environment));
+	}
+
+}

@@ -1,0 +1,304 @@
+package dev.lifecycle.autoconfigure;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import dev.lifecycle.core.Tier;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Configuration of Lifecycle under the {@code lifecycle} prefix. Values are checked when the
+ * application starts; an invalid value fails the start with a message naming the property and
+ * the fix.
+ */
+@ConfigurationProperties("lifecycle")
+public class LifecycleProperties {
+
+	/**
+	 * Whether Lifecycle coordinates the application's start and shutdown. When false, none of
+	 * Lifecycle's beans are created.
+	 */
+	private boolean enabled = true;
+
+	/**
+	 * Name of the service, used as the 'service_name' label on every Lifecycle metric. Defaults to
+	 * 'spring.application.name'; the start fails when neither is set.
+	 */
+	private String serviceName;
+
+	/**
+	 * Hard ceiling on a shutdown, from its first instant to the end of the observability drain.
+	 * When it fires, the components still running are logged with their stacks and the process
+	 * exits with code 129. Keep it below Kubernetes' terminationGracePeriodSeconds.
+	 */
+	private Duration globalShutdownTimeout = Duration.ofSeconds(60);
+
+	/**
+	 * How long to keep serving after readiness turns DOWN and before anything stops, so that load
+	 * balancers and Kubernetes endpoints stop routing first. Defaults to 5s when Spring Boot
+	 * detects Kubernetes as the cloud platform and 0s elsewhere. Must be shorter than the global
+	 * shutdown timeout.
+	 */
+	private Duration drainDelay;
+
+	/**
+	 * How often the health monitor checks the components that have a liveness deadline.
+	 */
+	private Duration healthPollInterval = Duration.ofSeconds(5);
+
+	/**
+	 * Whether a shutdown that Lifecycle starts itself (a trapped signal, the pre-stop file, a
+	 * component, LifecycleTestSupport) closes the application context once the sequence has begun.
+	 * Defaults to false under Spring's test framework, which owns the contexts it caches (close
+	 * them with @DirtiesContext).
+	 */
+	private boolean closeContext = true;
+
+	private final PreStop preStop = new PreStop();
+
+	private final Signals signals = new Signals();
+
+	private final RunMarker runMarker = new RunMarker();
+
+	/**
+	 * Per-component overrides, keyed by component name (the @ManagedComponent value or the bean
+	 * name; matched ignoring case and dashes). Values here win over the annotation's. A name that
+	 * matches no registered component fails the start.
+	 */
+	private final Map<String, Component> components = new LinkedHashMap<>();
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public void setEnabled(boolean enabled) {
+		this.enabled = enabled;
+	}
+
+	public String getServiceName() {
+		return this.serviceName;
+	}
+
+	public void setServiceName(String serviceName) {
+		this.serviceName = serviceName;
+	}
+
+	public Duration getGlobalShutdownTimeout() {
+		return this.globalShutdownTimeout;
+	}
+
+	public void setGlobalShutdownTimeout(Duration globalShutdownTimeout) {
+		this.globalShutdownTimeout = globalShutdownTimeout;
+	}
+
+	public Duration getDrainDelay() {
+		return this.drainDelay;
+	}
+
+	public void setDrainDelay(Duration drainDelay) {
+		this.drainDelay = drainDelay;
+	}
+
+	public Duration getHealthPollInterval() {
+		return this.healthPollInterval;
+	}
+
+	public void setHealthPollInterval(Duration healthPollInterval) {
+		this.healthPollInterval = healthPollInterval;
+	}
+
+	public boolean isCloseContext() {
+		return this.closeContext;
+	}
+
+	public void setCloseContext(boolean closeContext) {
+		this.closeContext = closeContext;
+	}
+
+	public PreStop getPreStop() {
+		return this.preStop;
+	}
+
+	public Signals getSignals() {
+		return this.signals;
+	}
+
+	public RunMarker getRunMarker() {
+		return this.runMarker;
+	}
+
+	public Map<String, Component> getComponents() {
+		return this.components;
+	}
+
+	/**
+	 * The pre-stop file: Kubernetes' preStop hook creates it ({@code touch /tmp/shutdown}) so the
+	 * shutdown starts before SIGTERM, without a {@code sleep} binary in the image.
+	 */
+	public static class PreStop {
+
+		/**
+		 * Whether the appearance of the pre-stop file starts a shutdown.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Absolute path of the pre-stop file. A file already there at start-up is deleted with a
+		 * warning, never taken as a shutdown request.
+		 */
+		private String path = "/tmp/shutdown";
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public String getPath() {
+			return this.path;
+		}
+
+		public void setPath(String path) {
+			this.path = path;
+		}
+
+	}
+
+	/**
+	 * Process signals and exit codes.
+	 */
+	public static class Signals {
+
+		/**
+		 * Whether Lifecycle handles SIGTERM and SIGINT and exits the JVM with its exit code (0
+		 * clean, 1 failure, 128 forced by a second signal, 129 ceiling). When false, Spring's own
+		 * shutdown hook still runs the whole sequence but Lifecycle never calls System.exit.
+		 * Defaults to false under Spring's test framework.
+		 */
+		private boolean trap = true;
+
+		public boolean isTrap() {
+			return this.trap;
+		}
+
+		public void setTrap(boolean trap) {
+			this.trap = trap;
+		}
+
+	}
+
+	/**
+	 * The run marker: a file that exists while the process runs. Finding it at start-up means
+	 * the previous process ended without finishing a shutdown (SIGKILL, OOM kill), which is
+	 * counted as lifecycle_shutdown_initiated_total{trigger_component="previous-run",
+	 * trigger_reason="unclean"}. On Kubernetes, put it on a volume that outlives a container
+	 * restart, such as an emptyDir.
+	 */
+	public static class RunMarker {
+
+		/**
+		 * Whether to keep a run marker and report an unclean previous run.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Path of the run marker. Defaults to 'lifecycle-<service-name>.running' in the
+		 * 'java.io.tmpdir' directory.
+		 */
+		private String path;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public String getPath() {
+			return this.path;
+		}
+
+		public void setPath(String path) {
+			this.path = path;
+		}
+
+	}
+
+	/**
+	 * Overrides for one component. An unset value keeps the @ManagedComponent attribute.
+	 */
+	public static class Component {
+
+		/**
+		 * Phase of the component: higher phases stop first and start last.
+		 */
+		private Integer phase;
+
+		/**
+		 * Tier of the component: standard, observability or advisory.
+		 */
+		private Tier tier;
+
+		/**
+		 * How long the component may take to drain once told to stop.
+		 */
+		private Duration gracefulShutdown;
+
+		/**
+		 * Longest gap allowed between heartbeats; enables health monitoring of the component.
+		 */
+		private Duration livenessDeadline;
+
+		/**
+		 * Consecutive stalled health checks before the component counts as stalled.
+		 */
+		private Integer stallThreshold;
+
+		public Integer getPhase() {
+			return this.phase;
+		}
+
+		public void setPhase(Integer phase) {
+			this.phase = phase;
+		}
+
+		public Tier getTier() {
+			return this.tier;
+		}
+
+		public void setTier(Tier tier) {
+			this.tier = tier;
+		}
+
+		public Duration getGracefulShutdown() {
+			return this.gracefulShutdown;
+		}
+
+		public void setGracefulShutdown(Duration gracefulShutdown) {
+			this.gracefulShutdown = gracefulShutdown;
+		}
+
+		public Duration getLivenessDeadline() {
+			return this.livenessDeadline;
+		}
+
+		public void setLivenessDeadline(Duration livenessDeadline) {
+			this.livenessDeadline = livenessDeadline;
+		}
+
+		public Integer getStallThreshold() {
+			return this.stallThreshold;
+		}
+
+		public void setStallThreshold(Integer stallThreshold) {
+			this.stallThreshold = stallThreshold;
+		}
+
+	}
+
+}

@@ -1,0 +1,137 @@
+package dev.lifecycle.autoconfigure;
+
+import java.time.Duration;
+
+import dev.lifecycle.core.ComponentView;
+import dev.lifecycle.core.LifecycleMetrics;
+import dev.lifecycle.core.Outcome;
+import dev.lifecycle.core.ShutdownTrigger;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * The engine's metrics on Micrometer, as exactly the five Lifecycle series, each tagged
+ * {@code service_name}. Scraped by Prometheus they read:
+ * <ul>
+ * <li>{@code lifecycle_shutdown_initiated_total{trigger_component, trigger_reason}}: one per
+ * shutdown; an unclean end of the previous process (its run marker was still there) counts as
+ * {@code trigger_component="previous-run", trigger_reason="unclean"}, so that
+ * initiated&nbsp;&minus;&nbsp;completed&nbsp;&gt;&nbsp;0 reveals every shutdown that did not
+ * finish, including those whose process died with its counters;</li>
+ * <li>{@code lifecycle_component_shutdown_duration_seconds{component, result}}: a histogram with
+ * buckets from 50 ms to 5 min (Micrometer's timer also publishes its
+ * {@code lifecycle_component_shutdown_duration_seconds_max} gauge alongside);</li>
+ * <li>{@code lifecycle_component_shutdown_result_total{component, result}};</li>
+ * <li>{@code lifecycle_shutdown_completed_total{clean}}: both values registered at 0 from the
+ * start, so the subtraction above always has both sides;</li>
+ * <li>{@code lifecycle_component_healthy{component}}: 1 healthy, 0 not.</li>
+ * </ul>
+ * Never throws: a metrics failure is logged and the shutdown goes on.
+ */
+final class MicrometerLifecycleMetrics implements LifecycleMetrics {
+
+	static final String SHUTDOWN_INITIATED = "lifecycle.shutdown.initiated";
+
+	static final String COMPONENT_SHUTDOWN_DURATION = "lifecycle.component.shutdown.duration";
+
+	static final String COMPONENT_SHUTDOWN_RESULT = "lifecycle.component.shutdown.result";
+
+	static final String SHUTDOWN_COMPLETED = "lifecycle.shutdown.completed";
+
+	static final String COMPONENT_HEALTHY = "lifecycle.component.healthy";
+
+	/** Drains take from milliseconds to the ceiling; these buckets keep the series count small. */
+	private static final Duration[] BUCKETS = { Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250),
+			Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofMillis(2500), Duration.ofSeconds(5),
+			Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofSeconds(120),
+			Duration.ofSeconds(300) };
+
+	private static final Log logger = LogFactory.getLog(MicrometerLifecycleMetrics.class);
+
+	private final MeterRegistry registry;
+
+	private final Tags serviceTags;
+
+	MicrometerLifecycleMetrics(MeterRegistry registry, String serviceName) {
+		this.registry = registry;
+		this.serviceTags = Tags.of("service_name", serviceName);
+		completedCounter(true);
+		completedCounter(false);
+	}
+
+	@Override
+	public void componentRegistered(ComponentView component) {
+		safely(() -> Gauge.builder(COMPONENT_HEALTHY, component, (view) -> view.healthy() ? 1 : 0)
+			.description("Whether the component is healthy (1) or not (0)")
+			.tags(this.serviceTags)
+			.tag("component", component.name())
+			.strongReference(true)
+			.register(this.registry));
+	}
+
+	@Override
+	public void shutdownInitiated(ShutdownTrigger trigger) {
+		safely(() -> initiatedCounter(trigger.component(), trigger.reason().label()).increment());
+	}
+
+	@Override
+	public void componentEnded(String component, Outcome result, Duration duration) {
+		safely(() -> {
+			Tags tags = this.serviceTags.and("component", component, "result", result.label());
+			Timer.builder(COMPONENT_SHUTDOWN_DURATION)
+				.description("Time from a component being told to stop to its end")
+				.tags(tags)
+				.serviceLevelObjectives(BUCKETS)
+				.register(this.registry)
+				.record(duration);
+			Counter.builder(COMPONENT_SHUTDOWN_RESULT)
+				.description("Component shutdowns by result: completed, timeout or died")
+				.tags(tags)
+				.register(this.registry)
+				.increment();
+		});
+	}
+
+	@Override
+	public void shutdownCompleted(boolean clean) {
+		safely(() -> completedCounter(clean).increment());
+	}
+
+	@Override
+	public void uncleanPreviousRun() {
+		safely(() -> initiatedCounter("previous-run", "unclean").increment());
+	}
+
+	private Counter initiatedCounter(String component, String reason) {
+		return Counter.builder(SHUTDOWN_INITIATED)
+			.description("Shutdowns started, by trigger; previous-run/unclean counts a previous process that "
+					+ "ended without finishing its shutdown")
+			.tags(this.serviceTags)
+			.tag("trigger_component", component)
+			.tag("trigger_reason", reason)
+			.register(this.registry);
+	}
+
+	private Counter completedCounter(boolean clean) {
+		return Counter.builder(SHUTDOWN_COMPLETED)
+			.description("Shutdown sequences that ran to their end, by cleanliness")
+			.tags(this.serviceTags)
+			.tag("clean", Boolean.toString(clean))
+			.register(this.registry);
+	}
+
+	private static void safely(Runnable action) {
+		try {
+			action.run();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Lifecycle: could not record a metric", ex);
+		}
+	}
+
+}

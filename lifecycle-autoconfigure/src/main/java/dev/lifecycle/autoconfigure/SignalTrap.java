@@ -1,0 +1,87 @@
+package dev.lifecycle.autoconfigure;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntConsumer;
+
+import dev.lifecycle.core.LifecycleManager;
+import dev.lifecycle.core.ShutdownReason;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
+
+/**
+ * Handles SIGTERM and SIGINT. The first signal, whatever shutdown is already under way (a
+ * pre-stop file followed by Kubernetes' SIGTERM is one shutdown), starts the coordinated shutdown
+ * and the {@link ShutdownExit}; the second halts the JVM at once with exit code 128.
+ *
+ * <p>Without this trap the JVM's own handler would run the shutdown hooks and exit with 143
+ * whatever the shutdown's outcome, and would ignore a second signal.
+ */
+final class SignalTrap {
+
+	private static final Log logger = LogFactory.getLog(SignalTrap.class);
+
+	private static final List<String> SIGNALS = List.of("TERM", "INT");
+
+	private final LifecycleManager manager;
+
+	private final ShutdownExit exit;
+
+	private final IntConsumer halt;
+
+	private final AtomicInteger received = new AtomicInteger();
+
+	private final Map<Signal, SignalHandler> previous = new LinkedHashMap<>();
+
+	SignalTrap(LifecycleManager manager, ShutdownExit exit) {
+		this(manager, exit, (code) -> Runtime.getRuntime().halt(code));
+	}
+
+	SignalTrap(LifecycleManager manager, ShutdownExit exit, IntConsumer halt) {
+		this.manager = manager;
+		this.exit = exit;
+		this.halt = halt;
+	}
+
+	/** Installs the handlers; a signal the JVM reserves (e.g. under {@code -Xrs}) is left alone. */
+	synchronized void install() {
+		for (String name : SIGNALS) {
+			Signal signal = new Signal(name);
+			try {
+				this.previous.put(signal, Signal.handle(signal, (received) -> handle("SIG" + received.getName())));
+			}
+			catch (IllegalArgumentException ex) {
+				logger.warn("Lifecycle: cannot handle SIG" + name + " (" + ex.getMessage()
+						+ "); it will end the JVM without Lifecycle's exit code");
+			}
+		}
+	}
+
+	/**
+	 * Restores the previous handlers, unless a signal already arrived: then a second one must
+	 * still force the exit.
+	 */
+	synchronized void uninstall() {
+		if (this.received.get() > 0) {
+			return;
+		}
+		this.previous.forEach(Signal::handle);
+		this.previous.clear();
+	}
+
+	/** What a trapped signal does; called on the JVM's signal thread, so it must not block. */
+	void handle(String signal) {
+		if (this.received.incrementAndGet() == 1) {
+			logger.info("Lifecycle: received " + signal + "; starting the coordinated shutdown");
+			this.manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+			this.exit.begin();
+			return;
+		}
+		this.halt.accept(this.manager.forceExit());
+	}
+
+}

@@ -1,0 +1,49 @@
+package dev.lifecycle.autoconfigure;
+
+import java.io.InputStream;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The generated metadata documents every property, so IDEs show what each does and its default.
+ */
+class ConfigurationMetadataTests {
+
+	/** Defaults computed at start-up, described in their descriptions instead. */
+	private static final Set<String> COMPUTED_DEFAULTS = Set.of("lifecycle.service-name", "lifecycle.drain-delay",
+			"lifecycle.run-marker.path", "lifecycle.components");
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void everyPropertyHasADescriptionAndADefault() throws Exception {
+		Map<String, Object> metadata;
+		try (InputStream json = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+			metadata = JsonMapper.builder().build().readValue(json, Map.class);
+		}
+		List<Map<String, Object>> properties = ((List<Map<String, Object>>) metadata.get("properties")).stream()
+			.filter((property) -> ((String) property.get("name")).startsWith("lifecycle."))
+			.toList();
+		assertThat(properties).extracting((property) -> property.get("name"))
+			.contains("lifecycle.enabled", "lifecycle.service-name", "lifecycle.global-shutdown-timeout",
+					"lifecycle.drain-delay", "lifecycle.health-poll-interval", "lifecycle.close-context",
+					"lifecycle.pre-stop.enabled", "lifecycle.pre-stop.path", "lifecycle.signals.trap",
+					"lifecycle.run-marker.enabled", "lifecycle.run-marker.path", "lifecycle.components");
+		assertThat(properties).allSatisfy((property) -> {
+			assertThat((String) property.get("description")).as("description of %s", property.get("name"))
+				.isNotBlank();
+			if (!COMPUTED_DEFAULTS.contains(property.get("name"))) {
+				assertThat(property).as("default of %s", property.get("name")).containsKey("defaultValue");
+			}
+			else if (!property.get("name").equals("lifecycle.components")) {
+				assertThat((String) property.get("description")).containsIgnoringCase("default");
+			}
+		});
+	}
+
+}

@@ -1,0 +1,237 @@
+package dev.lifecycle.autoconfigure;
+
+import java.util.stream.Stream;
+
+import dev.lifecycle.core.ActiveComponent;
+import dev.lifecycle.core.ComponentHandle;
+import dev.lifecycle.spring.ManagedComponent;
+import dev.lifecycle.spring.ShutdownHandler;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.diagnostics.FailureAnalyzer;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.io.support.SpringFactoriesLoader;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatException;
+
+/**
+ * Every invalid configuration fails the start, and the failure analysis names the setting and
+ * says how to fix it.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class InvalidConfigurationTests {
+
+	private final ApplicationContextRunner runner = TestRunners.lifecycle()
+		.withUserConfiguration(SinkConfiguration.class);
+
+	static Stream<Arguments> invalidConfigurations() {
+		return Stream.of(
+				Arguments.of("advisory without liveness deadline", new String[] { "lifecycle.components.sink.tier=advisory" },
+						"lifecycle.components.sink.liveness-deadline", "is required for an ADVISORY component",
+						"Set 'lifecycle.components.sink.liveness-deadline'"),
+				Arguments.of("advisory with graceful budget",
+						new String[] { "lifecycle.components.sink.tier=advisory",
+								"lifecycle.components.sink.liveness-deadline=10s",
+								"lifecycle.components.sink.graceful-shutdown=5s" },
+						"lifecycle.components.sink.graceful-shutdown", "is not allowed on an ADVISORY component",
+						"Remove the graceful shutdown budget"),
+				Arguments.of("observability with liveness deadline",
+						new String[] { "lifecycle.components.sink.tier=observability",
+								"lifecycle.components.sink.liveness-deadline=10s" },
+						"lifecycle.components.sink.liveness-deadline", "is not allowed on an OBSERVABILITY component",
+						"Remove the liveness deadline"),
+				Arguments.of("zero global timeout", new String[] { "lifecycle.global-shutdown-timeout=0s" },
+						"lifecycle.global-shutdown-timeout", "must be positive", "to a positive duration"),
+				Arguments.of("negative health poll interval", new String[] { "lifecycle.health-poll-interval=-1s" },
+						"lifecycle.health-poll-interval", "must be positive", "to a positive duration"),
+				Arguments.of("negative drain delay", new String[] { "lifecycle.drain-delay=-1s" },
+						"lifecycle.drain-delay", "must not be negative", "Set 'lifecycle.drain-delay' to 0s"),
+				Arguments.of("drain delay beyond the ceiling",
+						new String[] { "lifecycle.drain-delay=10s", "lifecycle.global-shutdown-timeout=10s" },
+						"lifecycle.drain-delay", "must be shorter than 'lifecycle.global-shutdown-timeout'",
+						"Lower 'lifecycle.drain-delay'"),
+				Arguments.of("zero graceful budget", new String[] { "lifecycle.components.sink.graceful-shutdown=0s" },
+						"lifecycle.components.sink.graceful-shutdown", "must be positive", "positive duration"),
+				Arguments.of("negative liveness deadline",
+						new String[] { "lifecycle.components.sink.liveness-deadline=-5s" },
+						"lifecycle.components.sink.liveness-deadline", "must be positive", "positive duration"),
+				Arguments.of("stall threshold below one", new String[] { "lifecycle.components.sink.stall-threshold=0" },
+						"lifecycle.components.sink.stall-threshold", "must be at least 1", "to 1 or more"),
+				Arguments.of("unknown component name", new String[] { "lifecycle.components.snik.phase=3" },
+						"lifecycle.components.snik", "does not name a registered component",
+						"Correct the name under 'lifecycle.components' to one of [sink]"),
+				Arguments.of("relative pre-stop path",
+						new String[] { "lifecycle.pre-stop.enabled=true", "lifecycle.pre-stop.path=tmp/shutdown" },
+						"lifecycle.pre-stop.path", "must be an absolute path", "to an absolute path"),
+				Arguments.of("no service name", new String[] { "spring.application.name=" }, "lifecycle.service-name",
+						"is not set, and neither is 'spring.application.name'", "Set 'spring.application.name'"));
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("invalidConfigurations")
+	void invalidConfigurationFailsTheStartWithAnAnalysisNamingThePropertyAndTheFix(String description,
+			String[] properties, String setting, String problem, String fix) {
+		this.runner.withPropertyValues(properties).run((context) -> {
+			assertThat(context).hasFailed();
+			FailureAnalysis analysis = analyze(context.getStartupFailure());
+			assertThat(analysis.getDescription()).contains("'" + setting + "'").contains(problem);
+			assertThat(analysis.getAction()).contains(fix);
+		});
+	}
+
+	@Test
+	void environmentVariableStyleOverrideKeysMatchTheirComponent() {
+		this.runner.withPropertyValues("lifecycle.components.SINK.phase=7")
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void duplicateComponentNamesFailTheStart() {
+		TestRunners.lifecycle().withUserConfiguration(DuplicateConfiguration.class).run((context) -> {
+			assertThat(context).hasFailed();
+			FailureAnalysis analysis = analyze(context.getStartupFailure());
+			assertThat(analysis.getDescription()).contains("'@ManagedComponent(\"twin\")'")
+				.contains("bean 'first'")
+				.contains("bean 'second'")
+				.contains("component names must be unique");
+			assertThat(analysis.getAction()).contains("Give each component its own name");
+		});
+	}
+
+	@Test
+	void unparseableAnnotationDurationFailsTheStart() {
+		TestRunners.lifecycle().withUserConfiguration(BadDurationConfiguration.class).run((context) -> {
+			FailureAnalysis analysis = analyze(context.getStartupFailure());
+			assertThat(analysis.getDescription()).contains("@ManagedComponent(gracefulShutdown)")
+				.contains("is not a duration: 'soon'");
+		});
+	}
+
+	@Test
+	void shutdownHandlerWithParametersFailsTheStart() {
+		TestRunners.lifecycle().withUserConfiguration(BadHandlerConfiguration.class).run((context) -> {
+			FailureAnalysis analysis = analyze(context.getStartupFailure());
+			assertThat(analysis.getDescription()).contains("@ShutdownHandler on")
+				.contains("must annotate a method without parameters");
+		});
+	}
+
+	@Test
+	void analyzerIsRegisteredAndReportsWhereThePropertyWasSet(CapturedOutput output) {
+		SpringApplication application = new SpringApplication(MinimalApplication.class);
+		application.setWebApplicationType(WebApplicationType.NONE);
+		assertThatException().isThrownBy(() -> application.run("--spring.application.name=orders",
+				"--lifecycle.signals.trap=false", "--lifecycle.run-marker.enabled=false",
+				"--lifecycle.pre-stop.path=relative/shutdown"));
+		assertThat(output).contains("Lifecycle cannot start: 'lifecycle.pre-stop.path' must be an absolute path")
+			.contains("commandLineArgs")
+			.contains("Set 'lifecycle.pre-stop.path' to an absolute path");
+	}
+
+	@Test
+	void analyzerIsListedInSpringFactories() {
+		assertThat(SpringFactoriesLoader.loadFactoryNames(FailureAnalyzer.class, getClass().getClassLoader()))
+			.contains(InvalidLifecycleConfigurationFailureAnalyzer.class.getName());
+	}
+
+	private static FailureAnalysis analyze(Throwable failure) {
+		FailureAnalysis analysis = new InvalidLifecycleConfigurationFailureAnalyzer(new StandardEnvironment())
+			.analyze(failure);
+		assertThat(analysis).as("analysis of %s", failure).isNotNull();
+		return analysis;
+	}
+
+	@ManagedComponent
+	static class Sink {
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class SinkConfiguration {
+
+		@Bean
+		Sink sink() {
+			return new Sink();
+		}
+
+	}
+
+	@ManagedComponent("twin")
+	static class Twin implements ActiveComponent {
+
+		@Override
+		public void run(ComponentHandle handle) throws Exception {
+			handle.awaitShutdown();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class DuplicateConfiguration {
+
+		@Bean
+		Twin first() {
+			return new Twin();
+		}
+
+		@Bean
+		Twin second() {
+			return new Twin();
+		}
+
+	}
+
+	@ManagedComponent(gracefulShutdown = "soon")
+	static class BadDuration {
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class BadDurationConfiguration {
+
+		@Bean
+		BadDuration badDuration() {
+			return new BadDuration();
+		}
+
+	}
+
+	static class BadHandler {
+
+		@ShutdownHandler
+		void checkpoint(String where) {
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class BadHandlerConfiguration {
+
+		@Bean
+		BadHandler badHandler() {
+			return new BadHandler();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ImportAutoConfiguration(LifecycleAutoConfiguration.class)
+	static class MinimalApplication {
+
+	}
+
+}

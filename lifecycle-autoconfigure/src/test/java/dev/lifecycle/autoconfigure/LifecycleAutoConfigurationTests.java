@@ -1,0 +1,224 @@
+package dev.lifecycle.autoconfigure;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+import dev.lifecycle.core.InMemoryLifecycleMetrics;
+import dev.lifecycle.core.LifecycleManager;
+import dev.lifecycle.core.LifecycleMetrics;
+import dev.lifecycle.core.ShutdownReason;
+import dev.lifecycle.spring.LifecycleExit;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.availability.ApplicationAvailability;
+import org.springframework.boot.availability.ReadinessState;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.mock.env.MockEnvironment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class LifecycleAutoConfigurationTests {
+
+	@Test
+	void createsTheEngineAndItsSpringIntegration() {
+		TestRunners.lifecycle().withBean(MeterRegistry.class, SimpleMeterRegistry::new).run((context) -> {
+			assertThat(context).hasSingleBean(LifecycleManager.class)
+				.hasSingleBean(LifecycleCoordinator.class)
+				.hasSingleBean(ManagedComponentRegistrar.class)
+				.hasSingleBean(ShutdownExit.class)
+				.hasSingleBean(ReadinessStatePublisher.class)
+				.hasSingleBean(LifecycleExit.class)
+				.hasSingleBean(MicrometerLifecycleMetrics.class)
+				.hasSingleBean(LifecycleHealthIndicator.class)
+				.doesNotHaveBean(SignalTrap.class)
+				.doesNotHaveBean(LifecycleEndpoint.class);
+			assertThat(context.getBean(LifecycleManager.class).serviceName()).isEqualTo("orders");
+		});
+	}
+
+	@Test
+	void trapsSignalsByDefault() {
+		TestRunners.lifecycle()
+			.withPropertyValues("lifecycle.signals.trap=true")
+			.run((context) -> assertThat(context).hasSingleBean(SignalTrap.class));
+	}
+
+	@Test
+	void disablingLifecycleTurnsEverythingOff() {
+		TestRunners.lifecycle()
+			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.withPropertyValues("lifecycle.enabled=false", "management.endpoints.jmx.exposure.include=lifecycle",
+					"spring.jmx.enabled=true")
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(LifecycleManager.class)
+				.doesNotHaveBean(LifecycleCoordinator.class)
+				.doesNotHaveBean(ManagedComponentRegistrar.class)
+				.doesNotHaveBean(LifecycleMetrics.class)
+				.doesNotHaveBean(LifecycleHealthIndicator.class)
+				.doesNotHaveBean(LifecycleEndpoint.class)
+				.doesNotHaveBean(LifecycleExit.class)
+				.doesNotHaveBean(LifecycleProperties.class));
+	}
+
+	@Test
+	void backsOffFromMetricsWithoutMicrometer() {
+		TestRunners.lifecycle()
+			.withClassLoader(new FilteredClassLoader(MeterRegistry.class))
+			.run((context) -> assertThat(context).hasSingleBean(LifecycleManager.class)
+				.doesNotHaveBean(LifecycleMetrics.class));
+	}
+
+	@Test
+	void backsOffFromMetricsWithoutAMeterRegistry() {
+		TestRunners.lifecycle()
+			.run((context) -> assertThat(context).hasSingleBean(LifecycleManager.class)
+				.doesNotHaveBean(LifecycleMetrics.class));
+	}
+
+	@Test
+	void backsOffFromHealthAndEndpointWithoutActuator() {
+		TestRunners.lifecycle()
+			.withClassLoader(new FilteredClassLoader("org.springframework.boot.actuate",
+					"org.springframework.boot.health"))
+			.withPropertyValues("management.endpoints.web.exposure.include=lifecycle")
+			.run((context) -> assertThat(context).hasSingleBean(LifecycleManager.class)
+				.hasSingleBean(LifecycleCoordinator.class)
+				.doesNotHaveBean(LifecycleHealthIndicator.class)
+				.doesNotHaveBean(LifecycleEndpoint.class));
+	}
+
+	@Test
+	void healthContributorCanBeDisabled() {
+		TestRunners.lifecycle()
+			.withPropertyValues("management.health.lifecycle.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(LifecycleHealthIndicator.class));
+	}
+
+	@Test
+	void userManagerReplacesOursAndStillGetsTheSpringIntegration() {
+		TestRunners.lifecycle().withUserConfiguration(UserManagerConfiguration.class).run((context) -> {
+			LifecycleManager manager = context.getBean(LifecycleManager.class);
+			ApplicationAvailability availability = context.getBean(ApplicationAvailability.class);
+			assertThat(manager.serviceName()).isEqualTo("user-built");
+			manager.triggerShutdown(ShutdownReason.REQUESTED, "test");
+			// The coordinator attached the readiness listener and the exit to the user's manager.
+			assertThat(availability.getReadinessState()).isEqualTo(ReadinessState.REFUSING_TRAFFIC);
+			Awaitility.await().atMost(Duration.ofSeconds(10)).until(context::isClosed);
+		});
+	}
+
+	@Test
+	void userMetricsReplaceOurs() {
+		InMemoryLifecycleMetrics metrics = new InMemoryLifecycleMetrics();
+		TestRunners.lifecycle()
+			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.withBean(LifecycleMetrics.class, () -> metrics)
+			.run((context) -> assertThat(context).doesNotHaveBean(MicrometerLifecycleMetrics.class)
+				.getBean(LifecycleMetrics.class)
+				.isSameAs(metrics));
+	}
+
+	@Test
+	void userExitReplacesOurs() {
+		LifecycleExit exit = (code) -> {
+		};
+		TestRunners.lifecycle()
+			.withBean(LifecycleExit.class, () -> exit)
+			.run((context) -> assertThat(context).getBean(LifecycleExit.class).isSameAs(exit));
+	}
+
+	@Test
+	void userHealthIndicatorReplacesOurs() {
+		HealthIndicator indicator = () -> Health.up().build();
+		TestRunners.lifecycle()
+			.withBean("lifecycleHealthIndicator", HealthIndicator.class, () -> indicator)
+			.run((context) -> assertThat(context).doesNotHaveBean(LifecycleHealthIndicator.class)
+				.getBean("lifecycleHealthIndicator")
+				.isSameAs(indicator));
+	}
+
+	@Test
+	void endpointExistsOnlyWhenExposed() {
+		TestRunners.lifecycle()
+			.withPropertyValues("spring.jmx.enabled=true", "management.endpoints.jmx.exposure.include=lifecycle")
+			.run((context) -> assertThat(context).hasSingleBean(LifecycleEndpoint.class));
+	}
+
+	@Test
+	void userEndpointReplacesOurs() {
+		TestRunners.lifecycle()
+			.withPropertyValues("spring.jmx.enabled=true", "management.endpoints.jmx.exposure.include=lifecycle")
+			.withUserConfiguration(UserEndpointConfiguration.class)
+			.run((context) -> assertThat(context).hasSingleBean(LifecycleEndpoint.class)
+				.hasBean("userLifecycleEndpoint"));
+	}
+
+	@Test
+	void serviceNameDefaultsToTheApplicationNameAndCanBeSet() {
+		TestRunners.lifecycle()
+			.withPropertyValues("lifecycle.service-name=orders-api")
+			.run((context) -> assertThat(context.getBean(LifecycleManager.class).serviceName())
+				.isEqualTo("orders-api"));
+	}
+
+	@Test
+	void drainDelayIsFiveSecondsOnKubernetesAndZeroElsewhere() {
+		MockEnvironment kubernetes = new MockEnvironment().withProperty("spring.application.name", "orders")
+			.withProperty("spring.main.cloud-platform", "kubernetes");
+		MockEnvironment laptop = new MockEnvironment().withProperty("spring.application.name", "orders");
+		assertThat(LifecycleSettings.of(new LifecycleProperties(), kubernetes).drainDelay())
+			.isEqualTo(Duration.ofSeconds(5));
+		assertThat(LifecycleSettings.of(new LifecycleProperties(), laptop).drainDelay()).isZero();
+		LifecycleProperties explicit = new LifecycleProperties();
+		explicit.setDrainDelay(Duration.ofSeconds(2));
+		assertThat(LifecycleSettings.of(explicit, kubernetes).drainDelay()).isEqualTo(Duration.ofSeconds(2));
+	}
+
+	@Test
+	void runMarkerDefaultsToAFileNamedAfterTheServiceInTheTempDirectory() {
+		MockEnvironment environment = new MockEnvironment().withProperty("spring.application.name", "orders api");
+		LifecycleSettings settings = LifecycleSettings.of(new LifecycleProperties(), environment);
+		assertThat(settings.runMarker())
+			.isEqualTo(Path.of(System.getProperty("java.io.tmpdir"), "lifecycle-orders_api.running"));
+		assertThat(settings.preStopFile()).isEqualTo(Path.of("/tmp/shutdown"));
+		assertThat(settings.globalShutdownTimeout()).isEqualTo(Duration.ofSeconds(60));
+		assertThat(settings.healthPollInterval()).isEqualTo(Duration.ofSeconds(5));
+	}
+
+	@Test
+	void coordinatorStopsBeforeTheWebServerBeginsItsGracefulShutdown() {
+		// Higher phases stop first: the drain must finish while the server still accepts.
+		assertThat(LifecycleCoordinator.PHASE)
+			.isGreaterThan(WebServerApplicationContext.GRACEFUL_SHUTDOWN_PHASE)
+			.isGreaterThan(WebServerApplicationContext.START_STOP_LIFECYCLE_PHASE);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserManagerConfiguration {
+
+		@Bean
+		LifecycleManager userLifecycleManager() {
+			return LifecycleManager.builder("user-built").build();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class UserEndpointConfiguration {
+
+		@Bean
+		LifecycleEndpoint userLifecycleEndpoint(LifecycleManager manager) {
+			return new LifecycleEndpoint(manager);
+		}
+
+	}
+
+}

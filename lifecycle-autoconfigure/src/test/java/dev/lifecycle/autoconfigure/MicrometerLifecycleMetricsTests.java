@@ -1,0 +1,114 @@
+package dev.lifecycle.autoconfigure;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.lifecycle.core.ComponentOptions;
+import dev.lifecycle.core.LifecycleManager;
+import dev.lifecycle.core.ShutdownReport;
+import dev.lifecycle.core.Tier;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Scrapes a real Prometheus registry after a real shutdown to check the exposition format of the
+ * five series.
+ */
+class MicrometerLifecycleMetricsTests {
+
+	private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+
+	@Test
+	void aShutdownScrapesAsExactlyTheFiveLifecycleSeriesTaggedWithTheServiceName() throws Exception {
+		LifecycleManager manager = LifecycleManager.builder("orders")
+			.metrics(new MicrometerLifecycleMetrics(this.registry, "orders"))
+			.build();
+		manager.registerActive("worker", ComponentOptions.defaults().withGracefulShutdown(Duration.ofSeconds(5)),
+				(handle) -> {
+					handle.requestShutdown();
+					handle.awaitShutdown();
+				});
+		manager.registerPassive("metrics", ComponentOptions.defaults().withTier(Tier.OBSERVABILITY), (handle) -> {
+		});
+		manager.start();
+		ShutdownReport report = manager.awaitTermination(Duration.ofSeconds(10)).orElseThrow();
+		assertThat(report.clean()).isTrue();
+		// The engine can publish its report a moment before the last component's metrics land
+		// (Component.settle completes the drain's future before calling the metrics).
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> this.registry.find("lifecycle.component.shutdown.result").counters().size() == 2);
+		String scrape = this.registry.scrape();
+		assertThat(seriesNames(scrape)).containsExactlyInAnyOrder("lifecycle_shutdown_initiated_total",
+				"lifecycle_component_shutdown_duration_seconds_bucket",
+				"lifecycle_component_shutdown_duration_seconds_count",
+				"lifecycle_component_shutdown_duration_seconds_sum",
+				// Micrometer's timer always publishes its maximum beside the histogram.
+				"lifecycle_component_shutdown_duration_seconds_max", "lifecycle_component_shutdown_result_total",
+				"lifecycle_shutdown_completed_total", "lifecycle_component_healthy");
+		assertThat(scrape).contains("# TYPE lifecycle_component_shutdown_duration_seconds histogram")
+			.contains("lifecycle_shutdown_initiated_total{service_name=\"orders\",trigger_component=\"worker\","
+					+ "trigger_reason=\"requested\"} 1.0")
+			.contains("lifecycle_component_shutdown_duration_seconds_bucket{component=\"worker\",result=\"completed\","
+					+ "service_name=\"orders\",le=\"0.05\"}")
+			.contains("lifecycle_component_shutdown_duration_seconds_count{component=\"worker\",result=\"completed\","
+					+ "service_name=\"orders\"} 1")
+			.contains("lifecycle_component_shutdown_result_total{component=\"metrics\",result=\"completed\","
+					+ "service_name=\"orders\"} 1.0")
+			.contains("lifecycle_shutdown_completed_total{clean=\"true\",service_name=\"orders\"} 1.0")
+			.contains("lifecycle_shutdown_completed_total{clean=\"false\",service_name=\"orders\"} 0.0")
+			.contains("lifecycle_component_healthy{component=\"worker\",service_name=\"orders\"} 0.0");
+		assertThat(lines(scrape, "lifecycle_component_shutdown_duration_seconds_bucket{component=\"worker\""))
+			.isEqualTo(13);
+		assertThat(scrape.lines().filter((line) -> line.startsWith("lifecycle")))
+			.allMatch((line) -> line.contains("service_name=\"orders\""));
+	}
+
+	@Test
+	void healthGaugeFollowsTheComponent() {
+		LifecycleManager manager = LifecycleManager.builder("orders")
+			.metrics(new MicrometerLifecycleMetrics(this.registry, "orders"))
+			.build();
+		manager.register("consumer", ComponentOptions.defaults());
+		assertThat(this.registry.get("lifecycle.component.healthy").tag("component", "consumer").gauge().value())
+			.isEqualTo(1.0);
+	}
+
+	@Test
+	void anUncleanPreviousRunCountsAsAnInitiatedShutdownThatNeverCompleted(@TempDir Path directory) throws Exception {
+		Path marker = directory.resolve("orders.running");
+		Files.writeString(marker, "pid=1");
+		LifecycleManager manager = LifecycleManager.builder("orders")
+			.metrics(new MicrometerLifecycleMetrics(this.registry, "orders"))
+			.runMarker(marker)
+			.build();
+		manager.start();
+		assertThat(this.registry.scrape()).contains("lifecycle_shutdown_initiated_total{service_name=\"orders\","
+				+ "trigger_component=\"previous-run\",trigger_reason=\"unclean\"} 1.0")
+			.contains("lifecycle_shutdown_completed_total{clean=\"false\",service_name=\"orders\"} 0.0")
+			.contains("lifecycle_shutdown_completed_total{clean=\"true\",service_name=\"orders\"} 0.0");
+	}
+
+	private static Set<String> seriesNames(String scrape) {
+		Set<String> names = new TreeSet<>();
+		Matcher matcher = Pattern.compile("^(lifecycle_[a-z_]+)[{ ]", Pattern.MULTILINE).matcher(scrape);
+		while (matcher.find()) {
+			names.add(matcher.group(1));
+		}
+		return names;
+	}
+
+	private static long lines(String scrape, String prefix) {
+		return scrape.lines().filter((line) -> line.startsWith(prefix)).count();
+	}
+
+}
