@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# Torture test for the sample: N cycles of
+#   load (8 concurrent clients, every acknowledged id recorded client-side)
+#   → SIGTERM or SIGKILL at a random moment → restart on the same data directory
+#   → verify that every event acknowledged so far, in this cycle and all earlier ones, is counted
+#     exactly once (GET /counts), that SIGTERM exited 0 and left a backup whose checkpoint equals
+#     the database's final checkpoint (checked with sqlite3 when it is installed).
+# The instance restarted at the end of a cycle is the one loaded in the next cycle.
+#
+# Usage: sample-app/scripts/torture.sh [N=5]        (needs a JDK and curl; build the jar first:
+#        mvn -B -q install -DskipTests)
+# Environment: SAMPLE_JAR (default: sample-app/target/sample-app.jar), TORTURE_THREADS (8),
+#              TORTURE_KEEP=1 keeps the work directory even when everything passed.
+# The last line is "N passed, M failed"; the exit status is non-zero if any cycle failed.
+set -uo pipefail
+
+N=${1:-5}
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+JAR=${SAMPLE_JAR:-$HERE/../target/sample-app.jar}
+THREADS=${TORTURE_THREADS:-8}
+JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
+JAVAC=${JAVA_HOME:+$JAVA_HOME/bin/}javac
+
+[[ -f $JAR ]] || { echo "no jar at $JAR; run: mvn -B -q install -DskipTests" >&2; exit 2; }
+command -v curl >/dev/null || { echo "curl is required" >&2; exit 2; }
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/sample-torture.XXXXXX")
+DATA=$WORK/data
+mkdir -p "$WORK/client" "$WORK/acks"
+"$JAVAC" -d "$WORK/client" "$HERE/TortureClient.java" || exit 2
+
+free_port() {
+  local port
+  for _ in $(seq 100); do
+    port=$((20000 + RANDOM % 40000))
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then echo "$port"; return; fi
+  done
+  echo "no free port found" >&2; exit 2
+}
+PORT=$(free_port)
+BASE=http://127.0.0.1:$PORT
+PID=
+
+log() { printf '%s %s\n' "$(date +%H:%M:%S)" "$*"; }
+
+start_server() { # $1: log name; sets PID (the JVM) and EXIT_FILE (where its exit status lands)
+  EXIT_FILE=$WORK/$1.exit
+  # A wrapper subshell waits for the JVM and records its exit status; its stderr is discarded so that
+  # bash's "Killed" job notices do not clutter the output (the JVM's own output goes to the log).
+  (
+    "$JAVA" -XX:TieredStopAtLevel=1 -jar "$JAR" --server.port="$PORT" --sample.data-dir="$DATA" \
+      --lifecycle.pre-stop.path="$WORK/shutdown" --lifecycle.run-marker.path="$WORK/running" \
+      --sample.pipeline.checkpoint-interval=500ms --sample.status.interval=5s \
+      >"$WORK/$1.log" 2>&1 &
+    echo $! >"$WORK/$1.pid"
+    wait $!
+    echo $? >"$EXIT_FILE"
+  ) 2>/dev/null &
+  until [[ -s $WORK/$1.pid ]]; do sleep 0.01; done
+  PID=$(<"$WORK/$1.pid")
+  local deadline=$((SECONDS + 90))
+  until [[ $(curl -s -o /dev/null -w '%{http_code}' "$BASE/actuator/health/readiness") == 200 ]]; do
+    if ! kill -0 "$PID" 2>/dev/null || ((SECONDS > deadline)); then
+      log "server did not become ready (log: $WORK/$1.log)"; return 1
+    fi
+    sleep 0.2
+  done
+}
+
+wait_exit() { # waits for the JVM started last; sets CODE to its exit status
+  local deadline=$((SECONDS + 120))
+  until [[ -s $EXIT_FILE ]]; do
+    ((SECONDS > deadline)) && kill -KILL "$PID" 2>/dev/null
+    sleep 0.05
+  done
+  CODE=$(<"$EXIT_FILE")
+}
+
+sqlite_checkpoint() { # $1: database; prints "offset|sum-of-sums|sum-of-counts|keys"
+  sqlite3 -readonly "$1" "SELECT (SELECT COALESCE(log_offset,0) FROM checkpoint WHERE id=1) || '|' || \
+    (SELECT COALESCE(SUM(sum),0) || '|' || COALESCE(SUM(count),0) || '|' || COUNT(*) FROM aggregates);"
+}
+
+cleanup() { [[ -n $PID ]] && kill -KILL "$PID" 2>/dev/null; }
+trap cleanup EXIT
+
+passed=0 failed=0
+start=$SECONDS
+log "torture: $N cycle(s), jar $JAR, port $PORT, work $WORK"
+start_server start-0 || { echo "0 passed, $N failed"; exit 1; }
+
+for ((i = 1; i <= N; i++)); do
+  ok=1
+  prefix=c$i
+  rm -f "$WORK/stop"
+  "$JAVA" -cp "$WORK/client" TortureClient load "$BASE" "$prefix" "$THREADS" "$WORK/acks/$prefix.txt" "$WORK/stop" \
+    >"$WORK/client-$i.out" 2>&1 &
+  client=$!
+  # Let the clients get going (JVM start), then strike at a random moment 0.5–2.5 s later.
+  for _ in $(seq 100); do
+    [[ -f $WORK/acks/$prefix.txt ]] && (($(wc -l <"$WORK/acks/$prefix.txt") >= 20)) && break
+    sleep 0.1
+  done
+  sleep "$(awk -v seed="$RANDOM" 'BEGIN { srand(seed); printf "%.2f", 0.5 + rand() * 2 }')"
+  if ((RANDOM % 2)); then signal=TERM; expected=0; else signal=KILL; expected=137; fi
+  kill -s "$signal" "$PID"
+  wait_exit; code=$CODE
+  touch "$WORK/stop"
+  wait "$client"; client_code=$?
+  summary=$(tail -n 1 "$WORK/client-$i.out")
+  if [[ $code != "$expected" ]]; then
+    log "cycle $i: SIGTERM exit code $code, expected $expected (log: $WORK/start-$((i - 1)).log)"; ok=0
+  fi
+  if ((client_code != 0)); then log "cycle $i: client reported retry violations"; ok=0; fi
+  if [[ $signal == TERM ]]; then
+    backup=$(ls "$DATA"/backups/events-*.db 2>/dev/null | sort | tail -n 1)
+    if [[ -z $backup ]]; then
+      log "cycle $i: no backup after SIGTERM"; ok=0
+    elif command -v sqlite3 >/dev/null; then
+      live=$(sqlite_checkpoint "$DATA/events.db"); copy=$(sqlite_checkpoint "$backup")
+      if [[ $live != "$copy" ]]; then log "cycle $i: backup checkpoint $copy != final checkpoint $live"; ok=0
+      else summary="$summary; backup = final checkpoint (offset ${live%%|*})"; fi
+    fi
+  fi
+  if ! start_server "start-$i"; then
+    ok=0
+  else
+    verdict=$("$JAVA" -cp "$WORK/client" TortureClient verify "$BASE" "$WORK"/acks/*.txt) || ok=0
+  fi
+  if ((ok)); then
+    passed=$((passed + 1))
+    log "cycle $i/$N: PASS  SIG$signal→exit $code; $summary; ${verdict:-}"
+  else
+    failed=$((failed + 1))
+    log "cycle $i/$N: FAIL  SIG$signal→exit $code; $summary; ${verdict:-}"
+  fi
+  verdict=
+done
+
+kill -s TERM "$PID"
+wait_exit; code=$CODE; PID=
+if [[ $code != 0 ]]; then log "final SIGTERM: exit code $code"; fi
+log "elapsed $((SECONDS - start)) s; work directory $WORK"
+if ((failed == 0)) && [[ ${TORTURE_KEEP:-0} != 1 ]]; then rm -rf "$WORK"; fi
+echo "$passed passed, $failed failed"
+((failed == 0))
