@@ -417,9 +417,11 @@ public final class LifecycleManager {
 	void finish(ShutdownReport report, boolean countCompletion) {
 		if (countCompletion) {
 			this.metrics.shutdownCompleted(report.clean());
-		}
-		if (this.runMarker != null) {
-			this.runMarker.release();
+			// Only a finished sequence clears the marker: after a ceiling exit the next start must
+			// still see an unclean end, because this process's counters die with it.
+			if (this.runMarker != null) {
+				this.runMarker.release();
+			}
 		}
 		if (this.preStopWatcher != null) {
 			this.preStopWatcher.close();

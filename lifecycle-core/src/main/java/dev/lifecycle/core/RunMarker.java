@@ -9,9 +9,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A file that exists while the process runs and is removed when a shutdown sequence ends. Finding
- * it at start means the previous process ended without finishing a sequence (SIGKILL, OOM kill,
- * forced exit), which is otherwise invisible because its counters died with it.
+ * A file that exists while the process runs and is removed when a shutdown sequence finishes
+ * normally. Finding it at start means the previous process ended without finishing a sequence
+ * (SIGKILL, OOM kill, forced exit, global ceiling), which is otherwise invisible because its counters died with it.
  */
 final class RunMarker {
 

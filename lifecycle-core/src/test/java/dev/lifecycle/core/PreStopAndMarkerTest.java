@@ -84,6 +84,29 @@ class PreStopAndMarkerTest {
 	}
 
 	@Test
+	void aCeilingExitLeavesTheRunMarkerForTheNextStart() throws InterruptedException {
+		Path marker = this.dir.resolve("svc.running");
+		LifecycleManager manager = LifecycleManager.builder("svc")
+			.runMarker(marker)
+			.globalShutdownTimeout(Duration.ofMillis(200))
+			.build();
+		java.util.concurrent.CountDownLatch never = new java.util.concurrent.CountDownLatch(1);
+		manager.registerPassive("stuck", ComponentOptions.defaults(), (handle) -> never.await());
+		manager.start();
+
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		assertThat(manager.awaitTermination().exitCode()).isEqualTo(ExitCodes.CEILING);
+		never.countDown();
+
+		assertThat(marker).exists();
+		LifecycleManager next = LifecycleManager.builder("svc").runMarker(marker).metrics(this.metrics).build();
+		next.start();
+		assertThat(this.metrics.uncleanPreviousRuns()).isEqualTo(1);
+		next.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		next.awaitTermination();
+	}
+
+	@Test
 	void aCleanPreviousRunLeavesNoMarker() throws InterruptedException {
 		Path marker = this.dir.resolve("svc.running");
 		LifecycleManager first = LifecycleManager.builder("svc").runMarker(marker).metrics(this.metrics).build();

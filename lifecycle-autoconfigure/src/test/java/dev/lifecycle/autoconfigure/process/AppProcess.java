@@ -1,0 +1,184 @@
+package dev.lifecycle.autoconfigure.process;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * One real JVM running {@link ProcessTestApplication}, with the test classpath, its output in a
+ * log file, its own pre-stop file and run marker in a per-test directory.
+ */
+final class AppProcess {
+
+	private static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+	private final String name;
+
+	private final Path directory;
+
+	private final Path log;
+
+	private final Process process;
+
+	private volatile int port;
+
+	private AppProcess(String name, Path directory, Path log, Process process) {
+		this.name = name;
+		this.directory = directory;
+		this.log = log;
+		this.process = process;
+	}
+
+	/**
+	 * Starts the application and waits until it is ready (its port file exists).
+	 * @param name a name for the log file, unique within the directory
+	 * @param directory where the pre-stop file, run marker, port file and log live
+	 * @param arguments extra application arguments, such as {@code --process-test.drain=3s}
+	 */
+	static AppProcess start(String name, Path directory, String... arguments) throws IOException {
+		Path log = directory.resolve(name + ".log");
+		Path portFile = directory.resolve(name + ".port");
+		Files.deleteIfExists(portFile);
+		List<String> command = new ArrayList<>();
+		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+		// Start fast on a busy machine: these JVMs live for seconds.
+		command.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m", "-Xshare:auto"));
+		command.addAll(List.of("-cp", classpath(), ProcessTestApplication.class.getName()));
+		command.addAll(List.of("--server.port=0", "--spring.application.name=process-test",
+				"--spring.main.banner-mode=off", "--management.endpoints.web.exposure.include=health,prometheus",
+				"--lifecycle.pre-stop.path=" + preStopFile(directory),
+				"--lifecycle.run-marker.path=" + runMarker(directory), "--process-test.port-file=" + portFile));
+		command.addAll(List.of(arguments));
+		Process process = new ProcessBuilder(command).redirectErrorStream(true)
+			.redirectOutput(log.toFile())
+			.start();
+		AppProcess app = new AppProcess(name, directory, log, process);
+		try {
+			await("start of " + name).atMost(Duration.ofSeconds(60))
+				.pollInterval(Duration.ofMillis(50))
+				.until(() -> Files.exists(portFile) || !process.isAlive());
+		}
+		catch (RuntimeException ex) {
+			process.destroyForcibly();
+			throw new IllegalStateException(name + " did not start:\n" + app.log(), ex);
+		}
+		if (!process.isAlive()) {
+			throw new IllegalStateException(name + " exited with " + process.exitValue() + " during start:\n" + app.log());
+		}
+		app.port = Integer.parseInt(Files.readString(portFile).trim());
+		return app;
+	}
+
+	/**
+	 * The full test classpath: under Surefire {@code java.class.path} may be a single manifest-only
+	 * jar, while {@code surefire.test.class.path} always lists every entry.
+	 */
+	private static String classpath() {
+		String surefire = System.getProperty("surefire.test.class.path");
+		return (surefire != null && !surefire.isBlank()) ? surefire : System.getProperty("java.class.path");
+	}
+
+	static Path preStopFile(Path directory) {
+		return directory.toAbsolutePath().resolve("shutdown");
+	}
+
+	static Path runMarker(Path directory) {
+		return directory.toAbsolutePath().resolve("marker");
+	}
+
+	String name() {
+		return this.name;
+	}
+
+	long pid() {
+		return this.process.pid();
+	}
+
+	boolean isAlive() {
+		return this.process.isAlive();
+	}
+
+	/** Sends a signal with {@code kill}, e.g. {@code "TERM"} or {@code "INT"}. */
+	void signal(String signal) throws IOException, InterruptedException {
+		Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid())).redirectErrorStream(true).start();
+		if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+			throw new IllegalStateException("kill -" + signal + " " + pid() + " failed: "
+					+ new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+		}
+	}
+
+	/** Waits for the process to end and returns its exit code. */
+	int awaitExit(Duration timeout) throws InterruptedException {
+		if (!this.process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+			throw new AssertionError(this.name + " still running after " + timeout + ":\n" + log());
+		}
+		return this.process.exitValue();
+	}
+
+	void awaitLog(String text, Duration timeout) {
+		await(this.name + " logging '" + text + "'").atMost(timeout)
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> log().contains(text));
+	}
+
+	/** The HTTP status of a GET, or -1 when the server does not answer. */
+	int status(String path) {
+		try {
+			return get(path).statusCode();
+		}
+		catch (IOException ex) {
+			return -1;
+		}
+	}
+
+	HttpResponse<String> get(String path) throws IOException {
+		HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
+			.timeout(Duration.ofSeconds(5))
+			.build();
+		try {
+			return http.send(request, HttpResponse.BodyHandlers.ofString());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IOException(ex);
+		}
+	}
+
+	String log() {
+		try {
+			return Files.exists(this.log) ? Files.readString(this.log, StandardCharsets.UTF_8) : "";
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	File logFile() {
+		return this.log.toFile();
+	}
+
+	void destroyForcibly() throws InterruptedException {
+		if (this.process.isAlive()) {
+			this.process.destroyForcibly();
+			this.process.waitFor(10, TimeUnit.SECONDS);
+		}
+	}
+
+	Path directory() {
+		return this.directory;
+	}
+
+}

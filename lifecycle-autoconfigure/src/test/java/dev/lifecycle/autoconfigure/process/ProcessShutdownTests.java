@@ -1,0 +1,175 @@
+package dev.lifecycle.autoconfigure.process;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.lifecycle.core.ExitCodes;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Real JVMs running {@link ProcessTestApplication} with the signal trap on, as in production:
+ * signals sent with {@code kill}, exit codes read from the process, probes read over HTTP. These
+ * check what no in-JVM test can: DESIGN.md's exit codes (0 clean, 1 failure, 128 second signal,
+ * 129 ceiling) really reach the operating system, and the web server answers through the drain.
+ */
+@EnabledOnOs({ OS.LINUX, OS.MAC })
+class ProcessShutdownTests {
+
+	private static final Duration START_TO_EXIT = Duration.ofSeconds(30);
+
+	private final List<AppProcess> processes = new ArrayList<>();
+
+	@TempDir
+	Path directory;
+
+	/** Prints every child's log when a test fails, before {@link #destroy()} runs. */
+	@RegisterExtension
+	final AfterTestExecutionCallback printLogsOnFailure = (context) -> {
+		if (context.getExecutionException().isPresent()) {
+			for (AppProcess process : this.processes) {
+				System.err.println("----- " + process.name() + " (pid " + process.pid() + ", "
+						+ process.logFile() + ") -----\n" + process.log());
+			}
+		}
+	};
+
+	@AfterEach
+	void destroy() throws InterruptedException {
+		for (AppProcess process : this.processes) {
+			process.destroyForcibly();
+		}
+	}
+
+	@Test
+	void sigtermDrainsWhileReadinessIsDownAndLivenessUpThenExitsZero() throws Exception {
+		AppProcess app = start("app", "--process-test.drain=3s");
+		assertThat(app.status("/actuator/health/readiness")).isEqualTo(200);
+		long signalled = System.nanoTime();
+		app.signal("TERM");
+		app.awaitLog("worker: draining for 3000 ms", Duration.ofSeconds(10));
+		// The drain is under way: the server still answers, readiness DOWN, liveness UP.
+		assertThat(app.status("/actuator/health/readiness")).isEqualTo(503);
+		assertThat(app.status("/actuator/health/liveness")).isEqualTo(200);
+		assertThat(app.isAlive()).isTrue();
+		int exitCode = app.awaitExit(START_TO_EXIT);
+		Duration elapsed = Duration.ofNanos(System.nanoTime() - signalled);
+		assertThat(exitCode).isEqualTo(ExitCodes.CLEAN);
+		assertThat(elapsed).isGreaterThanOrEqualTo(Duration.ofSeconds(3));
+		String log = app.log();
+		assertThat(log).contains("Lifecycle: received SIGTERM",
+				"Lifecycle: shutdown initiated (reason=signal, component=signal)", "worker: drained",
+				"Lifecycle: shutdown complete (clean=true, exitCode=0");
+		assertThat(log.indexOf("worker: drained")).isLessThan(log.indexOf("Lifecycle: shutdown complete"));
+		assertThat(AppProcess.runMarker(this.directory)).doesNotExist();
+	}
+
+	@Test
+	void secondSigtermDuringASlowDrainExits128AtOnce() throws Exception {
+		AppProcess app = start("app", "--process-test.drain=30s");
+		long first = System.nanoTime();
+		app.signal("TERM");
+		app.awaitLog("worker: draining for 30000 ms", Duration.ofSeconds(10));
+		long second = System.nanoTime();
+		app.signal("TERM");
+		int exitCode = app.awaitExit(Duration.ofSeconds(10));
+		long end = System.nanoTime();
+		assertThat(exitCode).isEqualTo(ExitCodes.FORCED);
+		assertThat(Duration.ofNanos(end - second)).isLessThan(Duration.ofSeconds(5));
+		assertThat(Duration.ofNanos(end - first)).isLessThan(Duration.ofSeconds(15));
+		assertThat(app.log()).contains("Lifecycle: second shutdown signal; forcing exit with code 128")
+			.doesNotContain("worker: drained")
+			.doesNotContain("Lifecycle: shutdown complete");
+		// A forced exit is an unclean end: the run marker stays for the next start to count.
+		assertThat(AppProcess.runMarker(this.directory)).exists();
+	}
+
+	@Test
+	void componentFailureShutsDownOnItsOwnAndExitsOne() throws Exception {
+		AppProcess app = start("app", "--process-test.fail-after=500ms");
+		int exitCode = app.awaitExit(START_TO_EXIT);
+		assertThat(exitCode).isEqualTo(ExitCodes.FAILURE);
+		assertThat(app.log()).contains("Lifecycle: component 'worker' signalled failure: simulated failure after",
+				"Lifecycle: shutdown initiated (reason=failure, component=worker",
+				"Lifecycle: shutdown complete (clean=false, exitCode=1")
+			.doesNotContain("Lifecycle: received SIG");
+	}
+
+	@Test
+	void hungComponentExits129AtTheCeilingNamingTheComponentAndItsStack() throws Exception {
+		AppProcess app = start("app", "--process-test.hang-on-stop=true", "--lifecycle.global-shutdown-timeout=2s");
+		long signalled = System.nanoTime();
+		app.signal("TERM");
+		int exitCode = app.awaitExit(Duration.ofSeconds(20));
+		Duration elapsed = Duration.ofNanos(System.nanoTime() - signalled);
+		assertThat(exitCode).isEqualTo(ExitCodes.CEILING);
+		assertThat(elapsed).isGreaterThanOrEqualTo(Duration.ofSeconds(2)).isLessThan(Duration.ofSeconds(20));
+		String log = app.log();
+		assertThat(log).contains("worker: hanging on stop",
+				"Lifecycle: global shutdown timeout of PT2S expired during standard drain, phase 10; still running:",
+				"component 'worker' (tier STANDARD, phase 10, told to stop", "thread \"lifecycle-worker\"",
+				"ProcessTestApplication$Worker.hangForever", "Lifecycle: shutdown incomplete (clean=false, exitCode=129");
+	}
+
+	@Test
+	void preStopFileTurnsReadinessDownWithinOneSecondAndTheLaterSigtermIsNotASecondSignal() throws Exception {
+		AppProcess app = start("app", "--process-test.drain=4s");
+		assertThat(app.status("/actuator/health/readiness")).isEqualTo(200);
+		long created = System.nanoTime();
+		Files.createFile(AppProcess.preStopFile(this.directory));
+		await("readiness 503").atMost(Duration.ofSeconds(1))
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> app.status("/actuator/health/readiness") == 503);
+		assertThat(Duration.ofNanos(System.nanoTime() - created)).isLessThan(Duration.ofSeconds(1));
+		assertThat(app.status("/actuator/health/liveness")).isEqualTo(200);
+		// Kubernetes' SIGTERM follows the preStop hook; here it arrives in the middle of the drain.
+		app.awaitLog("worker: draining for 4000 ms", Duration.ofSeconds(10));
+		assertThat(app.isAlive()).isTrue();
+		assertThat(app.log()).doesNotContain("worker: drained");
+		app.signal("TERM");
+		int exitCode = app.awaitExit(START_TO_EXIT);
+		assertThat(exitCode).isEqualTo(ExitCodes.CLEAN);
+		String log = app.log();
+		assertThat(log).contains("Lifecycle: pre-stop file", "Lifecycle: shutdown initiated (reason=prestop",
+				"Lifecycle: received SIGTERM", "worker: drained", "Lifecycle: shutdown complete (clean=true, exitCode=0")
+			.doesNotContain("second shutdown signal");
+		// The SIGTERM landed during the drain, before the sequence ended.
+		assertThat(log.indexOf("Lifecycle: received SIGTERM")).isLessThan(log.indexOf("worker: drained"));
+	}
+
+	@Test
+	void sigkillLeavesTheRunMarkerAndTheNextStartCountsAnUncleanPreviousRun() throws Exception {
+		AppProcess first = start("first");
+		Path marker = AppProcess.runMarker(this.directory);
+		assertThat(marker).exists();
+		first.destroyForcibly();
+		assertThat(marker).exists();
+		AppProcess second = start("second");
+		assertThat(second.log()).contains("Lifecycle: the previous process did not finish its shutdown");
+		String metrics = second.get("/actuator/prometheus").body();
+		assertThat(metrics).containsPattern("lifecycle_shutdown_initiated_total\\{(?=[^}]*service_name=\"process-test\")"
+				+ "(?=[^}]*trigger_component=\"previous-run\")(?=[^}]*trigger_reason=\"unclean\")[^}]*} 1\\.0");
+		second.signal("TERM");
+		assertThat(second.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.CLEAN);
+		assertThat(marker).doesNotExist();
+	}
+
+	private AppProcess start(String name, String... arguments) throws IOException {
+		AppProcess process = AppProcess.start(name, this.directory, arguments);
+		this.processes.add(process);
+		return process;
+	}
+
+}

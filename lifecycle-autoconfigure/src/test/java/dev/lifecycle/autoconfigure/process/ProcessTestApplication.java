@@ -1,0 +1,116 @@
+package dev.lifecycle.autoconfigure.process;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+
+import dev.lifecycle.core.ActiveComponent;
+import dev.lifecycle.core.ComponentHandle;
+import dev.lifecycle.spring.ManagedComponent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.event.EventListener;
+import org.springframework.core.env.Environment;
+
+/**
+ * A tiny web application that {@link ProcessShutdownTests} runs as a real JVM, with the signal
+ * trap on (the default outside Spring's test framework). Its one component, {@code worker}, is
+ * steered by properties:
+ * <ul>
+ * <li>{@code process-test.drain} — how long the worker drains once told to stop (default 0);</li>
+ * <li>{@code process-test.fail-after} — signal a failure this long after the application is ready
+ * (default never);</li>
+ * <li>{@code process-test.hang-on-stop} — never return once told to stop (default false);</li>
+ * <li>{@code process-test.port-file} — where to write the HTTP port once the application is
+ * ready.</li>
+ * </ul>
+ */
+@SpringBootApplication(proxyBeanMethods = false)
+public class ProcessTestApplication {
+
+	private static final Logger logger = LoggerFactory.getLogger(ProcessTestApplication.class);
+
+	public static void main(String[] args) {
+		SpringApplication.run(ProcessTestApplication.class, args);
+	}
+
+	/** Tells the test which port to use: written atomically once the application is ready. */
+	@EventListener
+	public void ready(ApplicationReadyEvent event) throws IOException {
+		Environment environment = event.getApplicationContext().getEnvironment();
+		String portFile = environment.getProperty("process-test.port-file");
+		if (portFile != null) {
+			Path target = Path.of(portFile);
+			Path temporary = target.resolveSibling(target.getFileName() + ".tmp");
+			Files.writeString(temporary, environment.getRequiredProperty("local.server.port"));
+			Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE);
+		}
+		logger.info("process-test: ready");
+	}
+
+	/** An active component with no graceful budget: only the global ceiling bounds its drain. */
+	@ManagedComponent(value = "worker", phase = 10)
+	static class Worker implements ActiveComponent {
+
+		private final Duration drain;
+
+		private final Duration failAfter;
+
+		private final boolean hangOnStop;
+
+		private final CountDownLatch ready = new CountDownLatch(1);
+
+		Worker(Environment environment) {
+			this.drain = environment.getProperty("process-test.drain", Duration.class, Duration.ZERO);
+			this.failAfter = environment.getProperty("process-test.fail-after", Duration.class);
+			this.hangOnStop = environment.getProperty("process-test.hang-on-stop", Boolean.class, false);
+		}
+
+		/** The failure clock starts once the test can see the application, never during its start. */
+		@EventListener
+		public void ready(ApplicationReadyEvent event) {
+			this.ready.countDown();
+		}
+
+		@Override
+		public void run(ComponentHandle handle) throws InterruptedException {
+			logger.info("worker: running");
+			if (this.failAfter != null) {
+				handle.onShutdown(this.ready::countDown);
+				this.ready.await();
+				if (!handle.awaitShutdown(this.failAfter)) {
+					handle.signalFailure("simulated failure after " + this.failAfter);
+				}
+			}
+			handle.awaitShutdown();
+			if (this.hangOnStop) {
+				hangForever();
+			}
+			logger.info("worker: draining for {} ms", this.drain.toMillis());
+			Thread.sleep(this.drain.toMillis());
+			logger.info("worker: drained");
+		}
+
+		/** Never returns, not even when interrupted; the ceiling's log must show this frame. */
+		private static void hangForever() {
+			logger.info("worker: hanging on stop");
+			while (true) {
+				try {
+					Thread.sleep(Long.MAX_VALUE);
+				}
+				catch (InterruptedException ex) {
+					// Ignored on purpose: this component is hung.
+				}
+			}
+		}
+
+	}
+
+}
