@@ -73,9 +73,13 @@ final class ShutdownSequence {
 	void run() {
 		try {
 			drainDelay();
+			checkNotCut();
 			runHandlers();
+			checkNotCut();
 			drainStandard();
+			checkNotCut();
 			runFinalActions();
+			checkNotCut();
 			drainObservability();
 			complete();
 		}
@@ -85,6 +89,17 @@ final class ShutdownSequence {
 		catch (RuntimeException | Error ex) {
 			logger.error("Lifecycle: shutdown sequence failed in step '{}'", this.step, ex);
 			complete();
+		}
+	}
+
+	/**
+	 * Stops the sequence once the ceiling has produced the report. The ceiling settles waiting
+	 * components as timeouts, which can wake this thread normally before its interrupt arrives, so
+	 * the interrupt alone does not guarantee that no later step runs.
+	 */
+	private void checkNotCut() throws InterruptedException {
+		if (this.finished.get()) {
+			throw new InterruptedException("global shutdown timeout expired");
 		}
 	}
 
@@ -106,6 +121,7 @@ final class ShutdownSequence {
 
 	private void runHandlers() throws InterruptedException {
 		for (NamedHandler handler : this.handlers) {
+			checkNotCut();
 			this.step = "shutdown handler '" + handler.name() + "'";
 			logger.info("Lifecycle: running shutdown handler '{}' (timeout {})", handler.name(), handler.timeout());
 			long start = System.nanoTime();
@@ -146,6 +162,7 @@ final class ShutdownSequence {
 			}
 		}
 		for (Map.Entry<Integer, List<Component>> phase : phases.entrySet()) {
+			checkNotCut();
 			this.step = "standard drain, phase " + phase.getKey();
 			logger.info("Lifecycle: stopping phase {} ({} component(s))", phase.getKey(), phase.getValue().size());
 			drain(phase.getValue());
@@ -154,6 +171,9 @@ final class ShutdownSequence {
 
 	private void runFinalActions() {
 		for (int i = this.finalActions.size() - 1; i >= 0; i--) {
+			if (this.finished.get()) {
+				return;
+			}
 			NamedAction action = this.finalActions.get(i);
 			this.step = "final action '" + action.name() + "'";
 			try {

@@ -251,6 +251,43 @@ class ShutdownSequenceTest {
 	}
 
 	@Test
+	void nothingRunsAfterTheCeilingCutTheSequence() throws InterruptedException {
+		// The ceiling settles components one by one; slowing the second one holds open the window in
+		// which the first one's settlement has already woken the sequence thread normally.
+		LifecycleManager manager = builder().globalShutdownTimeout(Duration.ofMillis(300))
+			.listener(new LifecycleListener() {
+				@Override
+				public void onComponentEnded(ComponentReport report) {
+					if (report.name().equals("metrics-server")) {
+						try {
+							TimeUnit.MILLISECONDS.sleep(300);
+						}
+						catch (InterruptedException ex) {
+							Thread.currentThread().interrupt();
+						}
+					}
+				}
+			})
+			.build();
+		CountDownLatch never = new CountDownLatch(1);
+		// Its budget outlives the ceiling: the ceiling settles it, which wakes the sequence normally.
+		manager.registerPassive("stuck", ComponentOptions.defaults().withGracefulShutdown(Duration.ofSeconds(30)),
+				(handle) -> never.await());
+		ComponentHandle metricsServer = manager.register("metrics-server",
+				ComponentOptions.defaults().withTier(Tier.OBSERVABILITY));
+		AtomicBoolean finalActionRan = new AtomicBoolean();
+		manager.addFinalAction("close-store", () -> finalActionRan.set(true));
+		manager.start();
+
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		assertThat(manager.awaitTermination().exitCode()).isEqualTo(ExitCodes.CEILING);
+
+		await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5))
+			.until(() -> !finalActionRan.get() && !metricsServer.isShuttingDown());
+		never.countDown();
+	}
+
+	@Test
 	void ceilingDiagnosticsShowThePassiveStopThread() throws InterruptedException {
 		LifecycleManager manager = builder().globalShutdownTimeout(Duration.ofMillis(300)).build();
 		CountDownLatch never = new CountDownLatch(1);
