@@ -31,6 +31,9 @@ final class LifecycleCoordinator implements SmartLifecycle, SmartInitializingSin
 	/** Above the web server's graceful shutdown, {@code DEFAULT_PHASE - 1024}: it stops first. */
 	static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 512;
 
+	/** The trigger source of a shutdown that starts with a plain context close. */
+	static final String SOURCE = "context-close";
+
 	/** Slack over the engine's ceiling before the close gives up waiting for the report. */
 	static final Duration CEILING_SLACK = Duration.ofSeconds(5);
 
@@ -94,7 +97,7 @@ final class LifecycleCoordinator implements SmartLifecycle, SmartInitializingSin
 		}
 		this.exit.contextClosing();
 		if (!this.manager.isShutdownInitiated()) {
-			this.manager.triggerShutdown(ShutdownReason.SIGNAL, "context-close");
+			this.manager.triggerShutdown(ShutdownReason.SIGNAL, SOURCE);
 		}
 		awaitReport();
 		this.running = false;

@@ -3,9 +3,12 @@ package dev.lifecycle.autoconfigure;
 import java.time.Duration;
 
 import dev.lifecycle.core.ComponentView;
+import dev.lifecycle.core.HealthStatus;
 import dev.lifecycle.core.LifecycleMetrics;
 import dev.lifecycle.core.Outcome;
+import dev.lifecycle.core.ShutdownReason;
 import dev.lifecycle.core.ShutdownTrigger;
+import dev.lifecycle.core.Tier;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -51,6 +54,9 @@ final class MicrometerLifecycleMetrics implements LifecycleMetrics {
 			Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofSeconds(120),
 			Duration.ofSeconds(300) };
 
+	/** The engine's trigger source for the pre-stop file. */
+	private static final String PRESTOP_SOURCE = "prestop";
+
 	private static final Log logger = LogFactory.getLog(MicrometerLifecycleMetrics.class);
 
 	private final MeterRegistry registry;
@@ -62,16 +68,45 @@ final class MicrometerLifecycleMetrics implements LifecycleMetrics {
 		this.serviceTags = Tags.of("service_name", serviceName);
 		completedCounter(true);
 		completedCounter(false);
+		initiatedCounter(SignalTrap.SOURCE, ShutdownReason.SIGNAL.label());
+		initiatedCounter(LifecycleCoordinator.SOURCE, ShutdownReason.SIGNAL.label());
+		initiatedCounter(PRESTOP_SOURCE, ShutdownReason.PRESTOP.label());
 	}
 
+	/**
+	 * Registers the gauge and, ahead of time, every counter and timer the component can later
+	 * record. Spring Boot closes meter registries on {@code ContextClosedEvent}, before the
+	 * lifecycle stops, and a closed registry hands out no-op meters for new registrations: a meter
+	 * first registered during the drain would never be scraped. Registered now, they also start at
+	 * zero, which lets {@code increase()} see their first increment.
+	 */
 	@Override
 	public void componentRegistered(ComponentView component) {
-		safely(() -> Gauge.builder(COMPONENT_HEALTHY, component, (view) -> view.healthy() ? 1 : 0)
-			.description("Whether the component is healthy (1) or not (0)")
-			.tags(this.serviceTags)
-			.tag("component", component.name())
-			.strongReference(true)
-			.register(this.registry));
+		safely(() -> {
+			Gauge.builder(COMPONENT_HEALTHY, component, (view) -> view.healthy() ? 1 : 0)
+				.description("Whether the component is healthy (1) or not (0)")
+				.tags(this.serviceTags)
+				.tag("component", component.name())
+				.strongReference(true)
+				.register(this.registry);
+			String name = component.name();
+			initiatedCounter(name, ShutdownReason.FAILURE.label());
+			initiatedCounter(name, ShutdownReason.REQUESTED.label());
+			if (component.tier() == Tier.ADVISORY) {
+				return;
+			}
+			initiatedCounter(name, ShutdownReason.DIED.label());
+			if (component.tier() == Tier.STANDARD) {
+				initiatedCounter(name, ShutdownReason.COMPLETED.label());
+				if (component.healthStatus() != HealthStatus.UNMONITORED) {
+					initiatedCounter(name, ShutdownReason.STALLED.label());
+				}
+			}
+			for (Outcome result : Outcome.values()) {
+				durationTimer(name, result);
+				resultCounter(name, result);
+			}
+		});
 	}
 
 	@Override
@@ -82,19 +117,24 @@ final class MicrometerLifecycleMetrics implements LifecycleMetrics {
 	@Override
 	public void componentEnded(String component, Outcome result, Duration duration) {
 		safely(() -> {
-			Tags tags = this.serviceTags.and("component", component, "result", result.label());
-			Timer.builder(COMPONENT_SHUTDOWN_DURATION)
-				.description("Time from a component being told to stop to its end")
-				.tags(tags)
-				.serviceLevelObjectives(BUCKETS)
-				.register(this.registry)
-				.record(duration);
-			Counter.builder(COMPONENT_SHUTDOWN_RESULT)
-				.description("Component shutdowns by result: completed, timeout or died")
-				.tags(tags)
-				.register(this.registry)
-				.increment();
+			durationTimer(component, result).record(duration);
+			resultCounter(component, result).increment();
 		});
+	}
+
+	private Timer durationTimer(String component, Outcome result) {
+		return Timer.builder(COMPONENT_SHUTDOWN_DURATION)
+			.description("Time from a component being told to stop to its end")
+			.tags(this.serviceTags.and("component", component, "result", result.label()))
+			.serviceLevelObjectives(BUCKETS)
+			.register(this.registry);
+	}
+
+	private Counter resultCounter(String component, Outcome result) {
+		return Counter.builder(COMPONENT_SHUTDOWN_RESULT)
+			.description("Component shutdowns by result: completed, timeout or died")
+			.tags(this.serviceTags.and("component", component, "result", result.label()))
+			.register(this.registry);
 	}
 
 	@Override

@@ -25,6 +25,9 @@ final class SignalTrap {
 
 	private static final Log logger = LogFactory.getLog(SignalTrap.class);
 
+	/** The trigger source a trapped signal is recorded under. */
+	static final String SOURCE = "signal";
+
 	private static final List<String> SIGNALS = List.of("TERM", "INT");
 
 	private final LifecycleManager manager;
@@ -77,7 +80,7 @@ final class SignalTrap {
 	void handle(String signal) {
 		if (this.received.incrementAndGet() == 1) {
 			logger.info("Lifecycle: received " + signal + "; starting the coordinated shutdown");
-			this.manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+			this.manager.triggerShutdown(ShutdownReason.SIGNAL, SOURCE);
 			this.exit.begin();
 			return;
 		}

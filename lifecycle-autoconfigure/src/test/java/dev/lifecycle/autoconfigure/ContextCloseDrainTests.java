@@ -78,6 +78,10 @@ class ContextCloseDrainTests {
 		await().atMost(Duration.ofSeconds(10)).until(() -> application.slowDraining.getCount() == 0);
 		assertThat(get("/actuator/health/readiness").statusCode()).isEqualTo(503);
 		assertThat(get("/hello").body()).isEqualTo("hello");
+		// Spring Boot has closed the meter registry by now (ContextClosedEvent comes first): the
+		// trigger's counter must have been registered before, or the scrape would miss it.
+		assertThat(get("/actuator/prometheus").body()).containsPattern(
+				"lifecycle_shutdown_initiated_total\\{[^}]*trigger_component=\"context-close\"[^}]*} 1\\.0");
 		application.releaseSlow.countDown();
 		closer.join(Duration.ofSeconds(30).toMillis());
 		ShutdownReport report = manager.report().orElseThrow();
