@@ -60,10 +60,16 @@ class BadInputIT {
 	void stop() throws Exception {
 		// Nothing any case sent was written.
 		assertThat(Verify.rowsIn(this.work.resolve("data").resolve("events.db"))).isEqualTo(this.rowsBefore).isEqualTo(1);
-		assertThat(this.sample.get("/counts").body()).isEqualTo(this.countsBefore);
+		// The periodic checkpoint may move checkpointOffset meanwhile; what a client sees must not change.
+		assertThat(visibleState(this.sample.get("/counts").body())).isEqualTo(visibleState(this.countsBefore));
 		this.sample.sigterm();
 		assertThat(this.sample.awaitExit(Duration.ofSeconds(30))).isZero();
 		this.sample.close();
+	}
+
+	private static String visibleState(String counts) {
+		JsonNode json = Verify.JSON.readTree(counts);
+		return json.get("offset") + " " + json.get("pipeline") + " " + json.get("keys");
 	}
 
 	static Stream<Arguments> badBodies() {
