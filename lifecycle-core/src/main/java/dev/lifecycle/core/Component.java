@@ -147,14 +147,16 @@ final class Component implements ComponentView {
 			end(null);
 		}
 		else if (this.passive != null) {
-			Thread stopper = this.manager.newThread("lifecycle-stop-" + this.name, this::runPassiveStop);
-			this.thread = stopper;
-			stopper.start();
+			this.manager.runStopWork("lifecycle-stop-" + this.name, () -> {
+				this.thread = Thread.currentThread();
+				runPassiveStop();
+			});
 		}
 		else if (this.executor != null) {
-			Thread stopper = this.manager.newThread("lifecycle-stop-" + this.name, this::runExecutorStop);
-			this.thread = stopper;
-			stopper.start();
+			this.manager.runStopWork("lifecycle-stop-" + this.name, () -> {
+				this.thread = Thread.currentThread();
+				runExecutorStop();
+			});
 		}
 	}
 

@@ -35,6 +35,9 @@ public class Ingestion implements PassiveComponent {
 
 	private volatile ComponentHandle handle;
 
+	/** Set when the app runs without Lifecycle ({@code lifecycle.enabled=false}); see {@link #acceptUnmanaged()}. */
+	private volatile boolean unmanaged;
+
 	@Override
 	public void start(ComponentHandle handle) {
 		this.handle = handle;
@@ -48,10 +51,20 @@ public class Ingestion implements PassiveComponent {
 				+ "will finish before the pipeline stops", this.inFlight.get());
 	}
 
+	/**
+	 * Accepts events without Lifecycle, as a plain Spring Boot application would: from now until the
+	 * web server stops, with no refusal and no drain of its own (Tomcat's graceful shutdown is all there
+	 * is). Only the plain-Spring mode the benchmarks compare against calls this.
+	 */
+	public void acceptUnmanaged() {
+		this.unmanaged = true;
+		logger.info("Ingestion: accepting events on POST /events without Lifecycle (lifecycle.enabled=false)");
+	}
+
 	/** Whether new events are refused: not started yet, or told to stop. A volatile read. */
 	public boolean isRefusing() {
 		ComponentHandle current = this.handle;
-		return current == null || current.isShuttingDown();
+		return current == null ? !this.unmanaged : current.isShuttingDown();
 	}
 
 	/**
@@ -63,7 +76,12 @@ public class Ingestion implements PassiveComponent {
 	public Admission admit() {
 		ComponentHandle current = this.handle;
 		if (current == null) {
-			return null;
+			if (!this.unmanaged) {
+				return null;
+			}
+			this.inFlight.incrementAndGet();
+			return new Admission(() -> {
+			}, this.inFlight);
 		}
 		CriticalSection section = current.critical();
 		if (current.isShuttingDown()) {

@@ -11,6 +11,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.BooleanSupplier;
 
 import dev.lifecycle.core.ActiveComponent;
 import dev.lifecycle.core.ComponentHandle;
@@ -155,12 +156,32 @@ public class Pipeline implements ActiveComponent, InitializingBean {
 
 	@Override
 	public void run(ComponentHandle handle) throws Exception {
+		consume(handle::isShuttingDown, handle::reportHealthy);
+		// STOPPED by the shutdown handler: the work is done, but the component ends when the engine
+		// tells its phase to stop (after ingestion has drained), so it stays alive and healthy until then.
+		while (!handle.awaitShutdown(Duration.ofSeconds(1))) {
+			handle.reportHealthy();
+		}
+	}
+
+	/**
+	 * Runs the pipeline on the calling thread without Lifecycle, as a plain Spring Boot application
+	 * would: until {@link #requestStopWithCheckpoint()}, with no heartbeats and no stall detection.
+	 * Only the plain-Spring mode the benchmarks compare against calls this.
+	 * @throws Exception if consuming or checkpointing fails (the state is then FAILED)
+	 */
+	public void runUnmanaged() throws Exception {
+		consume(() -> false, () -> {
+		});
+	}
+
+	private void consume(BooleanSupplier toldToStop, Runnable heartbeat) throws Exception {
 		recover();
 		transition(PipelineState.RUNNING);
 		logger.info("Pipeline: running from offset {}", this.offset);
 		try {
-			while (!this.stopRequested && !handle.isShuttingDown()) {
-				handle.reportHealthy();
+			while (!this.stopRequested && !toldToStop.getAsBoolean()) {
+				heartbeat.run();
 				int read = consumeOnce();
 				maybeCheckpoint();
 				if (read < this.settings.batchSize() && !this.stopRequested) {
@@ -169,7 +190,7 @@ public class Pipeline implements ActiveComponent, InitializingBean {
 					this.wakeUp.drainPermits();
 				}
 			}
-			stop(handle);
+			stop(heartbeat);
 		}
 		catch (Exception | Error ex) {
 			transition(PipelineState.FAILED);
@@ -177,14 +198,9 @@ public class Pipeline implements ActiveComponent, InitializingBean {
 					this.checkpointOffset, ex);
 			throw ex;
 		}
-		// STOPPED by the shutdown handler: the work is done, but the component ends when the engine
-		// tells its phase to stop (after ingestion has drained), so it stays alive and healthy until then.
-		while (!handle.awaitShutdown(Duration.ofSeconds(1))) {
-			handle.reportHealthy();
-		}
 	}
 
-	private void stop(ComponentHandle handle) throws InterruptedException {
+	private void stop(Runnable heartbeat) throws InterruptedException {
 		transition(PipelineState.STOPPING);
 		long target = this.store.lastOffset();
 		logger.info("Pipeline: stopping; consuming up to offset {} (the last committed event), then a final "
@@ -193,7 +209,7 @@ public class Pipeline implements ActiveComponent, InitializingBean {
 			hang();
 		}
 		while (this.offset < target) {
-			handle.reportHealthy();
+			heartbeat.run();
 			if (consumeOnce() == 0) {
 				break;
 			}
