@@ -11,7 +11,7 @@
 #   fresh JVMs (default 10 samples): the sample jar itself, one fresh JVM per sample, started in
 #     parallel batches; each batch is measured one instance after another once all are ready.
 #     Cold code paths; costs one full JVM start (~5-15 s of CPU here) per sample.
-# Drain delay is 500 ms in both (the 503 stays observable before the server stops).
+# Drain delay is 250 ms in both (the 503 stays observable before the server stops).
 #
 # Usage: lifecycle-benchmarks/prestop-latency.sh [--inprocess N] [--fresh N] [--batch B] [--out DIR]
 # Output: DIR/prestop.md, DIR/prestop.tsv, raw samples in DIR/prestop-{inprocess,fresh}.txt.
@@ -19,7 +19,7 @@ set -uo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/scripts/lib.sh"
 
-INPROCESS=100 FRESH=10 BATCH=5 OUT=$BENCH_DIR/target/results SETTLE_MS=${PRESTOP_SETTLE_MS:-300}
+INPROCESS=100 FRESH=10 BATCH=5 OUT=$BENCH_DIR/target/results SETTLE_MS=${PRESTOP_SETTLE_MS:-100}
 while (($#)); do
   case $1 in
     --inprocess) INPROCESS=$2; shift 2 ;;
@@ -73,7 +73,7 @@ if ((FRESH > 0)); then
       port_free "$port" || die "port $port is in use"
       "$JAVA" -jar "$SAMPLE_JAR" --server.port="$port" --sample.data-dir="$dir/data" \
         --lifecycle.pre-stop.enabled=true --lifecycle.pre-stop.path="$dir/prestop" \
-        --lifecycle.run-marker.path="$dir/running" --lifecycle.drain-delay=500ms --lifecycle.signals.trap=true \
+        --lifecycle.run-marker.path="$dir/running" --lifecycle.drain-delay=250ms --lifecycle.signals.trap=true \
         >"$dir/app.log" 2>&1 &
       PIDS+=($!)
       targets+=("$port:$dir/prestop")

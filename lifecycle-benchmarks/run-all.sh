@@ -51,16 +51,12 @@ command -v java >/dev/null && command -v javac >/dev/null || die "a JDK 17+ is r
 if [[ ${SKIP_BUILD:-0} != 1 ]]; then
   # shellcheck disable=SC2086
   if ((SMOKE)); then
-    log "building the starter and the sample (mvn install -DskipTests -pl lifecycle-starter,sample-app -am)"
-    (cd "$ROOT_DIR" && mvn -B -q ${MVN_FLAGS:-} install -DskipTests -pl lifecycle-starter,sample-app -am) || die "build failed"
+    log "building the sample and the scale app (mvn package -DskipTests -pl sample-app,lifecycle-benchmarks/scale-app -am)"
+    (cd "$ROOT_DIR" && mvn -B -q ${MVN_FLAGS:-} package -DskipTests -pl sample-app,lifecycle-benchmarks/scale-app -am) ||
+      die "build failed"
   else
-    log "building everything (mvn install -DskipTests)"
-    (cd "$ROOT_DIR" && mvn -B -q ${MVN_FLAGS:-} install -DskipTests) || die "build failed"
-  fi
-  if want 2 || want 4; then
-    log "building lifecycle-benchmarks/scale-app"
-    # shellcheck disable=SC2086
-    mvn -B -q ${MVN_FLAGS:-} -f "$BENCH_DIR/scale-app/pom.xml" package || die "scale-app build failed"
+    log "building everything (mvn package -DskipTests)"
+    (cd "$ROOT_DIR" && mvn -B -q ${MVN_FLAGS:-} package -DskipTests) || die "build failed"
   fi
 fi
 [[ -f $SAMPLE_JAR ]] || die "no sample jar at $SAMPLE_JAR"
@@ -144,7 +140,7 @@ gen=$OUT/benchmarks-section.md
   if want 1; then
     echo "### 1. Rolling restart under load"
     echo
-    echo "3 sample instances (own SQLite each) behind HAProxy $(haproxy -v 2>/dev/null | head -n 1 | awk '{ print $3 }') modelling a Kubernetes Service: \`option httpchk GET /actuator/health/readiness\`, \`http-check expect status 200\`, \`default-server inter 1s fall 1 rise 1\`, \`retries 0\`, no redispatch. wrk 4.1 \`-t2 -c16 --timeout 10s\` POSTs \`/events\` with a unique id per request (key = id, value 1; 40 ms pause per connection between requests) through the proxy; each instance in turn: SIGTERM, wait for exit, restart on its data directory, wait for readiness 200 and HAProxy UP, wait 2 s. **lifecycle** = the sample as shipped with \`--lifecycle.drain-delay=5s\` (the Kubernetes default) and signals trapped; **lifecycle-nodrain** = the same with \`--lifecycle.drain-delay=0s\` (Lifecycle's default off Kubernetes: readiness DOWN and ingestion stopped at the same instant); **plain** = the same jar with \`--lifecycle.enabled=false --server.shutdown=graceful --spring.lifecycle.timeout-per-shutdown-phase=30s\`. Failed = non-2xx + socket errors (wrk Lua \`done()\` counts). Lost = ids wrk saw a 202 for that no instance's final \`GET /counts\` lists; \"counted, not acked\" = committed events whose 202 never reached wrk (in flight when wrk stopped or when a connection broke). Load before → after: ${LOADS[1]}; ${WALL[1]} s."
+    echo "3 sample instances (own SQLite each) behind HAProxy $(haproxy -v 2>/dev/null | head -n 1 | awk '{ print $3 }') modelling a Kubernetes Service: \`option httpchk GET /actuator/health/readiness\`, \`http-check expect status 200\`, \`default-server inter 1s fall 1 rise 1\`, \`retries 0\`, no redispatch. wrk 4.1 \`-t2 -c16 --timeout 10s\` POSTs \`/events\` with a unique id per request (key = id, value 1; 40 ms pause per connection between requests) through the proxy; each instance in turn: SIGTERM, wait for exit, restart on its data directory, wait for readiness 200 and HAProxy UP, wait 2 s. **lifecycle** = the sample as shipped with \`--lifecycle.drain-delay=5s\` (the Kubernetes default) and signals trapped; **lifecycle-nodrain** = the same with \`--lifecycle.drain-delay=0s\` (Lifecycle's default off Kubernetes: readiness DOWN and ingestion stopped at the same instant); **plain** = the same jar with \`--lifecycle.enabled=false --server.shutdown=graceful --spring.lifecycle.timeout-per-shutdown-phase=30s\` (the sample then runs the same ingestion, pipeline and checkpoint-then-backup from one hand-written \`SmartLifecycle\`, \`PlainSpringLifecycle\`; readiness and shutdown are plain Spring Boot's, and SIGTERM exits 143). Failed = non-2xx + socket errors (wrk Lua \`done()\` counts). Lost = ids wrk saw a 202 for that no instance's final \`GET /counts\` lists; \"counted, not acked\" = committed events whose 202 never reached wrk (in flight when wrk stopped or when a connection broke). Load before → after: ${LOADS[1]}; ${WALL[1]} s."
     echo
     section "$OUT/rolling-restart.md" 1
     echo
@@ -152,7 +148,7 @@ gen=$OUT/benchmarks-section.md
   if want 2; then
     echo "### 2. Shutdown time at scale"
     echo
-    echo "\`lifecycle-benchmarks/scale-app\` (stand-alone Maven project, the starter from \`~/.m2\`): 1,000 components in 10 phases (component i in phase i mod 10), each stopping in 20–50 ms drawn from \`java.util.Random(42)\`. SIGTERM → process exit measured around \`kill\` and bash's \`wait\`, the process idle 2 s after readiness 200, modes interleaved. **lifecycle**: \`@ManagedComponent\` passive components, drain delay 0; **plain-async**: \`SmartLifecycle\` beans whose \`stop(Runnable)\` works on a thread of its own (Spring drains a phase in parallel); **plain-sync**: \`SmartLifecycle\` whose \`stop()\` does the work (the common way; Spring stops the beans of a phase one by one); **none-plain** / **none-lifecycle**: no components, starter off / on. Load before → after: ${LOADS[2]}; ${WALL[2]} s."
+    echo "\`lifecycle-benchmarks/scale-app\` (a module of the build): 1,000 components in 10 phases (component i in phase i mod 10), each stopping in 20–50 ms drawn from \`java.util.Random(42)\`. SIGTERM → process exit measured around \`kill\` and bash's \`wait\`, the process idle 2 s after readiness 200, modes interleaved. **lifecycle**: \`@ManagedComponent\` passive components, drain delay 0; **plain-async**: \`SmartLifecycle\` beans whose \`stop(Runnable)\` works on a thread of its own (Spring drains a phase in parallel); **plain-sync**: \`SmartLifecycle\` whose \`stop()\` does the work (the common way; Spring stops the beans of a phase one by one); **none-plain** / **none-lifecycle**: no components, starter off / on. Load before → after: ${LOADS[2]}; ${WALL[2]} s."
     echo
     section "$OUT/shutdown-scale.md" 2
     echo
@@ -160,7 +156,7 @@ gen=$OUT/benchmarks-section.md
   if want 3; then
     echo "### 3. Start-up cost"
     echo
-    echo "The sample jar with the starter on (as shipped) and off (\`--lifecycle.enabled=false\`: Lifecycle's auto-configurations back off; its jars stay on the class path because the sample's code uses Lifecycle's types, so a build without the dependency is not possible without changing the sample). Interleaved, one discarded warm-up each, fresh data directory per run. \"Started\" = JVM uptime printed in Spring Boot's \`Started … (process running for X)\` line; readiness = wall clock from launch to the first 200 (polled every 20 ms). Load before → after: ${LOADS[3]}; ${WALL[3]} s."
+    echo "The sample jar with the starter on (as shipped) and off (\`--lifecycle.enabled=false\`: Lifecycle's auto-configurations back off and the sample starts the same ingestion and pipeline from its plain \`SmartLifecycle\`; Lifecycle's jars stay on the class path because the sample's code uses its types). Interleaved, one discarded warm-up each, fresh data directory per run. \"Started\" = JVM uptime printed in Spring Boot's \`Started … (process running for X)\` line; readiness = wall clock from launch to the first 200 (polled every 20 ms). Load before → after: ${LOADS[3]}; ${WALL[3]} s."
     echo
     section "$OUT/startup.md" 3
     echo
@@ -168,7 +164,7 @@ gen=$OUT/benchmarks-section.md
   if want 4; then
     echo "### 4. Pre-stop latency"
     echo
-    echo "Time from just before creating the pre-stop file to the first non-200 answer of \`/actuator/health/readiness\`, polled about every 1 ms over one keep-alive connection (Java \`HttpClient\`), drain delay 500 ms so the 503 is observable. Each sample needs a fresh application (the file starts its shutdown): **in-process** = \`scale-app --harness=prestop\` starts a fresh Spring Boot context (Tomcat, actuator, the starter and its watcher, no components) for every sample, one after another in one JVM (\`lifecycle.signals.trap=false\` keeps the JVM alive; warm JIT after the first samples, like a pod that has been serving); **fresh JVM** = the sample jar, one new JVM per sample (cold code paths), started in parallel batches and measured one after another. Load before → after: ${LOADS[4]}; ${WALL[4]} s."
+    echo "Time from just before creating the pre-stop file to the first non-200 answer of \`/actuator/health/readiness\`, polled about every 1 ms over one keep-alive connection (Java \`HttpClient\`), drain delay 250 ms so the 503 is observable. Each sample needs a fresh application (the file starts its shutdown): **in-process** = \`scale-app --harness=prestop\` starts a fresh Spring Boot context (Tomcat, actuator, the starter and its watcher, no components) for every sample, one after another in one JVM (\`lifecycle.signals.trap=false\` keeps the JVM alive; warm JIT after the first samples, like a pod that has been serving); **fresh JVM** = the sample jar, one new JVM per sample (cold code paths), started in parallel batches and measured one after another. Load before → after: ${LOADS[4]}; ${WALL[4]} s."
     echo
     section "$OUT/prestop.md" 4
     echo

@@ -20,7 +20,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  * with its own pre-stop file. For each: waits for readiness 200 over HTTP, idles for the settle
  * time, creates the file and polls {@code /actuator/health/readiness} about every 1 ms (one
  * keep-alive connection) until it answers something else, then waits for the context to close (the
- * pre-stop shutdown closes it; {@code lifecycle.signals.trap=false} keeps the JVM alive; drain delay 500 ms, so the 503 is observable before the server
+ * pre-stop shutdown closes it; {@code lifecycle.signals.trap=false} keeps the JVM alive; drain delay 250 ms, so the 503 is observable before the server
  * stops).
  * Prints "prestop-sample i latency_ms status polls" lines.
  *
@@ -61,7 +61,7 @@ final class PrestopHarness {
 			List<String> runArgs = new ArrayList<>(appArgs);
 			runArgs.addAll(List.of("--scale.mode=none", "--server.port=0", "--lifecycle.signals.trap=false",
 					"--lifecycle.pre-stop.enabled=true", "--lifecycle.pre-stop.path=" + file,
-					"--lifecycle.drain-delay=500ms"));
+					"--lifecycle.drain-delay=250ms"));
 			ConfigurableApplicationContext context = SpringApplication.run(ScaleApplication.class,
 					runArgs.toArray(String[]::new));
 			int port = Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
