@@ -12,7 +12,7 @@
 # which time SIGTERM -> exit exactly; hyperfine can only time whole commands). Builds with Maven unless
 # SKIP_BUILD=1 (then the jars must exist). Environment knobs: ONLY="1 4" (items to run),
 # MVN_FLAGS (e.g. -o), RR_ROUNDS (1), RR_VARIANTS ("lifecycle plain"; add lifecycle-nodrain for drain delay 0), SCALE_RUNS (3), STARTUP_RUNS (10), PRESTOP_INPROCESS (100),
-# PRESTOP_FRESH (5), TORTURE_N (100), JMH_OPTS (extra JMH options, passed through to run-jmh.sh).
+# PRESTOP_FRESH (10), TORTURE_N (100), JMH_OPTS (extra JMH options, passed through to run-jmh.sh).
 set -uo pipefail
 KNOBS= # the environment knobs given, for the record
 for v in SKIP_BUILD MVN_FLAGS RR_ROUNDS RR_RESTARTS RR_VARIANTS SCALE_RUNS STARTUP_RUNS PRESTOP_INPROCESS PRESTOP_FRESH TORTURE_N JMH_OPTS ONLY SAMPLE_JAR; do
@@ -106,7 +106,7 @@ item 1 "rolling restart under load" "$BENCH_DIR/rolling-restart.sh" --rounds "${
   --variants "${RR_VARIANTS:-lifecycle plain}" --out "$OUT"
 item 2 "shutdown time at scale" "$BENCH_DIR/shutdown-scale.sh" --runs "${SCALE_RUNS:-3}" --sync-runs 1 --out "$OUT"
 item 3 "start-up cost" "$BENCH_DIR/startup.sh" --runs "${STARTUP_RUNS:-10}" --out "$OUT"
-item 4 "pre-stop latency" "$BENCH_DIR/prestop-latency.sh" --inprocess "${PRESTOP_INPROCESS:-100}" --fresh "${PRESTOP_FRESH:-5}" --out "$OUT"
+item 4 "pre-stop latency" "$BENCH_DIR/prestop-latency.sh" --inprocess "${PRESTOP_INPROCESS:-100}" --fresh "${PRESTOP_FRESH:-10}" --out "$OUT"
 TORTURE=$ROOT_DIR/sample-app/scripts/torture.sh
 if [[ -x $TORTURE || -f $TORTURE ]]; then
   item 5 "torture" bash "$TORTURE" "${TORTURE_N:-100}"
@@ -172,7 +172,7 @@ gen=$OUT/benchmarks-section.md
   if want 5; then
     echo "### 5. Torture"
     echo
-    echo "\`sample-app/scripts/torture.sh ${TORTURE_N:-100}\` (written with the sample): N cycles of load → SIGTERM or SIGKILL (random, about half each) → restart → every acknowledged event so far counted exactly once, SIGTERM exits 0 with a backup equal to the final checkpoint. Load before → after: ${LOADS[5]}; ${WALL[5]} s. Its last lines:"
+    echo "\`sample-app/scripts/torture.sh ${TORTURE_N:-100}\` (written with the sample; with N ≥ 10 every JVM starts from an application class-data archive made by one training run, which shortens each restart and changes nothing the test checks): N cycles of load → SIGTERM or SIGKILL (random, about half each) → restart → every acknowledged event so far counted exactly once, SIGTERM exits 0 with a backup equal to the final checkpoint. Load before → after: ${LOADS[5]}; ${WALL[5]} s. Its last lines:"
     echo
     echo '```'
     if [[ -s $OUT/item5.log ]]; then grep -E 'FAIL|elapsed|passed' "$OUT/item5.log" | tail -n 12; else echo "not run"; fi
