@@ -9,7 +9,8 @@
 #     after each pre-stop shutdown). The JVM is warm after the first samples, like a pod that has
 #     been serving for a while; the first sample is a cold one.
 #   fresh JVMs (default 10 samples): the sample jar itself, one fresh JVM per sample, started in
-#     parallel batches; each batch is measured one instance after another once all are ready.
+#     parallel batches; each batch is measured one instance after another once all are ready, by
+#     scale-app --harness=probe (the same measurement code as the in-process harness).
 #     Cold code paths; costs one full JVM start (~5-15 s of CPU here) per sample.
 # Drain delay is 250 ms in both (the 503 stays observable before the server stops).
 #
@@ -32,7 +33,7 @@ done
 BASE_PORT=${PRESTOP_BASE_PORT:-18500}
 mkdir -p "$OUT"
 WORK=$OUT/prestop.work
-rm -rf "$WORK"; mkdir -p "$WORK/classes"
+rm -rf "$WORK"; mkdir -p "$WORK"
 PIDS=()
 cleanup() { local p; for p in "${PIDS[@]}"; do kill -KILL "$p" 2>/dev/null; done; }
 trap cleanup EXIT
@@ -60,7 +61,7 @@ fi
 
 if ((FRESH > 0)); then
   [[ -f $SAMPLE_JAR ]] || die "no sample jar at $SAMPLE_JAR"
-  "${JAVA}c" -d "$WORK/classes" "$BENCH_DIR/scripts/PrestopProbe.java" || die "cannot compile PrestopProbe"
+  [[ -f $SCALE_JAR ]] || die "no scale-app jar at $SCALE_JAR (it holds the probe)"
   : >"$OUT/prestop-fresh.txt"
   lb=$(load_avg) t=$SECONDS done_n=0
   log "pre-stop latency, fresh sample JVMs: $FRESH samples in batches of $BATCH (load $lb)"
@@ -78,7 +79,8 @@ if ((FRESH > 0)); then
       PIDS+=($!)
       targets+=("$port:$dir/prestop")
     done
-    "$JAVA" -cp "$WORK/classes" PrestopProbe "$SETTLE_MS" "${targets[@]}" | awk '{ print $2, $3, $4 }' >>"$OUT/prestop-fresh.txt"
+    "$JAVA" -jar "$SCALE_JAR" --harness=probe --harness.settle-ms="$SETTLE_MS" "${targets[@]}" |
+      awk '{ print $2, $3, $4 }' >>"$OUT/prestop-fresh.txt"
     for p in "${PIDS[@]}"; do wait_pid_exit "$p" 120; done
     done_n=$((done_n + n))
   done

@@ -1,9 +1,5 @@
 package dev.lifecycle.scale.app;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -51,10 +47,7 @@ final class PrestopHarness {
 				appArgs.add(arg);
 			}
 		}
-		HttpClient client = HttpClient.newBuilder()
-			.version(HttpClient.Version.HTTP_1_1)
-			.connectTimeout(Duration.ofSeconds(2))
-			.build();
+		PrestopMeasurement measurement = new PrestopMeasurement(settleMillis);
 		for (int i = 0; i < samples; i++) {
 			Path file = dir.resolve("prestop-" + i);
 			Files.deleteIfExists(file);
@@ -65,36 +58,11 @@ final class PrestopHarness {
 			ConfigurableApplicationContext context = SpringApplication.run(ScaleApplication.class,
 					runArgs.toArray(String[]::new));
 			int port = Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
-			HttpRequest readiness = HttpRequest
-				.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/health/readiness"))
-				.timeout(Duration.ofSeconds(5))
-				.build();
-			long readyDeadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-			while (status(client, readiness) != 200) {
-				if (System.nanoTime() > readyDeadline) {
-					throw new IllegalStateException("sample " + i + ": readiness never 200");
-				}
-				Thread.sleep(10);
+			PrestopMeasurement.Sample sample = measurement.measure(port, file, Duration.ofSeconds(60));
+			if (sample == null) {
+				throw new IllegalStateException("sample " + i + ": readiness never 200");
 			}
-			for (int w = 0; w < 20; w++) {
-				status(client, readiness);
-			}
-			Thread.sleep(settleMillis);
-			long start = System.nanoTime();
-			Files.createFile(file);
-			int status;
-			int polls = 0;
-			long end;
-			while (true) {
-				status = status(client, readiness);
-				end = System.nanoTime();
-				polls++;
-				if (status != 200 || end - start > 10_000_000_000L) {
-					break;
-				}
-				Thread.sleep(1);
-			}
-			System.out.printf("prestop-sample %d %.3f %d %d%n", i, (end - start) / 1e6, status, polls);
+			System.out.println("prestop-sample " + i + " " + sample.line());
 			long closeDeadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
 			while (context.isActive() && System.nanoTime() < closeDeadline) {
 				Thread.sleep(20);
@@ -110,15 +78,6 @@ final class PrestopHarness {
 
 	private static String value(String arg) {
 		return arg.substring(arg.indexOf('=') + 1);
-	}
-
-	private static int status(HttpClient client, HttpRequest request) {
-		try {
-			return client.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
-		}
-		catch (Exception ex) {
-			return -1;
-		}
 	}
 
 }

@@ -1,5 +1,7 @@
 package dev.lifecycle.scale.app;
 
+import java.util.List;
+
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
@@ -18,14 +20,21 @@ import org.springframework.core.env.Environment;
  * on a thread of its own (Spring waits for the phase, in parallel);</li>
  * <li>{@code none}: no components (the JVM + Spring exit baseline).</li>
  * </ul>
- * Run the plain modes and the baseline with {@code --lifecycle.enabled=false}.
+ * Run the plain modes and the baseline with {@code --lifecycle.enabled=false}. With
+ * {@code --harness=prestop} or {@code --harness=probe} it runs a pre-stop latency harness instead
+ * ({@link PrestopHarness}, {@link PrestopProbe}).
  */
 @SpringBootApplication
 public class ScaleApplication {
 
 	public static void main(String[] args) throws Exception {
-		if (java.util.Arrays.asList(args).contains("--harness=prestop")) {
+		List<String> arguments = List.of(args);
+		if (arguments.contains("--harness=prestop")) {
 			PrestopHarness.run(args);
+			return;
+		}
+		if (arguments.contains("--harness=probe")) {
+			PrestopProbe.run(args);
 			return;
 		}
 		SpringApplication.run(ScaleApplication.class, args);
