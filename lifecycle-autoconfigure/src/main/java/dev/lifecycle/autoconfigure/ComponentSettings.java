@@ -1,6 +1,7 @@
 package dev.lifecycle.autoconfigure;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.UnaryOperator;
@@ -24,7 +25,7 @@ final class ComponentSettings {
 	}
 
 	/**
-	 * Resolves and checks the options of one component.
+	 * Resolves and checks the options of one {@code @ManagedComponent}.
 	 * @param name the component name
 	 * @param annotation its annotation
 	 * @param source a description of where the annotation sits, for messages
@@ -35,17 +36,45 @@ final class ComponentSettings {
 	 */
 	static ComponentOptions resolve(String name, ManagedComponent annotation, String source,
 			Map<String, LifecycleProperties.Component> overrides, UnaryOperator<String> placeholders) {
+		return resolveWithOrigins(name, annotation, source, overrides, placeholders).options();
+	}
+
+	/**
+	 * Resolves and checks the options of one {@code @ManagedComponent}, recording where each
+	 * value came from.
+	 */
+	static Resolved resolveWithOrigins(String name, ManagedComponent annotation, String source,
+			Map<String, LifecycleProperties.Component> overrides, UnaryOperator<String> placeholders) {
+		Declared declared = new Declared(annotation.phase(), annotation.tier(),
+				parse(annotation.gracefulShutdown(), "gracefulShutdown", source, placeholders),
+				parse(annotation.livenessDeadline(), "livenessDeadline", source, placeholders),
+				annotation.stallThreshold(), annotation.finite(), Origin.ANNOTATION, "@ManagedComponent on " + source);
+		return resolve(name, declared, overrides);
+	}
+
+	/**
+	 * Applies the {@code lifecycle.components.<name>.*} overrides to declared options and checks
+	 * the result against the engine's rules, reporting a violation against the property that
+	 * fixes it.
+	 * @param name the component name
+	 * @param declared the options as declared by an annotation, by Spring or in code
+	 * @param overrides every {@code lifecycle.components} entry
+	 * @return the options and the origin of each value
+	 * @throws InvalidLifecycleConfigurationException naming the first invalid setting
+	 */
+	static Resolved resolve(String name, Declared declared, Map<String, LifecycleProperties.Component> overrides) {
 		LifecycleProperties.Component override = find(overrides, name);
 		String prefix = "lifecycle.components." + name + ".";
-		int phase = (override.getPhase() != null) ? override.getPhase() : annotation.phase();
-		Tier tier = (override.getTier() != null) ? override.getTier() : annotation.tier();
+		Origin declaredOrigin = declared.origin();
+		int phase = (override.getPhase() != null) ? override.getPhase() : declared.phase();
+		Tier tier = (override.getTier() != null) ? override.getTier() : declared.tier();
 		Duration graceful = (override.getGracefulShutdown() != null) ? override.getGracefulShutdown()
-				: parse(annotation.gracefulShutdown(), "gracefulShutdown", source, placeholders);
+				: declared.gracefulShutdown();
 		Duration deadline = (override.getLivenessDeadline() != null) ? override.getLivenessDeadline()
-				: parse(annotation.livenessDeadline(), "livenessDeadline", source, placeholders);
+				: declared.livenessDeadline();
 		int stallThreshold = (override.getStallThreshold() != null) ? override.getStallThreshold()
-				: annotation.stallThreshold();
-		String tierSource = (override.getTier() != null) ? "'" + prefix + "tier'" : "@ManagedComponent on " + source;
+				: declared.stallThreshold();
+		String tierSource = (override.getTier() != null) ? "'" + prefix + "tier'" : declared.description();
 		requirePositive(prefix + "graceful-shutdown", graceful);
 		requirePositive(prefix + "liveness-deadline", deadline);
 		if (stallThreshold < 1) {
@@ -73,20 +102,44 @@ final class ComponentSettings {
 					"Remove the graceful shutdown budget of component '" + name + "' (property and @ManagedComponent"
 							+ "(gracefulShutdown)), or set '" + prefix + "tier=standard'.");
 		}
-		if (tier == Tier.ADVISORY && annotation.finite()) {
+		if (tier == Tier.ADVISORY && declared.finite()) {
 			throw new InvalidLifecycleConfigurationException(prefix + "tier",
-					"ADVISORY cannot be combined with @ManagedComponent(finite = true) on " + source
-							+ ": an advisory component never decides when the application ends",
-					"Remove finite = true from @ManagedComponent on " + source + ", or set '" + prefix
+					"ADVISORY cannot be combined with a finite component (" + declared.description()
+							+ "): an advisory component never decides when the application ends",
+					"Remove finite = true from " + declared.description() + ", or set '" + prefix
 							+ "tier=standard'.");
 		}
-		return ComponentOptions.defaults()
+		ComponentOptions options = ComponentOptions.defaults()
 			.withPhase(phase)
 			.withTier(tier)
 			.withGracefulShutdown(graceful)
 			.withLivenessDeadline(deadline)
 			.withStallThreshold(stallThreshold)
-			.withFinite(annotation.finite());
+			.withFinite(declared.finite());
+		Map<String, Origin> origins = new LinkedHashMap<>();
+		origins.put("phase", (override.getPhase() != null) ? Origin.PROPERTY : declaredOrigin);
+		origins.put("tier", (override.getTier() != null) ? Origin.PROPERTY : declaredOrigin);
+		origins.put("gracefulShutdown", (override.getGracefulShutdown() != null) ? Origin.PROPERTY
+				: (graceful != null) ? declaredOrigin : Origin.DEFAULT);
+		origins.put("livenessDeadline", (override.getLivenessDeadline() != null) ? Origin.PROPERTY
+				: (deadline != null) ? declaredOrigin : Origin.DEFAULT);
+		origins.put("stallThreshold", (override.getStallThreshold() != null) ? Origin.PROPERTY : declaredOrigin);
+		return new Resolved(options, origins);
+	}
+
+	/**
+	 * Applies the overrides to options registered from code.
+	 * @param name the component name
+	 * @param options the options given in code
+	 * @param overrides every {@code lifecycle.components} entry
+	 * @return the effective options and their origins
+	 */
+	static Resolved resolveCode(String name, ComponentOptions options,
+			Map<String, LifecycleProperties.Component> overrides) {
+		Declared declared = new Declared(options.phase(), options.tier(), options.gracefulShutdown().orElse(null),
+				options.livenessDeadline().orElse(null), options.stallThreshold(), options.finite(), Origin.CODE,
+				"the registration of component '" + name + "' in code");
+		return resolve(name, declared, overrides);
 	}
 
 	/**
@@ -107,6 +160,62 @@ final class ComponentSettings {
 
 	static String canonical(String name) {
 		return name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "");
+	}
+
+	/**
+	 * Options as declared before any {@code lifecycle.components} override.
+	 *
+	 * @param phase the phase
+	 * @param tier the tier
+	 * @param gracefulShutdown the budget, or {@code null}
+	 * @param livenessDeadline the liveness deadline, or {@code null}
+	 * @param stallThreshold the stall threshold
+	 * @param finite whether the work is finite
+	 * @param origin where these values come from
+	 * @param description where they were declared, for messages
+	 */
+	record Declared(int phase, Tier tier, Duration gracefulShutdown, Duration livenessDeadline, int stallThreshold,
+			boolean finite, Origin origin, String description) {
+	}
+
+	/**
+	 * Effective options and where each came from.
+	 *
+	 * @param options the options the engine gets
+	 * @param origins per option name ({@code phase}, {@code tier}, {@code gracefulShutdown},
+	 * {@code livenessDeadline}, {@code stallThreshold}), where its value came from
+	 */
+	record Resolved(ComponentOptions options, Map<String, Origin> origins) {
+	}
+
+	/** Where an effective option value came from. */
+	enum Origin {
+
+		/** A {@code @ManagedComponent} attribute. */
+		ANNOTATION("annotation"),
+
+		/** A {@code lifecycle.components.<name>.*} property (yml, environment, ...). */
+		PROPERTY("property"),
+
+		/** Spring: an adopted bean's phase or {@code spring.lifecycle.timeout-per-shutdown-phase}. */
+		SPRING("spring"),
+
+		/** The options given to the engine in code. */
+		CODE("code"),
+
+		/** Not set anywhere: the engine's default. */
+		DEFAULT("default");
+
+		private final String label;
+
+		Origin(String label) {
+			this.label = label;
+		}
+
+		String label() {
+			return this.label;
+		}
+
 	}
 
 	private static Duration parse(String value, String attribute, String source, UnaryOperator<String> placeholders) {

@@ -1,5 +1,7 @@
 package dev.lifecycle.autoconfigure;
 
+import java.time.Duration;
+
 import dev.lifecycle.core.LifecycleListener;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.LifecycleMetrics;
@@ -9,22 +11,29 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.SearchStrategy;
 import org.springframework.boot.availability.ApplicationAvailability;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.support.AbstractApplicationContext;
 import org.springframework.core.env.Environment;
 
 /**
  * Auto-configuration of the Lifecycle engine in a Spring application: the
  * {@link LifecycleManager}, the registration of {@code @ManagedComponent},
- * {@code @ShutdownHandler} and {@code @FinalAction} beans, the coordinator that ties the engine
+ * {@code @ShutdownHandler} and {@code @FinalAction} beans, the adoption of the context's other
+ * {@code Lifecycle} beans through its lifecycle processor, the coordinator that ties the engine
  * to the context's start and close, readiness publishing, the signal trap and the process exit.
  */
-@AutoConfiguration
+@AutoConfiguration(before = org.springframework.boot.autoconfigure.context.LifecycleAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = "lifecycle.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(LifecycleProperties.class)
 public final class LifecycleAutoConfiguration {
+
+	/** Spring Boot's default for {@code spring.lifecycle.timeout-per-shutdown-phase}. */
+	static final Duration SPRING_DEFAULT_TIMEOUT_PER_SHUTDOWN_PHASE = Duration.ofSeconds(30);
 
 	@Bean
 	@ConditionalOnMissingBean
@@ -37,9 +46,38 @@ public final class LifecycleAutoConfiguration {
 	}
 
 	@Bean
+	static ComponentOrigins lifecycleComponentOrigins() {
+		return new ComponentOrigins();
+	}
+
+	@Bean
 	static ManagedComponentRegistrar lifecycleManagedComponentRegistrar(ObjectProvider<LifecycleManager> manager,
+			ObjectProvider<LifecycleProperties> properties, ComponentOrigins origins) {
+		return new ManagedComponentRegistrar(manager, properties, origins);
+	}
+
+	@Bean
+	@ConditionalOnBooleanProperty(name = "lifecycle.adoption.enabled", matchIfMissing = true)
+	static AdoptedExecutorsPostProcessor lifecycleAdoptedExecutorsPostProcessor(
 			ObjectProvider<LifecycleProperties> properties) {
-		return new ManagedComponentRegistrar(manager, properties);
+		return new AdoptedExecutorsPostProcessor(properties);
+	}
+
+	/**
+	 * The context's lifecycle processor, under the name Spring looks up; Spring Boot's own
+	 * auto-configuration backs off when it exists.
+	 */
+	@Bean(name = AbstractApplicationContext.LIFECYCLE_PROCESSOR_BEAN_NAME)
+	@ConditionalOnBooleanProperty(name = "lifecycle.adoption.enabled", matchIfMissing = true)
+	@ConditionalOnMissingBean(name = AbstractApplicationContext.LIFECYCLE_PROCESSOR_BEAN_NAME,
+			search = SearchStrategy.CURRENT)
+	AdoptingLifecycleProcessor lifecycleProcessor(ObjectProvider<LifecycleManager> manager,
+			LifecycleProperties properties, ManagedComponentRegistrar registrar, ComponentOrigins origins,
+			Environment environment) {
+		Duration springTimeout = Binder.get(environment)
+			.bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
+			.orElse(SPRING_DEFAULT_TIMEOUT_PER_SHUTDOWN_PHASE);
+		return new AdoptingLifecycleProcessor(manager, properties, registrar, origins, springTimeout);
 	}
 
 	@Bean
@@ -70,9 +108,10 @@ public final class LifecycleAutoConfiguration {
 
 	@Bean
 	LifecycleCoordinator lifecycleCoordinator(LifecycleManager manager, ManagedComponentRegistrar registrar,
-			ShutdownExit exit, ObjectProvider<SignalTrap> signalTrap, ObjectProvider<LifecycleListener> listeners) {
+			ShutdownExit exit, ObjectProvider<SignalTrap> signalTrap, ObjectProvider<LifecycleListener> listeners,
+			ObjectProvider<AdoptingLifecycleProcessor> processor) {
 		return new LifecycleCoordinator(manager, registrar, exit, signalTrap.getIfAvailable(),
-				listeners.orderedStream().toList());
+				listeners.orderedStream().toList(), processor.getIfAvailable() != null);
 	}
 
 }

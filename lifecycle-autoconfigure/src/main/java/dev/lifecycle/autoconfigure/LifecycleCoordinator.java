@@ -47,26 +47,33 @@ final class LifecycleCoordinator implements SmartLifecycle, SmartInitializingSin
 
 	private final SignalTrap signalTrap;
 
+	private final boolean adoption;
+
 	private volatile boolean running;
 
 	/**
 	 * Creates the coordinator and attaches the listeners to the manager, so they are attached
 	 * whether the manager is Lifecycle's or the user's own.
 	 * @param signalTrap the signal trap, or {@code null} when signals are not trapped
+	 * @param adoption whether Spring Lifecycle beans are adopted when the context refreshes (the
+	 * {@code lifecycle.components} entries are then checked after the adoption)
 	 */
 	LifecycleCoordinator(LifecycleManager manager, ManagedComponentRegistrar registrar, ShutdownExit exit,
-			SignalTrap signalTrap, List<LifecycleListener> listeners) {
+			SignalTrap signalTrap, List<LifecycleListener> listeners, boolean adoption) {
 		this.manager = manager;
 		this.registrar = registrar;
 		this.exit = exit;
 		this.signalTrap = signalTrap;
+		this.adoption = adoption;
 		listeners.forEach(manager::addListener);
 	}
 
 	@Override
 	public void afterSingletonsInstantiated() {
 		this.registrar.instantiateLazyComponents();
-		this.registrar.checkOverrides(this.manager);
+		if (!this.adoption) {
+			this.registrar.checkOverrides(this.manager);
+		}
 	}
 
 	@Override

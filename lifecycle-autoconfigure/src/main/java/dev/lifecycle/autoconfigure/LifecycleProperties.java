@@ -56,6 +56,16 @@ public class LifecycleProperties {
 	 */
 	private boolean closeContext = true;
 
+	/**
+	 * Whether the process is halted with exit code 129 when it is still alive shortly after the
+	 * global shutdown timeout expired, whatever a bean, destroy method or JVM shutdown hook is
+	 * still doing; the stacks of the threads still at work are logged first. Defaults to false
+	 * under Spring's test framework, whose JVM must never be halted.
+	 */
+	private boolean haltAfterCeiling = true;
+
+	private final Adoption adoption = new Adoption();
+
 	private final PreStop preStop = new PreStop();
 
 	private final Signals signals = new Signals();
@@ -117,6 +127,18 @@ public class LifecycleProperties {
 		this.closeContext = closeContext;
 	}
 
+	public boolean isHaltAfterCeiling() {
+		return this.haltAfterCeiling;
+	}
+
+	public void setHaltAfterCeiling(boolean haltAfterCeiling) {
+		this.haltAfterCeiling = haltAfterCeiling;
+	}
+
+	public Adoption getAdoption() {
+		return this.adoption;
+	}
+
 	public PreStop getPreStop() {
 		return this.preStop;
 	}
@@ -131,6 +153,31 @@ public class LifecycleProperties {
 
 	public Map<String, Component> getComponents() {
 		return this.components;
+	}
+
+	/**
+	 * Adoption of the context's other Lifecycle beans (listener containers, schedulers, task
+	 * executors, your own SmartLifecycle beans) into the shutdown sequence.
+	 */
+	public static class Adoption {
+
+		/**
+		 * Whether every Lifecycle bean that Lifecycle does not run itself becomes a component:
+		 * it keeps running through the drain delay and the shutdown handlers, then stops in the
+		 * standard drain at its Spring phase. When false, Spring stops those beans as soon as the
+		 * context starts closing. Opt a single bean out with
+		 * 'lifecycle.components.<bean>.adopt=false'.
+		 */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
 	}
 
 	/**
@@ -230,9 +277,17 @@ public class LifecycleProperties {
 	}
 
 	/**
-	 * Overrides for one component. An unset value keeps the @ManagedComponent attribute.
+	 * Overrides for one component. An unset value keeps the @ManagedComponent attribute, or for an
+	 * adopted Spring Lifecycle bean its Spring phase and Spring's per-phase timeout.
 	 */
 	public static class Component {
+
+		/**
+		 * Whether this Spring Lifecycle bean is adopted as a component. When false it stops where
+		 * Spring would stop it, as soon as the context starts closing. Only for Lifecycle beans
+		 * that are not @ManagedComponents.
+		 */
+		private Boolean adopt;
 
 		/**
 		 * Phase of the component: higher phases stop first and start last.
@@ -258,6 +313,14 @@ public class LifecycleProperties {
 		 * Consecutive stalled health checks before the component counts as stalled.
 		 */
 		private Integer stallThreshold;
+
+		public Boolean getAdopt() {
+			return this.adopt;
+		}
+
+		public void setAdopt(Boolean adopt) {
+			this.adopt = adopt;
+		}
 
 		public Integer getPhase() {
 			return this.phase;

@@ -5,6 +5,7 @@ import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -31,12 +32,14 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.convert.DurationStyle;
+import org.springframework.context.EnvironmentAware;
 import org.springframework.core.MethodIntrospector;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.core.annotation.Order;
 import org.springframework.core.annotation.OrderUtils;
+import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 import org.springframework.util.StringUtils;
@@ -50,7 +53,7 @@ import org.springframework.util.StringUtils;
  * {@link dev.lifecycle.core.ShutdownHandler}, are collected and handed to the engine when it
  * starts, handlers sorted by {@link Order @Order}.
  */
-final class ManagedComponentRegistrar implements BeanPostProcessor, BeanFactoryAware {
+final class ManagedComponentRegistrar implements BeanPostProcessor, BeanFactoryAware, EnvironmentAware {
 
 	/** The timeout of a bean implementing the core shutdown handler interface. */
 	static final Duration DEFAULT_HANDLER_TIMEOUT = Duration.ofSeconds(30);
@@ -62,7 +65,11 @@ final class ManagedComponentRegistrar implements BeanPostProcessor, BeanFactoryA
 
 	private final ObjectProvider<LifecycleProperties> properties;
 
+	private final ComponentOrigins origins;
+
 	private ConfigurableListableBeanFactory beanFactory;
+
+	private Environment environment;
 
 	private final Map<String, String> componentSources = new ConcurrentHashMap<>();
 
@@ -77,14 +84,20 @@ final class ManagedComponentRegistrar implements BeanPostProcessor, BeanFactoryA
 	private final AtomicInteger sequence = new AtomicInteger();
 
 	ManagedComponentRegistrar(ObjectProvider<LifecycleManager> manager,
-			ObjectProvider<LifecycleProperties> properties) {
+			ObjectProvider<LifecycleProperties> properties, ComponentOrigins origins) {
 		this.manager = manager;
 		this.properties = properties;
+		this.origins = origins;
 	}
 
 	@Override
 	public void setBeanFactory(BeanFactory beanFactory) {
 		this.beanFactory = (ConfigurableListableBeanFactory) beanFactory;
+	}
+
+	@Override
+	public void setEnvironment(Environment environment) {
+		this.environment = environment;
 	}
 
 	@Override
@@ -129,8 +142,9 @@ final class ManagedComponentRegistrar implements BeanPostProcessor, BeanFactoryA
 					"Implement ActiveComponent (a loop on an engine thread) or PassiveComponent (start and stop "
 							+ "callbacks), not both.");
 		}
-		ComponentOptions options = ComponentSettings.resolve(name, annotation, source,
+		ComponentSettings.Resolved resolved = ComponentSettings.resolveWithOrigins(name, annotation, source,
 				this.properties.getObject().getComponents(), this::resolvePlaceholders);
+		ComponentOptions options = resolved.options();
 		AtomicReference<Object> exposed = new AtomicReference<>(bean);
 		this.exposedBeans.put(beanName, exposed);
 		try {
@@ -157,6 +171,12 @@ final class ManagedComponentRegistrar implements BeanPostProcessor, BeanFactoryA
 					+ ex.getMessage(), "Fix the component's @ManagedComponent attributes or its "
 							+ "'lifecycle.components." + name + ".*' properties.");
 		}
+		this.origins.record(name, resolved, false);
+	}
+
+	/** Whether the bean of that name is a {@code @ManagedComponent}, and so a component already. */
+	boolean isManagedComponentBean(String beanName) {
+		return this.exposedBeans.containsKey(beanName);
 	}
 
 	/**
@@ -176,15 +196,19 @@ final class ManagedComponentRegistrar implements BeanPostProcessor, BeanFactoryA
 	 * misspelt override would otherwise be ignored in silence.
 	 */
 	void checkOverrides(LifecycleManager manager) {
+		if (this.environment != null) {
+			ComponentKeys.check(this.environment);
+		}
 		List<String> registered = manager.components().stream().map(ComponentView::name).toList();
-		Set<String> canonical = registered.stream().map(ComponentSettings::canonical).collect(Collectors.toSet());
+		Set<String> canonical = registered.stream().map(ComponentSettings::canonical).collect(Collectors.toCollection(HashSet::new));
+		this.origins.beansLeftToSpring().forEach((name) -> canonical.add(ComponentSettings.canonical(name)));
 		for (String key : this.properties.getObject().getComponents().keySet()) {
 			if (!canonical.contains(ComponentSettings.canonical(key))) {
 				throw new InvalidLifecycleConfigurationException("lifecycle.components." + key,
 						"does not name a registered component; registered components are " + registered,
 						"Correct the name under 'lifecycle.components' to one of " + registered
-								+ " (a component's name is its @ManagedComponent value, else its bean name), or "
-								+ "remove the entry.");
+								+ " (a component's name is its @ManagedComponent value, else its bean name; an adopted "
+								+ "Spring Lifecycle bean's is its bean name), or remove the entry.");
 			}
 		}
 	}

@@ -1,0 +1,135 @@
+package dev.lifecycle.autoconfigure;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+import dev.lifecycle.core.LifecycleManager;
+import dev.lifecycle.core.Tier;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.Lifecycle;
+import org.springframework.context.support.DefaultLifecycleProcessor;
+
+/**
+ * The context's {@code lifecycleProcessor}: Spring's own {@link DefaultLifecycleProcessor}, except
+ * that every {@link Lifecycle} bean Lifecycle does not run itself is adopted as a component of the
+ * engine when the context refreshes, and is left out when Spring stops its Lifecycle beans on
+ * close.
+ *
+ * <p>Spring still starts every bean, in its phase, exactly as before. On close, the engine stops
+ * the adopted beans in its standard drain, after the drain delay and the shutdown handlers,
+ * highest phase first and concurrently within a phase, each bounded by its budget; Spring stops
+ * only the beans left to it (opted out with {@code lifecycle.components.<bean>.adopt=false},
+ * Lifecycle's own coordinator, the web server), each where it always would. A {@code Lifecycle}
+ * bean that is also a {@code @ManagedComponent} is the component already and is not adopted twice.
+ *
+ * <p>The context's lifecycle processor is the extension point Spring designed for this, and Spring
+ * Boot backs off its own when a bean of this name exists. It sees exactly the beans Spring would
+ * stop, by the same rules (lazy SmartLifecycle beans, factory beans), with their phases.
+ */
+final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
+
+	private static final Log logger = LogFactory.getLog(AdoptingLifecycleProcessor.class);
+
+	/** Spring Boot's web server lifecycles: they stop after the sequence, where Spring stops them. */
+	private static final Set<String> WEB_SERVER_LIFECYCLES = Set.of(
+			"org.springframework.boot.web.server.context.WebServerGracefulShutdownLifecycle",
+			"org.springframework.boot.web.server.servlet.context.WebServerStartStopLifecycle",
+			"org.springframework.boot.web.server.reactive.context.WebServerStartStopLifecycle");
+
+	private final ObjectProvider<LifecycleManager> manager;
+
+	private final LifecycleProperties properties;
+
+	private final ManagedComponentRegistrar registrar;
+
+	private final ComponentOrigins origins;
+
+	private final Duration springTimeout;
+
+	private final Map<String, Lifecycle> adopted = new LinkedHashMap<>();
+
+	private volatile boolean closing;
+
+	/**
+	 * @param springTimeout Spring's {@code spring.lifecycle.timeout-per-shutdown-phase}: the budget
+	 * of an adopted bean without one of its own, and the phase timeout of the beans left to Spring
+	 */
+	AdoptingLifecycleProcessor(ObjectProvider<LifecycleManager> manager, LifecycleProperties properties,
+			ManagedComponentRegistrar registrar, ComponentOrigins origins, Duration springTimeout) {
+		this.manager = manager;
+		this.properties = properties;
+		this.registrar = registrar;
+		this.origins = origins;
+		this.springTimeout = springTimeout;
+		setTimeoutPerShutdownPhase(springTimeout.toMillis());
+	}
+
+	@Override
+	public void onRefresh() {
+		adopt();
+		// Before any bean starts, so that a misspelt entry cannot leave a port bound.
+		this.registrar.checkOverrides(this.manager.getObject());
+		super.onRefresh();
+	}
+
+	@Override
+	public void onClose() {
+		this.closing = true;
+		super.onClose();
+	}
+
+	/** While the context closes, Spring stops only the beans that were not adopted. */
+	@Override
+	protected Map<String, Lifecycle> getLifecycleBeans() {
+		Map<String, Lifecycle> beans = super.getLifecycleBeans();
+		if (this.closing) {
+			beans.keySet().removeAll(this.adopted.keySet());
+		}
+		return beans;
+	}
+
+	/** The adopted beans by name, in the order they were adopted. */
+	Map<String, Lifecycle> adopted() {
+		return Map.copyOf(this.adopted);
+	}
+
+	private void adopt() {
+		LifecycleManager manager = this.manager.getObject();
+		Map<String, LifecycleProperties.Component> overrides = this.properties.getComponents();
+		getLifecycleBeans().forEach((name, bean) -> {
+			if (bean instanceof LifecycleCoordinator || WEB_SERVER_LIFECYCLES.contains(bean.getClass().getName())
+					|| this.registrar.isManagedComponentBean(name) || this.adopted.containsKey(name)) {
+				return;
+			}
+			if (Boolean.FALSE.equals(ComponentSettings.find(overrides, name).getAdopt())) {
+				this.origins.leftToSpring(name);
+				return;
+			}
+			ComponentSettings.Declared declared = new ComponentSettings.Declared(getPhase(bean), Tier.STANDARD,
+					this.springTimeout, null, 1, false, ComponentSettings.Origin.SPRING,
+					"Spring Lifecycle bean '" + name + "' (" + bean.getClass().getName() + ")");
+			ComponentSettings.Resolved resolved = ComponentSettings.resolve(name, declared, overrides);
+			try {
+				manager.registerPassive(name, resolved.options(), new AdoptedLifecycleBean(bean));
+			}
+			catch (IllegalArgumentException ex) {
+				throw new InvalidLifecycleConfigurationException("lifecycle.components." + name,
+						"cannot adopt Spring Lifecycle bean '" + name + "': " + ex.getMessage(),
+						"Rename the bean or the component that uses the same name, or set 'lifecycle.components."
+								+ name + ".adopt=false' to leave the bean to Spring.");
+			}
+			this.origins.record(name, resolved, true);
+			this.adopted.put(name, bean);
+		});
+		if (!this.adopted.isEmpty()) {
+			logger.info("Lifecycle: adopted " + this.adopted.size() + " Spring lifecycle bean(s) as components: "
+					+ this.adopted.keySet());
+		}
+	}
+
+}

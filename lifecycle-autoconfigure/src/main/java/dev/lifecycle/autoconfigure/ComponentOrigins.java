@@ -1,0 +1,45 @@
+package dev.lifecycle.autoconfigure;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What the Spring layer knows about each component beyond the engine's view: where each of its
+ * effective options came from, whether it is an adopted Spring {@code Lifecycle} bean, and which
+ * Lifecycle beans were left to Spring on purpose. Written while the context starts, read by the
+ * endpoint and by the check of {@code lifecycle.components} keys.
+ */
+final class ComponentOrigins {
+
+	private final Map<String, Entry> entries = new ConcurrentHashMap<>();
+
+	private final Set<String> leftToSpring = ConcurrentHashMap.newKeySet();
+
+	void record(String name, ComponentSettings.Resolved resolved, boolean adopted) {
+		this.entries.put(name, new Entry(resolved.origins(), adopted));
+	}
+
+	/** A Lifecycle bean that is not adopted because its {@code adopt} property is false. */
+	void leftToSpring(String beanName) {
+		this.leftToSpring.add(beanName);
+	}
+
+	Optional<Entry> get(String name) {
+		return Optional.ofNullable(this.entries.get(name));
+	}
+
+	/** Names that a {@code lifecycle.components.<name>} entry may use besides registered components. */
+	Set<String> beansLeftToSpring() {
+		return Set.copyOf(this.leftToSpring);
+	}
+
+	/**
+	 * @param origins per option, where its value came from
+	 * @param adopted whether the component is an adopted Spring Lifecycle bean
+	 */
+	record Entry(Map<String, ComponentSettings.Origin> origins, boolean adopted) {
+	}
+
+}
