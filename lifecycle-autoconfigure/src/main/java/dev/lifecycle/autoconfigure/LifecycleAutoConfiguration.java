@@ -1,6 +1,7 @@
 package dev.lifecycle.autoconfigure;
 
 import java.time.Duration;
+import java.util.function.IntConsumer;
 
 import dev.lifecycle.core.LifecycleListener;
 import dev.lifecycle.core.LifecycleManager;
@@ -8,6 +9,7 @@ import dev.lifecycle.core.LifecycleMetrics;
 import dev.lifecycle.spring.LifecycleExit;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -87,10 +89,22 @@ public final class LifecycleAutoConfiguration {
 	}
 
 	@Bean
+	static BeanDestructionTracker lifecycleBeanDestructionTracker() {
+		return new BeanDestructionTracker();
+	}
+
+	@Bean
 	ShutdownExit lifecycleShutdownExit(ConfigurableApplicationContext context, LifecycleExit exit,
-			LifecycleManager manager, LifecycleProperties properties) {
-		return new ShutdownExit(context, exit, properties.isCloseContext(),
-				manager.globalShutdownTimeout().plus(LifecycleCoordinator.CEILING_SLACK));
+			LifecycleManager manager, LifecycleProperties properties, BeanDestructionTracker destructions) {
+		IntConsumer halt = (code) -> Runtime.getRuntime().halt(code);
+		CeilingWatchdog watchdog = properties.isHaltAfterCeiling()
+				? new CeilingWatchdog(manager.globalShutdownTimeout(), destructions, halt) : null;
+		ShutdownExit shutdownExit = new ShutdownExit(context, exit, properties.isCloseContext(),
+				manager.globalShutdownTimeout().plus(LifecycleCoordinator.CEILING_SLACK), manager, watchdog);
+		if (properties.isHaltAfterCeiling()) {
+			SpringApplication.getShutdownHandlers().add(() -> shutdownExit.haltIfTheCeilingFired(halt));
+		}
+		return shutdownExit;
 	}
 
 	@Bean

@@ -7,21 +7,37 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
+import java.util.function.IntConsumer;
+
 import dev.lifecycle.core.ExitCodes;
 import dev.lifecycle.core.LifecycleListener;
+import dev.lifecycle.core.LifecycleManager;
+import dev.lifecycle.core.ShutdownReason;
 import dev.lifecycle.core.ShutdownReport;
 import dev.lifecycle.core.ShutdownTrigger;
 import dev.lifecycle.spring.LifecycleExit;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import org.springframework.boot.ExitCodeGenerator;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * The one way out of the process for a shutdown that did not start with the context closing: on
- * the first instant of such a shutdown it closes the application context on a non-daemon thread
- * (the {@link LifecycleCoordinator} blocks that close until the engine's report, while the web
- * server keeps serving), then hands the report's exit code to {@link LifecycleExit}.
+ * Decides who ends the process, and how. The one way out of the process for a shutdown that did
+ * not start with the context closing: on the first instant of such a shutdown it closes the
+ * application context on a non-daemon thread (the {@link LifecycleCoordinator} blocks that close
+ * until the engine's report, while the web server keeps serving), then hands the report's exit
+ * code to {@link LifecycleExit}.
+ *
+ * <p>Whatever started the shutdown (a signal, the pre-stop file, a component, a plain
+ * {@code context.close()}, {@code SpringApplication.exit}, the JVM's shutdown hook), the
+ * {@link CeilingWatchdog} is armed at its first instant when {@code lifecycle.halt-after-ceiling}
+ * is on, so the process is gone shortly after the global ceiling even if a bean, a destroy method
+ * or a shutdown hook never returns. As the application's {@link ExitCodeGenerator}, it makes
+ * {@code SpringApplication.exit(context)} run the whole sequence and return the report's exit
+ * code; the caller then owns the process, as with any {@code SpringApplication.exit}. When the
+ * JVM's own shutdown hook closed the context and the ceiling fired, Spring Boot's shutdown
+ * handlers end the JVM with 129 rather than the JVM's 143.
  *
  * <p>Closing at once rather than after the report makes every trigger go through the same context
  * close, so beans in higher Spring phases stop at the same point whatever started the shutdown.
@@ -29,7 +45,10 @@ import org.springframework.context.ConfigurableApplicationContext;
  * under Spring's test framework) it only waits for the report before calling
  * {@link LifecycleExit}.
  */
-final class ShutdownExit implements LifecycleListener {
+final class ShutdownExit implements LifecycleListener, ExitCodeGenerator {
+
+	/** The trigger source of a shutdown started by {@code SpringApplication.exit}. */
+	static final String SPRING_APPLICATION_EXIT = "spring-application-exit";
 
 	private static final Log logger = LogFactory.getLog(ShutdownExit.class);
 
@@ -40,6 +59,10 @@ final class ShutdownExit implements LifecycleListener {
 	private final boolean closeContext;
 
 	private final Duration reportWait;
+
+	private final LifecycleManager manager;
+
+	private final CeilingWatchdog watchdog;
 
 	private final AtomicReference<Owner> owner = new AtomicReference<>();
 
@@ -53,18 +76,50 @@ final class ShutdownExit implements LifecycleListener {
 	 * @param closeContext whether to close the context
 	 * @param reportWait how long to wait for the report after the close; the coordinator
 	 * normally holds the close until the report, so this matters only without it
+	 * @param watchdog bounds the time to the process exit, or {@code null} when the process must
+	 * never be halted
 	 */
 	ShutdownExit(ConfigurableApplicationContext context, LifecycleExit exit, boolean closeContext,
-			Duration reportWait) {
+			Duration reportWait, LifecycleManager manager, CeilingWatchdog watchdog) {
 		this.context = context;
 		this.exit = exit;
 		this.closeContext = closeContext;
 		this.reportWait = reportWait;
+		this.manager = manager;
+		this.watchdog = watchdog;
 	}
 
 	@Override
 	public void onShutdownInitiated(ShutdownTrigger trigger) {
+		if (this.watchdog != null) {
+			this.watchdog.arm(System.nanoTime());
+		}
 		begin();
+	}
+
+	/**
+	 * Runs the whole shutdown sequence, unless one is already under way, and returns the report's
+	 * exit code: {@code SpringApplication.exit(context)} calls this before it closes the context,
+	 * and its caller (usually {@code System.exit}) owns the process.
+	 */
+	@Override
+	public int getExitCode() {
+		contextClosing();
+		if (!this.manager.isShutdownInitiated()) {
+			this.manager.triggerShutdown(ShutdownReason.REQUESTED, SPRING_APPLICATION_EXIT);
+		}
+		return awaitExitCode();
+	}
+
+	/**
+	 * Ends the JVM with 129 after the ceiling fired in a shutdown that the JVM's own shutdown hook
+	 * started (signals not trapped): run by Spring Boot's shutdown handlers once the contexts are
+	 * closed. Any other ending keeps its code.
+	 */
+	void haltIfTheCeilingFired(IntConsumer halt) {
+		this.manager.report()
+			.filter(ShutdownReport::ceilingFired)
+			.ifPresent((report) -> halt.accept(report.exitCode()));
 	}
 
 	@Override

@@ -3,11 +3,13 @@ package dev.lifecycle.autoconfigure;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
 
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.ShutdownReason;
+import dev.lifecycle.core.ShutdownTrigger;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import sun.misc.Signal;
@@ -79,8 +81,16 @@ final class SignalTrap {
 	/** What a trapped signal does; called on the JVM's signal thread, so it must not block. */
 	void handle(String signal) {
 		if (this.received.incrementAndGet() == 1) {
-			logger.info("Lifecycle: received " + signal + "; starting the coordinated shutdown");
-			this.manager.triggerShutdown(ShutdownReason.SIGNAL, SOURCE);
+			Optional<ShutdownTrigger> under = this.manager.trigger();
+			if (under.isPresent()) {
+				// Kubernetes' SIGTERM after the preStop hook: the same shutdown, not a new one.
+				logger.info("Lifecycle: received " + signal + "; the shutdown is already under way (reason="
+						+ under.get().reason().label() + ", component=" + under.get().component() + ")");
+			}
+			else {
+				logger.info("Lifecycle: received " + signal + "; starting the coordinated shutdown");
+				this.manager.triggerShutdown(ShutdownReason.SIGNAL, SOURCE);
+			}
 			this.exit.begin();
 			return;
 		}

@@ -16,8 +16,9 @@ import org.springframework.test.context.MergedContextConfiguration;
  * {@code lifecycle.signals.trap=false} (a test must never take over the build's signals or exit
  * its JVM), {@code lifecycle.close-context=false} (the framework owns the contexts it caches and
  * cannot reuse one closed behind its back), {@code lifecycle.pre-stop.enabled=false} (a shared {@code /tmp/shutdown} would stop
- * every cached context) and {@code lifecycle.run-marker.enabled=false} (several cached contexts
- * of one service would see each other's marker as an unclean run).
+ * every cached context), {@code lifecycle.run-marker.enabled=false} (several cached contexts
+ * of one service would see each other's marker as an unclean run) and
+ * {@code lifecycle.halt-after-ceiling=false} (a slow test must fail, not halt the build's JVM).
  */
 class LifecycleTestContextCustomizerFactory implements ContextCustomizerFactory {
 
@@ -25,7 +26,7 @@ class LifecycleTestContextCustomizerFactory implements ContextCustomizerFactory 
 
 	private static final Map<String, Object> DEFAULTS = Map.of("lifecycle.signals.trap", "false",
 			"lifecycle.close-context", "false", "lifecycle.pre-stop.enabled", "false", "lifecycle.run-marker.enabled",
-			"false");
+			"false", "lifecycle.halt-after-ceiling", "false");
 
 	@Override
 	public ContextCustomizer createContextCustomizer(Class<?> testClass,

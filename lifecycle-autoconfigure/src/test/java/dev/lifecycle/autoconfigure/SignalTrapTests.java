@@ -11,7 +11,10 @@ import dev.lifecycle.core.ShutdownTrigger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.support.GenericApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -21,6 +24,7 @@ import static org.awaitility.Awaitility.await;
  * The signal trap's decisions, driven without real signals (the process-level tests send real
  * ones).
  */
+@ExtendWith(OutputCaptureExtension.class)
 class SignalTrapTests {
 
 	private final List<Integer> halts = new CopyOnWriteArrayList<>();
@@ -36,8 +40,9 @@ class SignalTrapTests {
 	@BeforeEach
 	void startEngine() {
 		this.context.refresh();
-		ShutdownExit exit = new ShutdownExit(this.context, this.exits::add, true, Duration.ofSeconds(10));
 		this.manager = LifecycleManager.builder("orders").build();
+		ShutdownExit exit = new ShutdownExit(this.context, this.exits::add, true, Duration.ofSeconds(10), this.manager,
+				null);
 		this.manager.addListener(exit);
 		this.manager.start();
 		this.trap = new SignalTrap(this.manager, exit, this.halts::add);
@@ -74,6 +79,14 @@ class SignalTrapTests {
 		assertThat(this.manager.trigger().orElseThrow().reason()).isEqualTo(ShutdownReason.PRESTOP);
 		this.trap.handle("SIGTERM");
 		assertThat(this.halts).containsExactly(ExitCodes.FORCED);
+	}
+
+	@Test
+	void aSigtermAfterThePreStopFileSaysTheShutdownIsUnderWayRatherThanStartingOne(CapturedOutput output) {
+		this.manager.triggerShutdown(ShutdownReason.PRESTOP, "prestop");
+		this.trap.handle("SIGTERM");
+		assertThat(output).contains("Lifecycle: received SIGTERM; the shutdown is already under way (reason=prestop")
+			.doesNotContain("starting the coordinated shutdown");
 	}
 
 }

@@ -22,7 +22,8 @@ final class TestRunners {
 					LifecycleAutoConfiguration.class, LifecycleMetricsAutoConfiguration.class,
 					LifecycleHealthContributorAutoConfiguration.class, LifecycleEndpointAutoConfiguration.class))
 			.withPropertyValues("spring.application.name=orders", "lifecycle.signals.trap=false",
-					"lifecycle.pre-stop.enabled=false", "lifecycle.run-marker.enabled=false");
+					"lifecycle.pre-stop.enabled=false", "lifecycle.run-marker.enabled=false",
+					"lifecycle.halt-after-ceiling=false");
 	}
 
 	/** A thread-safe record of what happened, in order. */

@@ -166,6 +166,58 @@ class ProcessShutdownTests {
 		assertThat(marker).doesNotExist();
 	}
 
+	@Test
+	void aStuckSmartLifecycleExits129WithinTheCeilingPlusTwoSecondsNamingTheBeanAndItsStack() throws Exception {
+		AppProcess app = start("app", "--process-test.stuck-lifecycle=true", "--lifecycle.global-shutdown-timeout=2s");
+		long signalled = System.nanoTime();
+		app.signal("TERM");
+		int exitCode = app.awaitExit(Duration.ofSeconds(20));
+		Duration elapsed = Duration.ofNanos(System.nanoTime() - signalled);
+		assertThat(exitCode).isEqualTo(ExitCodes.CEILING);
+		assertThat(elapsed).isLessThan(Duration.ofSeconds(4));
+		assertThat(app.log()).contains("stuckClient: stop called",
+				"Lifecycle: global shutdown timeout of PT2S expired during standard drain, phase 2147483647",
+				"component 'stuckClient' (tier STANDARD, phase 2147483647, told to stop",
+				"thread \"lifecycle-stop-stuckClient\"", "ProcessTestApplication$StuckClient.stop");
+	}
+
+	@Test
+	void aStuckPreDestroyIsHaltedWith129WithinTheCeilingPlusTwoSecondsNamingTheBeanAndItsStack() throws Exception {
+		AppProcess app = start("app", "--process-test.stuck-pre-destroy=true",
+				"--lifecycle.global-shutdown-timeout=2s");
+		long signalled = System.nanoTime();
+		app.signal("TERM");
+		int exitCode = app.awaitExit(Duration.ofSeconds(20));
+		Duration elapsed = Duration.ofNanos(System.nanoTime() - signalled);
+		assertThat(exitCode).isEqualTo(ExitCodes.CEILING);
+		assertThat(elapsed).isLessThan(Duration.ofSeconds(4));
+		assertThat(app.log()).contains("Lifecycle: shutdown complete (clean=true, exitCode=0",
+				"stuckResource: @PreDestroy called",
+				"Lifecycle: the process is still running 1500 ms after the global shutdown timeout of PT2S; halting "
+						+ "with exit code 129",
+				"destroying bean 'stuckResource'", "ProcessTestApplication$StuckResource.close");
+	}
+
+	@Test
+	void scheduledTicksContinueThroughTheDrainDelayAndAnAsyncTaskRunningAtSigtermCompletes() throws Exception {
+		AppProcess app = start("app", "--process-test.scheduling=true", "--process-test.async-task=2500ms",
+				"--lifecycle.drain-delay=1s");
+		app.awaitLog("async: started", Duration.ofSeconds(10));
+		app.signal("TERM");
+		assertThat(app.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.CLEAN);
+		String log = app.log();
+		int initiated = log.indexOf("Lifecycle: shutdown initiated");
+		int drainStarts = log.indexOf("Lifecycle: stopping phase");
+		assertThat(initiated).isPositive();
+		assertThat(drainStarts).isGreaterThan(initiated);
+		// The drain delay is 1 s and the ticker fires every 100 ms: several ticks fall inside it.
+		assertThat(log.substring(initiated, drainStarts).split("ticker: tick").length - 1).isGreaterThanOrEqualTo(5);
+		assertThat(log).contains("async: completed").doesNotContain("async: interrupted");
+		assertThat(log.indexOf("async: completed")).isLessThan(log.indexOf("Lifecycle: shutdown complete"));
+		// No trigger after the scheduler's turn.
+		assertThat(log.substring(log.indexOf("Lifecycle: shutdown complete"))).doesNotContain("ticker: tick");
+	}
+
 	private AppProcess start(String name, String... arguments) throws IOException {
 		AppProcess process = AppProcess.start(name, this.directory, arguments);
 		this.processes.add(process);

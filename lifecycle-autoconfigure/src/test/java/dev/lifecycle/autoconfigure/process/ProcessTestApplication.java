@@ -6,18 +6,29 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.lifecycle.core.ActiveComponent;
 import dev.lifecycle.core.ComponentHandle;
 import dev.lifecycle.spring.ManagedComponent;
+import jakarta.annotation.PreDestroy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.context.event.EventListener;
 import org.springframework.core.env.Environment;
+import org.springframework.scheduling.annotation.Async;
+import org.springframework.scheduling.annotation.EnableAsync;
+import org.springframework.scheduling.annotation.EnableScheduling;
+import org.springframework.scheduling.annotation.Scheduled;
 
 /**
  * A tiny web application that {@link ProcessShutdownTests} runs as a real JVM, with the signal
@@ -29,7 +40,14 @@ import org.springframework.core.env.Environment;
  * (default never);</li>
  * <li>{@code process-test.hang-on-stop} — never return once told to stop (default false);</li>
  * <li>{@code process-test.port-file} — where to write the HTTP port once the application is
- * ready.</li>
+ * ready;</li>
+ * <li>{@code process-test.stuck-lifecycle} — add a {@code SmartLifecycle} bean, {@code stuckClient},
+ * whose {@code stop()} never returns (default false);</li>
+ * <li>{@code process-test.stuck-pre-destroy} — add a bean, {@code stuckResource}, whose
+ * {@code @PreDestroy} method never returns (default false);</li>
+ * <li>{@code process-test.scheduling} — a {@code @Scheduled} ticker every 100 ms and an
+ * {@code @Async} task of {@code process-test.async-task} (default 3s) started once the application
+ * is ready, both on Spring Boot's own scheduler and executor (default false).</li>
  * </ul>
  */
 @SpringBootApplication(proxyBeanMethods = false)
@@ -111,6 +129,115 @@ public class ProcessTestApplication {
 			}
 		}
 
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnBooleanProperty("process-test.stuck-lifecycle")
+	static class StuckLifecycleConfiguration {
+
+		@Bean
+		StuckClient stuckClient() {
+			return new StuckClient();
+		}
+
+	}
+
+	/** A client library whose close never returns, at Spring's default phase. */
+	static class StuckClient implements SmartLifecycle {
+
+		private volatile boolean running;
+
+		@Override
+		public void start() {
+			this.running = true;
+		}
+
+		@Override
+		public void stop() {
+			logger.info("stuckClient: stop called");
+			blockForever();
+		}
+
+		@Override
+		public boolean isRunning() {
+			return this.running;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnBooleanProperty("process-test.stuck-pre-destroy")
+	static class StuckPreDestroyConfiguration {
+
+		@Bean
+		StuckResource stuckResource() {
+			return new StuckResource();
+		}
+
+	}
+
+	static class StuckResource {
+
+		@PreDestroy
+		void close() {
+			logger.info("stuckResource: @PreDestroy called");
+			blockForever();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnBooleanProperty("process-test.scheduling")
+	@EnableScheduling
+	@EnableAsync
+	static class SchedulingConfiguration {
+
+		@Bean
+		Ticker ticker() {
+			return new Ticker();
+		}
+
+		@Bean
+		ApplicationListener<ApplicationReadyEvent> startAsyncTask(Ticker ticker, Environment environment) {
+			Duration length = environment.getProperty("process-test.async-task", Duration.class, Duration.ofSeconds(3));
+			return (event) -> ticker.work(length);
+		}
+
+	}
+
+	static class Ticker {
+
+		private final AtomicInteger ticks = new AtomicInteger();
+
+		@Scheduled(fixedRate = 100)
+		public void tick() {
+			logger.info("ticker: tick {}", this.ticks.incrementAndGet());
+		}
+
+		@Async
+		public void work(Duration length) {
+			logger.info("async: started on {}", Thread.currentThread().getName());
+			try {
+				Thread.sleep(length.toMillis());
+				logger.info("async: completed");
+			}
+			catch (InterruptedException ex) {
+				logger.info("async: interrupted");
+			}
+		}
+
+	}
+
+	/** Never returns, not even when interrupted: the log must show this frame. */
+	static void blockForever() {
+		while (true) {
+			try {
+				Thread.sleep(Long.MAX_VALUE);
+			}
+			catch (InterruptedException ex) {
+				// Ignored on purpose: this bean is stuck.
+			}
+		}
 	}
 
 }
