@@ -8,7 +8,10 @@ public final class ExitCodes {
 	/** A clean shutdown: signal, pre-stop file, a requested shutdown or all finite work completed. */
 	public static final int CLEAN = 0;
 
-	/** A component failed, died or stalled. */
+	/**
+	 * A component failed, died or stalled, or a shutdown handler or closing step threw or timed out
+	 * (its work may be missing).
+	 */
 	public static final int FAILURE = 1;
 
 	/** A second SIGTERM/SIGINT forced an immediate exit; the sequence did not finish. */

@@ -20,6 +20,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BiFunction;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -77,6 +78,10 @@ public final class LifecycleManager {
 
 	private final List<ShutdownSequence.NamedAction> finalActions = new ArrayList<>();
 
+	private final List<ShutdownSequence.NamedHandler> closingSteps = new ArrayList<>();
+
+	private final BiFunction<String, ComponentOptions, ComponentOptions> optionsResolver;
+
 	private final AtomicReference<ShutdownTrigger> trigger = new AtomicReference<>();
 
 	private final CompletableFuture<ShutdownReport> termination = new CompletableFuture<>();
@@ -114,6 +119,7 @@ public final class LifecycleManager {
 		this.automaticHealthPolling = builder.automaticHealthPolling;
 		this.runMarker = (builder.runMarker != null) ? new RunMarker(builder.runMarker) : null;
 		this.listeners = new CopyOnWriteArrayList<>(builder.listeners);
+		this.optionsResolver = builder.optionsResolver;
 		this.scheduler = new ScheduledThreadPoolExecutor(1, (task) -> {
 			Thread thread = new Thread(task, "lifecycle-monitor");
 			thread.setDaemon(true);
@@ -197,6 +203,9 @@ public final class LifecycleManager {
 			throw new IllegalArgumentException("Component name must not be blank");
 		}
 		Objects.requireNonNull(options, "options");
+		ComponentOptions declared = options;
+		options = Objects.requireNonNull(this.optionsResolver.apply(name, declared),
+				() -> "options resolved for component '" + name + "'");
 		options.validate(name);
 		synchronized (this.components) {
 			checkNotStarted("register component '" + name + "'");
@@ -243,6 +252,24 @@ public final class LifecycleManager {
 		synchronized (this.components) {
 			checkNotStarted("add final action '" + name + "'");
 			this.finalActions.add(new ShutdownSequence.NamedAction(name, action));
+		}
+	}
+
+	/**
+	 * Adds a closing step, run after the observability drain and before the report, in the order
+	 * added (the web server's graceful shutdown and stop, say). Each runs on its own thread bounded
+	 * by its timeout and by the global ceiling; one that throws or times out is logged, the sequence
+	 * goes on, and the report is not clean (exit code {@link ExitCodes#FAILURE}).
+	 * @param name a name for the logs and the ceiling's diagnostics
+	 * @param timeout how long the step may run before the sequence goes on without it
+	 * @param step the work
+	 */
+	public void addClosingStep(String name, Duration timeout, ShutdownHandler step) {
+		Objects.requireNonNull(step, "step");
+		requirePositive("closing step '" + name + "' timeout", timeout);
+		synchronized (this.components) {
+			checkNotStarted("add closing step '" + name + "'");
+			this.closingSteps.add(new ShutdownSequence.NamedHandler(name, timeout, step));
 		}
 	}
 
@@ -369,7 +396,7 @@ public final class LifecycleManager {
 			}
 		}
 		ShutdownSequence sequence = new ShutdownSequence(this, candidate, initiatedAt, this.componentList,
-				List.copyOf(this.handlers), List.copyOf(this.finalActions));
+				List.copyOf(this.handlers), List.copyOf(this.finalActions), List.copyOf(this.closingSteps));
 		Thread thread = new Thread(sequence::run, "lifecycle-shutdown");
 		sequence.start(thread);
 		return true;
@@ -603,6 +630,8 @@ public final class LifecycleManager {
 
 		private boolean automaticHealthPolling = true;
 
+		private BiFunction<String, ComponentOptions, ComponentOptions> optionsResolver = (name, options) -> options;
+
 		private final List<LifecycleListener> listeners = new ArrayList<>();
 
 		private Builder(String serviceName) {
@@ -651,6 +680,17 @@ public final class LifecycleManager {
 		/** Adds a listener. */
 		public Builder listener(LifecycleListener listener) {
 			this.listeners.add(Objects.requireNonNull(listener, "listener"));
+			return this;
+		}
+
+		/**
+		 * Resolves the effective options of every component at registration, whatever registers it
+		 * (code, an annotation, an integration), before they are validated: the place where
+		 * configuration overrides what the code declared.
+		 * @param resolver given the component's name and declared options, returns the options to use
+		 */
+		public Builder componentOptions(BiFunction<String, ComponentOptions, ComponentOptions> resolver) {
+			this.optionsResolver = Objects.requireNonNull(resolver, "resolver");
 			return this;
 		}
 

@@ -17,13 +17,17 @@ import java.util.Optional;
  * {@link ExitCodes#CEILING}
  * @param ceilingFired whether the global ceiling cut the sequence short
  * @param elapsed from initiation to the end of the sequence
+ * @param failedSteps shutdown handlers and closing steps that threw or timed out, e.g.
+ * {@code "shutdown handler 'backup'"}; any makes the report not clean with exit code
+ * {@link ExitCodes#FAILURE}
  */
 public record ShutdownReport(ShutdownTrigger trigger, List<ComponentReport> components, boolean clean, int exitCode,
-		boolean ceilingFired, Duration elapsed) {
+		boolean ceilingFired, Duration elapsed, List<String> failedSteps) {
 
 	/** Copies the component list so the report cannot change after it is published. */
 	public ShutdownReport {
 		components = List.copyOf(components);
+		failedSteps = List.copyOf(failedSteps);
 	}
 
 	/** The report entry for one component, if the report has one. */

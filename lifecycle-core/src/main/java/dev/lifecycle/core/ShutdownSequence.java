@@ -40,6 +40,10 @@ final class ShutdownSequence {
 
 	private final List<NamedAction> finalActions;
 
+	private final List<NamedHandler> closingSteps;
+
+	private final List<String> failedSteps = new java.util.concurrent.CopyOnWriteArrayList<>();
+
 	private final AtomicBoolean finished = new AtomicBoolean();
 
 	private volatile Thread thread;
@@ -53,13 +57,14 @@ final class ShutdownSequence {
 	private ScheduledFuture<?> ceiling;
 
 	ShutdownSequence(LifecycleManager manager, ShutdownTrigger trigger, long initiatedAt, List<Component> components,
-			List<NamedHandler> handlers, List<NamedAction> finalActions) {
+			List<NamedHandler> handlers, List<NamedAction> finalActions, List<NamedHandler> closingSteps) {
 		this.manager = manager;
 		this.trigger = trigger;
 		this.initiatedAt = initiatedAt;
 		this.components = components;
 		this.handlers = handlers;
 		this.finalActions = finalActions;
+		this.closingSteps = closingSteps;
 	}
 
 	void start(Thread thread) {
@@ -74,13 +79,15 @@ final class ShutdownSequence {
 		try {
 			drainDelay();
 			checkNotCut();
-			runHandlers();
+			runTimed("shutdown handler", "lifecycle-handler-", this.handlers);
 			checkNotCut();
 			drainStandard();
 			checkNotCut();
 			runFinalActions();
 			checkNotCut();
 			drainObservability();
+			checkNotCut();
+			runTimed("closing step", "lifecycle-closing-", this.closingSteps);
 			complete();
 		}
 		catch (InterruptedException ex) {
@@ -119,36 +126,47 @@ final class ShutdownSequence {
 		}
 	}
 
-	private void runHandlers() throws InterruptedException {
-		for (NamedHandler handler : this.handlers) {
+	/**
+	 * Runs each step on its own thread, bounded by its own timeout; a step that throws or overruns
+	 * is logged, recorded as failed (the report is then not clean) and the sequence goes on.
+	 */
+	private void runTimed(String kind, String threadPrefix, List<NamedHandler> steps) throws InterruptedException {
+		for (NamedHandler handler : steps) {
 			checkNotCut();
-			this.step = "shutdown handler '" + handler.name() + "'";
-			logger.info("Lifecycle: running shutdown handler '{}' (timeout {})", handler.name(), handler.timeout());
+			String label = kind + " '" + handler.name() + "'";
+			this.step = label;
+			logger.info("Lifecycle: running {} (timeout {})", label, handler.timeout());
 			long start = System.nanoTime();
-			Thread runner = this.manager.newThread("lifecycle-handler-" + handler.name(), () -> {
+			AtomicBoolean failed = new AtomicBoolean();
+			Thread runner = this.manager.newThread(threadPrefix + handler.name(), () -> {
 				try {
 					handler.handler().shutdown();
 				}
 				catch (InterruptedException ex) {
-					logger.warn("Lifecycle: shutdown handler '{}' was interrupted", handler.name());
+					failed.set(true);
+					logger.warn("Lifecycle: {} was interrupted", label);
 				}
 				catch (Exception | Error ex) {
-					logger.error("Lifecycle: shutdown handler '{}' failed; continuing", handler.name(), ex);
+					failed.set(true);
+					logger.error("Lifecycle: {} failed; continuing", label, ex);
 				}
 			});
-			this.runningHandler = handler;
+			this.runningHandler = new NamedHandler(label, handler.timeout(), handler.handler());
 			this.runningHandlerThread = runner;
 			runner.start();
 			runner.join(Math.max(1, handler.timeout().toMillis()));
 			this.runningHandler = null;
 			this.runningHandlerThread = null;
 			if (runner.isAlive()) {
-				logger.error("Lifecycle: shutdown handler '{}' did not finish within {}; continuing without it",
-						handler.name(), handler.timeout());
+				logger.error("Lifecycle: {} did not finish within {}; continuing without it", label, handler.timeout());
+				this.failedSteps.add(label);
 				runner.interrupt();
 			}
+			else if (failed.get()) {
+				this.failedSteps.add(label);
+			}
 			else {
-				logger.info("Lifecycle: shutdown handler '{}' finished in {} ms", handler.name(),
+				logger.info("Lifecycle: {} finished in {} ms", label,
 						TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
 			}
 		}
@@ -279,7 +297,7 @@ final class ShutdownSequence {
 		NamedHandler handler = this.runningHandler;
 		Thread handlerThread = this.runningHandlerThread;
 		if (handler != null && handlerThread != null) {
-			message.append("\n  shutdown handler '").append(handler.name()).append("'");
+			message.append("\n  ").append(handler.name());
 			appendThread(message, handlerThread);
 		}
 		for (Component component : this.components) {
@@ -334,7 +352,7 @@ final class ShutdownSequence {
 		if (ceilingFired) {
 			exitCode = ExitCodes.CEILING;
 		}
-		else if (!this.trigger.reason().isClean() || abnormal) {
+		else if (!this.trigger.reason().isClean() || abnormal || !this.failedSteps.isEmpty()) {
 			exitCode = ExitCodes.FAILURE;
 		}
 		else {
@@ -342,7 +360,8 @@ final class ShutdownSequence {
 		}
 		boolean clean = exitCode == ExitCodes.CLEAN && allCompleted;
 		Duration elapsed = Duration.ofNanos(System.nanoTime() - this.initiatedAt);
-		return new ShutdownReport(this.trigger, reports, clean, exitCode, ceilingFired, elapsed);
+		return new ShutdownReport(this.trigger, reports, clean, exitCode, ceilingFired, elapsed,
+				List.copyOf(this.failedSteps));
 	}
 
 	record NamedHandler(String name, Duration timeout, ShutdownHandler handler) {

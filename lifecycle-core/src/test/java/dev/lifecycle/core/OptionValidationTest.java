@@ -1,5 +1,6 @@
 package dev.lifecycle.core;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
@@ -111,6 +112,24 @@ class OptionValidationTest {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> LifecycleManager.builder("svc").preStopFile(Path.of("tmp/shutdown")).build())
 			.withMessage("preStopFile must be an absolute path but was 'tmp/shutdown'");
+	}
+
+
+	@Test
+	void theOptionsResolverOverridesWhatCodeDeclaredAndItsResultIsValidated() {
+		LifecycleManager manager = LifecycleManager.builder("svc")
+			.componentOptions((name, declared) -> name.equals("payment-executor") ? declared.withPhase(12) : declared)
+			.build();
+		manager.registerExecutor("payment-executor", ComponentOptions.defaults().withPhase(3),
+				java.util.concurrent.Executors.newSingleThreadExecutor());
+		assertThat(manager.components()).singleElement().satisfies((c) -> assertThat(c.phase()).isEqualTo(12));
+
+		LifecycleManager invalid = LifecycleManager.builder("svc")
+			.componentOptions((name, declared) -> declared.withStallThreshold(0))
+			.build();
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> invalid.register("worker", ComponentOptions.defaults()))
+			.withMessage("Component 'worker': stallThreshold must be at least 1 but was 0");
 	}
 
 }

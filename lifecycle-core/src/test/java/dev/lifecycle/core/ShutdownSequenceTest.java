@@ -117,7 +117,7 @@ class ShutdownSequenceTest {
 	}
 
 	@Test
-	void aHandlerThatThrowsOrTimesOutIsLoggedAndTheSequenceGoesOn() throws InterruptedException {
+	void aHandlerThatThrowsOrTimesOutLetsTheSequenceGoOnButMakesTheReportUnclean() throws InterruptedException {
 		LifecycleManager manager = builder().build();
 		manager.registerPassive("pipeline", ComponentOptions.defaults(), recording("pipeline"));
 		manager.addShutdownHandler("broken", Duration.ofSeconds(5), () -> {
@@ -130,7 +130,31 @@ class ShutdownSequenceTest {
 		ShutdownReport report = manager.awaitTermination();
 
 		assertThat(this.events).containsExactly("stop pipeline");
-		assertThat(report.exitCode()).isEqualTo(ExitCodes.CLEAN);
+		assertThat(report.exitCode()).isEqualTo(ExitCodes.FAILURE);
+		assertThat(report.clean()).isFalse();
+		assertThat(report.failedSteps()).containsExactly("shutdown handler 'broken'", "shutdown handler 'hung'");
+	}
+
+	@Test
+	void closingStepsRunAfterTheObservabilityDrainInOrderAddedAndAFailedOneMakesTheReportUnclean()
+			throws InterruptedException {
+		LifecycleManager manager = builder().build();
+		manager.registerPassive("pipeline", ComponentOptions.defaults(), recording("pipeline"));
+		manager.registerPassive("metrics", ComponentOptions.defaults().withTier(Tier.OBSERVABILITY),
+				recording("metrics"));
+		manager.addClosingStep("web-server-graceful", Duration.ofSeconds(5), () -> this.events.add("graceful"));
+		manager.addClosingStep("web-server-stop", Duration.ofMillis(100), () -> {
+			this.events.add("stop");
+			new CountDownLatch(1).await();
+		});
+		manager.start();
+
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		ShutdownReport report = manager.awaitTermination();
+
+		assertThat(this.events).containsExactly("stop pipeline", "stop metrics", "graceful", "stop");
+		assertThat(report.exitCode()).isEqualTo(ExitCodes.FAILURE);
+		assertThat(report.failedSteps()).containsExactly("closing step 'web-server-stop'");
 	}
 
 	@Test
