@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.Tier;
@@ -12,6 +13,7 @@ import org.apache.commons.logging.LogFactory;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.Lifecycle;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.context.support.DefaultLifecycleProcessor;
 
 /**
@@ -24,7 +26,8 @@ import org.springframework.context.support.DefaultLifecycleProcessor;
  * the adopted beans in its standard drain, after the drain delay and the shutdown handlers,
  * highest phase first and concurrently within a phase, each bounded by its budget; Spring stops
  * only the beans left to it (opted out with {@code lifecycle.components.<bean>.adopt=false},
- * Lifecycle's own coordinator, the web server), each where it always would. A {@code Lifecycle}
+ * Lifecycle's own coordinator), each where it always would. The web server's graceful shutdown
+ * and stop become closing steps of the sequence, after the observability drain. A {@code Lifecycle}
  * bean that is also a {@code @ManagedComponent} is the component already and is not adopted twice.
  *
  * <p>The context's lifecycle processor is the extension point Spring designed for this, and Spring
@@ -93,6 +96,43 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 		return beans;
 	}
 
+	/**
+	 * Moves the web server's graceful shutdown and stop into the sequence, after the observability
+	 * drain and before the report, so the report says whether in-flight requests finished and the
+	 * ceiling bounds them. Spring then finds both lifecycles stopped and skips them; if the
+	 * sequence never reached them, Spring stops the server as usual.
+	 */
+	private void addWebServerClosingSteps(LifecycleManager manager, Map<String, Lifecycle> beans) {
+		Lifecycle graceful = null;
+		Lifecycle startStop = null;
+		for (Lifecycle bean : beans.values()) {
+			String type = bean.getClass().getName();
+			if (type.endsWith(".WebServerGracefulShutdownLifecycle") && WEB_SERVER_LIFECYCLES.contains(type)) {
+				graceful = bean;
+			}
+			else if (type.endsWith(".WebServerStartStopLifecycle") && WEB_SERVER_LIFECYCLES.contains(type)) {
+				startStop = bean;
+			}
+		}
+		if (graceful instanceof SmartLifecycle smart) {
+			manager.addClosingStep("web server graceful shutdown", this.springTimeout, () -> {
+				if (smart.isRunning()) {
+					CountDownLatch drained = new CountDownLatch(1);
+					smart.stop(drained::countDown);
+					drained.await();
+				}
+			});
+		}
+		if (startStop != null) {
+			Lifecycle server = startStop;
+			manager.addClosingStep("web server stop", this.springTimeout, () -> {
+				if (server.isRunning()) {
+					server.stop();
+				}
+			});
+		}
+	}
+
 	/** The adopted beans by name, in the order they were adopted. */
 	Map<String, Lifecycle> adopted() {
 		return Map.copyOf(this.adopted);
@@ -101,7 +141,9 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 	private void adopt() {
 		LifecycleManager manager = this.manager.getObject();
 		Map<String, LifecycleProperties.Component> overrides = this.properties.getComponents();
-		getLifecycleBeans().forEach((name, bean) -> {
+		Map<String, Lifecycle> beans = getLifecycleBeans();
+		addWebServerClosingSteps(manager, beans);
+		beans.forEach((name, bean) -> {
 			if (bean instanceof LifecycleCoordinator || WEB_SERVER_LIFECYCLES.contains(bean.getClass().getName())
 					|| this.registrar.isManagedComponentBean(name) || this.adopted.containsKey(name)) {
 				return;
@@ -114,6 +156,7 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 					this.springTimeout, null, 1, false, ComponentSettings.Origin.SPRING,
 					"Spring Lifecycle bean '" + name + "' (" + bean.getClass().getName() + ")");
 			ComponentSettings.Resolved resolved = ComponentSettings.resolve(name, declared, overrides);
+			this.origins.record(name, resolved, true);
 			try {
 				manager.registerPassive(name, resolved.options(), new AdoptedLifecycleBean(bean));
 			}
@@ -123,7 +166,6 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 						"Rename the bean or the component that uses the same name, or set 'lifecycle.components."
 								+ name + ".adopt=false' to leave the bean to Spring.");
 			}
-			this.origins.record(name, resolved, true);
 			this.adopted.put(name, bean);
 		});
 		if (!this.adopted.isEmpty()) {

@@ -3,6 +3,7 @@ package dev.lifecycle.autoconfigure;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntConsumer;
 
 import dev.lifecycle.core.ExitCodes;
@@ -12,8 +13,8 @@ import org.apache.commons.logging.LogFactory;
 /**
  * Bounds the time from a shutdown's first instant to the process exit, whatever runs after the
  * engine's sequence: Spring stopping the beans left to it, {@code @PreDestroy} methods,
- * {@code DisposableBean}s, JVM shutdown hooks. Armed when a shutdown begins; if the process is
- * still alive {@link #GRACE} after the global ceiling, it logs every thread that can hold the JVM
+ * {@code DisposableBean}s, JVM shutdown hooks. Armed when a shutdown begins; if the application
+ * is still on its way out {@link #GRACE} after the global ceiling, it logs every thread that can hold the JVM
  * (naming the bean a thread is destroying) and halts with {@link ExitCodes#CEILING}. A halt, not an
  * exit: {@code System.exit} blocks for ever once shutdown hooks are running.
  */
@@ -30,12 +31,20 @@ final class CeilingWatchdog {
 
 	private final IntConsumer halt;
 
+	private final BooleanSupplier ending;
+
 	private volatile Thread thread;
 
-	CeilingWatchdog(Duration ceiling, BeanDestructionTracker destructions, IntConsumer halt) {
+	/**
+	 * @param ending whether the application is still on its way out when the watchdog fires: the
+	 * context is still closing or the JVM is running its shutdown hooks. A JVM whose context has
+	 * closed and that nobody is exiting (a test, a DevTools restart) is left alone.
+	 */
+	CeilingWatchdog(Duration ceiling, BeanDestructionTracker destructions, IntConsumer halt, BooleanSupplier ending) {
 		this.ceiling = ceiling;
 		this.destructions = destructions;
 		this.halt = halt;
+		this.ending = ending;
 	}
 
 	/** Starts the clock at the shutdown's first instant; later calls do nothing. */
@@ -59,6 +68,9 @@ final class CeilingWatchdog {
 			}
 		}
 		catch (InterruptedException ex) {
+			return;
+		}
+		if (!this.ending.getAsBoolean()) {
 			return;
 		}
 		try {

@@ -5,6 +5,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.lifecycle.core.ComponentOptions;
+
 /**
  * What the Spring layer knows about each component beyond the engine's view: where each of its
  * effective options came from, whether it is an adopted Spring {@code Lifecycle} bean, and which
@@ -18,7 +20,21 @@ final class ComponentOrigins {
 	private final Set<String> leftToSpring = ConcurrentHashMap.newKeySet();
 
 	void record(String name, ComponentSettings.Resolved resolved, boolean adopted) {
-		this.entries.put(name, new Entry(resolved.origins(), adopted));
+		this.entries.put(name, new Entry(resolved.options(), resolved.origins(), adopted));
+	}
+
+	/**
+	 * The engine's options resolver: options of a component that the Spring layer has not
+	 * resolved itself (one registered from code) get their {@code lifecycle.components} overrides
+	 * here; the others already have them.
+	 */
+	ComponentOptions resolve(String name, ComponentOptions declared, Map<String, LifecycleProperties.Component> overrides) {
+		if (this.entries.containsKey(name)) {
+			return declared;
+		}
+		ComponentSettings.Resolved resolved = ComponentSettings.resolveCode(name, declared, overrides);
+		record(name, resolved, false);
+		return resolved.options();
 	}
 
 	/** A Lifecycle bean that is not adopted because its {@code adopt} property is false. */
@@ -36,10 +52,11 @@ final class ComponentOrigins {
 	}
 
 	/**
+	 * @param options the effective options
 	 * @param origins per option, where its value came from
 	 * @param adopted whether the component is an adopted Spring Lifecycle bean
 	 */
-	record Entry(Map<String, ComponentSettings.Origin> origins, boolean adopted) {
+	record Entry(ComponentOptions options, Map<String, ComponentSettings.Origin> origins, boolean adopted) {
 	}
 
 }

@@ -1,6 +1,7 @@
 package dev.lifecycle.autoconfigure;
 
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntConsumer;
 
 import dev.lifecycle.core.LifecycleListener;
@@ -9,6 +10,7 @@ import dev.lifecycle.core.LifecycleMetrics;
 import dev.lifecycle.spring.LifecycleExit;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -19,6 +21,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Role;
 import org.springframework.context.support.AbstractApplicationContext;
 import org.springframework.core.env.Environment;
 
@@ -40,14 +43,16 @@ public final class LifecycleAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	LifecycleManager lifecycleManager(LifecycleProperties properties, Environment environment,
-			ObjectProvider<LifecycleMetrics> metrics) {
+			ObjectProvider<LifecycleMetrics> metrics, ComponentOrigins origins) {
 		return LifecycleSettings.of(properties, environment)
 			.builder()
 			.metrics(metrics.getIfAvailable(LifecycleMetrics::noop))
+			.componentOptions((name, options) -> origins.resolve(name, options, properties.getComponents()))
 			.build();
 	}
 
 	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	static ComponentOrigins lifecycleComponentOrigins() {
 		return new ComponentOrigins();
 	}
@@ -89,6 +94,7 @@ public final class LifecycleAutoConfiguration {
 	}
 
 	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	static BeanDestructionTracker lifecycleBeanDestructionTracker() {
 		return new BeanDestructionTracker();
 	}
@@ -97,10 +103,12 @@ public final class LifecycleAutoConfiguration {
 	ShutdownExit lifecycleShutdownExit(ConfigurableApplicationContext context, LifecycleExit exit,
 			LifecycleManager manager, LifecycleProperties properties, BeanDestructionTracker destructions) {
 		IntConsumer halt = (code) -> Runtime.getRuntime().halt(code);
-		CeilingWatchdog watchdog = properties.isHaltAfterCeiling()
-				? new CeilingWatchdog(manager.globalShutdownTimeout(), destructions, halt) : null;
+		AtomicReference<ShutdownExit> self = new AtomicReference<>();
+		CeilingWatchdog watchdog = properties.isHaltAfterCeiling() ? new CeilingWatchdog(
+				manager.globalShutdownTimeout(), destructions, halt, () -> self.get().isEnding()) : null;
 		ShutdownExit shutdownExit = new ShutdownExit(context, exit, properties.isCloseContext(),
 				manager.globalShutdownTimeout().plus(LifecycleCoordinator.CEILING_SLACK), manager, watchdog);
+		self.set(shutdownExit);
 		if (properties.isHaltAfterCeiling()) {
 			SpringApplication.getShutdownHandlers().add(() -> shutdownExit.haltIfTheCeilingFired(halt));
 		}

@@ -1,8 +1,10 @@
 package dev.lifecycle.autoconfigure;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.lifecycle.core.ComponentOptions;
 import dev.lifecycle.core.ComponentReport;
 import dev.lifecycle.core.ComponentState;
 import dev.lifecycle.core.ComponentView;
@@ -20,7 +22,8 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
 /**
  * The {@code lifecycle} actuator endpoint: every component (name, phase, tier, state, health,
- * heartbeat age) and, once a shutdown has begun, its trigger and, once it has ended, its report.
+ * heartbeat age, effective options with where each came from, adopted or not) and, once a
+ * shutdown has begun, its trigger and, once it has ended, its report.
  *
  * <p>Read-only by construction: it has no write or delete operation (and its default access is
  * read-only), and nothing in Lifecycle lets an HTTP request start a shutdown. Like every endpoint but {@code health}, it is not exposed over
@@ -31,12 +34,22 @@ public final class LifecycleEndpoint {
 
 	private final LifecycleManager manager;
 
+	private final ComponentOrigins origins;
+
 	/**
 	 * Creates the endpoint.
 	 * @param manager the manager to describe
 	 */
 	public LifecycleEndpoint(LifecycleManager manager) {
+		this(manager, null);
+	}
+
+	/**
+	 * @param origins where each component's options came from, or {@code null} when unknown
+	 */
+	LifecycleEndpoint(LifecycleManager manager, ComponentOrigins origins) {
 		this.manager = manager;
+		this.origins = origins;
 	}
 
 	/**
@@ -50,7 +63,7 @@ public final class LifecycleEndpoint {
 		String status = (report != null) ? "TERMINATED" : (trigger != null) ? "SHUTTING_DOWN" : "RUNNING";
 		List<ComponentDescriptor> components = this.manager.components()
 			.stream()
-			.map(ComponentDescriptor::of)
+			.map(this::describe)
 			.toList();
 		ShutdownDescriptor shutdown = (trigger != null) ? ShutdownDescriptor.of(trigger, report) : null;
 		return new LifecycleDescriptor(this.manager.serviceName(), status, components, shutdown);
@@ -67,8 +80,14 @@ public final class LifecycleEndpoint {
 			.stream()
 			.filter((component) -> component.name().equals(name))
 			.findFirst()
-			.map(ComponentDescriptor::of)
+			.map(this::describe)
 			.orElse(null);
+	}
+
+	private ComponentDescriptor describe(ComponentView view) {
+		OptionsDescriptor options = (this.origins != null)
+				? this.origins.get(view.name()).map(OptionsDescriptor::of).orElse(null) : null;
+		return ComponentDescriptor.of(view, options);
 	}
 
 	/**
@@ -95,15 +114,46 @@ public final class LifecycleEndpoint {
 	 * @param heartbeatAge time since the last heartbeat the monitor saw (ISO-8601), or {@code null}
 	 * @param openCriticalSections critical sections open now
 	 * @param details extra detail, such as a critical executor's queue depth
+	 * @param options the effective options and where each came from, or {@code null} when the
+	 * manager was built without the Spring layer's resolver
 	 */
 	public record ComponentDescriptor(String name, Tier tier, int phase, ComponentState state, boolean healthy,
-			HealthStatus health, String heartbeatAge, int openCriticalSections,
-			Map<String, Object> details) implements OperationResponseBody {
+			HealthStatus health, String heartbeatAge, int openCriticalSections, Map<String, Object> details,
+			OptionsDescriptor options) implements OperationResponseBody {
 
-		static ComponentDescriptor of(ComponentView view) {
+		static ComponentDescriptor of(ComponentView view, OptionsDescriptor options) {
 			return new ComponentDescriptor(view.name(), view.tier(), view.phase(), view.state(), view.healthy(),
 					view.healthStatus(), view.heartbeatAge().map(Object::toString).orElse(null),
-					view.openCriticalSections(), view.details());
+					view.openCriticalSections(), view.details(), options);
+		}
+
+	}
+
+	/**
+	 * A component's effective options.
+	 *
+	 * @param phase its phase
+	 * @param tier its tier
+	 * @param gracefulShutdown its graceful budget (ISO-8601), or {@code null} for none (bounded by
+	 * the global ceiling; an observability component gets 1 s)
+	 * @param livenessDeadline its liveness deadline (ISO-8601), or {@code null} when unmonitored
+	 * @param stallThreshold consecutive stalled checks before it counts as stalled
+	 * @param adopted whether it is a Spring {@code Lifecycle} bean adopted as a component
+	 * @param origins per option, where its value came from: {@code annotation}, {@code property}
+	 * ({@code lifecycle.components.<name>.*}), {@code spring} (an adopted bean's Spring phase or
+	 * {@code spring.lifecycle.timeout-per-shutdown-phase}), {@code code} or {@code default}
+	 */
+	public record OptionsDescriptor(int phase, Tier tier, String gracefulShutdown, String livenessDeadline,
+			int stallThreshold, boolean adopted, Map<String, String> origins) {
+
+		static OptionsDescriptor of(ComponentOrigins.Entry entry) {
+			ComponentOptions options = entry.options();
+			Map<String, String> origins = new LinkedHashMap<>();
+			entry.origins().forEach((option, origin) -> origins.put(option, origin.label()));
+			return new OptionsDescriptor(options.phase(), options.tier(),
+					options.gracefulShutdown().map(Object::toString).orElse(null),
+					options.livenessDeadline().map(Object::toString).orElse(null), options.stallThreshold(),
+					entry.adopted(), origins);
 		}
 
 	}

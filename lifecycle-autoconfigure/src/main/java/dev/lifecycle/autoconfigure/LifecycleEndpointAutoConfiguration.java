@@ -2,6 +2,7 @@ package dev.lifecycle.autoconfigure;
 
 import dev.lifecycle.core.LifecycleManager;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -24,8 +25,8 @@ public final class LifecycleEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnAvailableEndpoint(LifecycleEndpoint.class)
-	LifecycleEndpoint lifecycleEndpoint(LifecycleManager manager) {
-		return new LifecycleEndpoint(manager);
+	LifecycleEndpoint lifecycleEndpoint(LifecycleManager manager, ObjectProvider<ComponentOrigins> origins) {
+		return new LifecycleEndpoint(manager, origins.getIfAvailable());
 	}
 
 }

@@ -145,6 +145,7 @@ final class ManagedComponentRegistrar implements BeanPostProcessor, BeanFactoryA
 		ComponentSettings.Resolved resolved = ComponentSettings.resolveWithOrigins(name, annotation, source,
 				this.properties.getObject().getComponents(), this::resolvePlaceholders);
 		ComponentOptions options = resolved.options();
+		this.origins.record(name, resolved, false);
 		AtomicReference<Object> exposed = new AtomicReference<>(bean);
 		this.exposedBeans.put(beanName, exposed);
 		try {
@@ -171,7 +172,6 @@ final class ManagedComponentRegistrar implements BeanPostProcessor, BeanFactoryA
 					+ ex.getMessage(), "Fix the component's @ManagedComponent attributes or its "
 							+ "'lifecycle.components." + name + ".*' properties.");
 		}
-		this.origins.record(name, resolved, false);
 	}
 
 	/** Whether the bean of that name is a {@code @ManagedComponent}, and so a component already. */

@@ -112,6 +112,27 @@ final class ShutdownExit implements LifecycleListener, ExitCodeGenerator {
 	}
 
 	/**
+	 * Whether the application is still on its way out: its context is closing, or the JVM is
+	 * running its shutdown hooks.
+	 */
+	boolean isEnding() {
+		return (this.context.isClosed() && this.context.isActive()) || isJvmShuttingDown();
+	}
+
+	private static boolean isJvmShuttingDown() {
+		Thread probe = new Thread(() -> {
+		}, "lifecycle-shutdown-probe");
+		try {
+			Runtime.getRuntime().addShutdownHook(probe);
+			Runtime.getRuntime().removeShutdownHook(probe);
+			return false;
+		}
+		catch (IllegalStateException ex) {
+			return true;
+		}
+	}
+
+	/**
 	 * Ends the JVM with 129 after the ceiling fired in a shutdown that the JVM's own shutdown hook
 	 * started (signals not trapped): run by Spring Boot's shutdown handlers once the contexts are
 	 * closed. Any other ending keeps its code.

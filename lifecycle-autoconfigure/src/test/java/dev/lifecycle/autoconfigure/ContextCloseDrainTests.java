@@ -12,8 +12,11 @@ import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.ShutdownReport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,6 +28,7 @@ import static org.awaitility.Awaitility.await;
  * coordinator, in a phase above the web server's graceful shutdown, holds that close until the
  * drain has finished, so the server answers throughout and stops only afterwards.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class ContextCloseDrainTests {
 
 	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -69,7 +73,7 @@ class ContextCloseDrainTests {
 	}
 
 	@Test
-	void plainContextCloseRunsTheWholeSequenceBeforeTheServerStops() throws Exception {
+	void plainContextCloseRunsTheWholeSequenceBeforeTheServerStops(CapturedOutput output) throws Exception {
 		start();
 		DrainingApplication application = this.context.getBean(DrainingApplication.class);
 		LifecycleManager manager = this.context.getBean(LifecycleManager.class);
@@ -87,6 +91,10 @@ class ContextCloseDrainTests {
 		ShutdownReport report = manager.report().orElseThrow();
 		assertThat(report.trigger().component()).isEqualTo("context-close");
 		assertThat(report.exitCode()).isZero();
+		// The web server's graceful shutdown and stop ran inside the sequence, before the report.
+		assertThat(output).containsSubsequence("Lifecycle: running closing step 'web server graceful shutdown'",
+				"Lifecycle: closing step 'web server graceful shutdown' finished",
+				"Lifecycle: closing step 'web server stop' finished", "Lifecycle: shutdown complete (clean=true");
 		// Whoever closed the context owns the process: Lifecycle does not exit it.
 		assertThat(application.exitCodes).isEmpty();
 	}

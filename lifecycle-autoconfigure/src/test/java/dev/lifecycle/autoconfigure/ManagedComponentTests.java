@@ -98,6 +98,37 @@ class ManagedComponentTests {
 	}
 
 	@Test
+	void propertiesOverrideTheOptionsOfAComponentRegisteredFromCode() {
+		TestRunners.lifecycle()
+			.withUserConfiguration(CodeRegisteredConfiguration.class)
+			.withPropertyValues("lifecycle.components.payment-executor.phase=12",
+					"lifecycle.components.payment-executor.graceful-shutdown=3s")
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(view(context.getBean(LifecycleManager.class), "payment-executor").phase()).isEqualTo(12);
+				LifecycleEndpoint.ComponentDescriptor descriptor = new LifecycleEndpoint(
+						context.getBean(LifecycleManager.class), context.getBean(ComponentOrigins.class))
+					.component("payment-executor");
+				assertThat(descriptor.options().phase()).isEqualTo(12);
+				assertThat(descriptor.options().origins()).containsEntry("phase", "property")
+					.containsEntry("gracefulShutdown", "property")
+					.containsEntry("tier", "code");
+			});
+	}
+
+	@Test
+	void anInvalidPropertyOnAComponentRegisteredFromCodeFailsTheStartNamingTheProperty() {
+		TestRunners.lifecycle()
+			.withUserConfiguration(CodeRegisteredConfiguration.class)
+			.withPropertyValues("lifecycle.components.payment-executor.tier=advisory")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.isInstanceOf(InvalidLifecycleConfigurationException.class)
+				.hasMessageContaining("'lifecycle.components.payment-executor.liveness-deadline' is required"));
+	}
+
+	@Test
 	void annotationValuesAndPlaceholdersAreApplied() {
 		TestRunners.lifecycle()
 			.withBean(TestRunners.Events.class, () -> this.events)
@@ -427,6 +458,17 @@ class ManagedComponentTests {
 		@Lazy
 		LazyComponent lazy() {
 			return new LazyComponent();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class CodeRegisteredConfiguration {
+
+		@Bean(destroyMethod = "")
+		java.util.concurrent.ExecutorService paymentExecutor(LifecycleManager manager) {
+			return manager.registerExecutor("payment-executor", dev.lifecycle.core.ComponentOptions.defaults()
+				.withPhase(3), java.util.concurrent.Executors.newFixedThreadPool(1));
 		}
 
 	}

@@ -73,6 +73,10 @@ class ProcessShutdownTests {
 				"Lifecycle: shutdown initiated (reason=signal, component=signal)", "worker: drained",
 				"Lifecycle: shutdown complete (clean=true, exitCode=0");
 		assertThat(log.indexOf("worker: drained")).isLessThan(log.indexOf("Lifecycle: shutdown complete"));
+		// The web server's graceful shutdown and stop are steps of the sequence, before the report.
+		assertThat(log).containsSubsequence("worker: drained",
+				"Lifecycle: closing step 'web server graceful shutdown' finished",
+				"Lifecycle: closing step 'web server stop' finished", "Lifecycle: shutdown complete");
 		assertThat(AppProcess.runMarker(this.directory)).doesNotExist();
 	}
 
