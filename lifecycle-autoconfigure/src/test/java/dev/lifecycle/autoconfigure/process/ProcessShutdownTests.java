@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import dev.lifecycle.core.ExitCodes;
 import org.junit.jupiter.api.AfterEach;
@@ -15,6 +16,8 @@ import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -53,9 +56,12 @@ class ProcessShutdownTests {
 		}
 	}
 
-	@Test
-	void sigtermDrainsWhileReadinessIsDownAndLivenessUpThenExitsZero() throws Exception {
-		AppProcess app = start("app", "--process-test.drain=3s");
+	@ParameterizedTest(name = "{0}")
+	@ValueSource(strings = { "tomcat", "jetty", "reactor-netty" })
+	void sigtermDrainsWhileReadinessIsDownAndLivenessUpThenExitsZero(String server) throws Exception {
+		AppProcess app = start(server, serverArguments(server, "--process-test.drain=3s"));
+		assertThat(app.log()).contains(Map.of("tomcat", "Tomcat started on port", "jetty", "Jetty started on port",
+				"reactor-netty", "Netty started on port").get(server));
 		assertThat(app.status("/actuator/health/readiness")).isEqualTo(200);
 		long signalled = System.nanoTime();
 		app.signal("TERM");
@@ -220,6 +226,24 @@ class ProcessShutdownTests {
 		assertThat(log.indexOf("async: completed")).isLessThan(log.indexOf("Lifecycle: shutdown complete"));
 		// No trigger after the scheduler's turn.
 		assertThat(log.substring(log.indexOf("Lifecycle: shutdown complete"))).doesNotContain("ticker: tick");
+	}
+
+	/**
+	 * Selects the web server: Tomcat by default (the test classpath's application.properties
+	 * excludes the others), Jetty for a servlet application, Reactor Netty for a WebFlux one.
+	 */
+	private static String[] serverArguments(String server, String... arguments) {
+		List<String> all = new ArrayList<>(List.of(arguments));
+		if (server.equals("jetty")) {
+			all.add("--spring.autoconfigure.exclude="
+					+ "org.springframework.boot.tomcat.autoconfigure.servlet.TomcatServletWebServerAutoConfiguration,"
+					+ "org.springframework.boot.tomcat.autoconfigure.reactive.TomcatReactiveWebServerAutoConfiguration,"
+					+ "org.springframework.boot.jetty.autoconfigure.reactive.JettyReactiveWebServerAutoConfiguration");
+		}
+		else if (server.equals("reactor-netty")) {
+			all.add("--spring.main.web-application-type=reactive");
+		}
+		return all.toArray(String[]::new);
 	}
 
 	private AppProcess start(String name, String... arguments) throws IOException {
