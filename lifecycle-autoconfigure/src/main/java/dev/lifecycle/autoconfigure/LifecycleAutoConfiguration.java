@@ -2,7 +2,6 @@ package dev.lifecycle.autoconfigure;
 
 import dev.lifecycle.core.LifecycleListener;
 import dev.lifecycle.core.LifecycleManager;
-import dev.lifecycle.core.LifecycleMetrics;
 import dev.lifecycle.spring.LifecycleExit;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -11,9 +10,11 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.availability.ApplicationAvailability;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.thread.Threading;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
+import org.springframework.core.task.VirtualThreadTaskExecutor;
 
 /**
  * Auto-configuration of the Lifecycle engine in a Spring application: the
@@ -28,12 +29,13 @@ public final class LifecycleAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	LifecycleManager lifecycleManager(LifecycleProperties properties, Environment environment,
-			ObjectProvider<LifecycleMetrics> metrics) {
-		return LifecycleSettings.of(properties, environment)
-			.builder()
-			.metrics(metrics.getIfAvailable(LifecycleMetrics::noop))
-			.build();
+	LifecycleManager lifecycleManager(LifecycleProperties properties, Environment environment) {
+		LifecycleManager.Builder builder = LifecycleSettings.of(properties, environment).builder();
+		if (Threading.VIRTUAL.isActive(environment)) {
+			// Engine threads mostly wait (drains, handlers, stop callbacks): virtual threads cost nothing there.
+			builder.threadFactory(new VirtualThreadTaskExecutor("lifecycle-").getVirtualThreadFactory());
+		}
+		return builder.build();
 	}
 
 	@Bean

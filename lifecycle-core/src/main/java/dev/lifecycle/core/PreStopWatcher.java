@@ -23,7 +23,7 @@ final class PreStopWatcher {
 
 	static final long CHECK_INTERVAL_MS = 25;
 
-	private static final Logger logger = LoggerFactory.getLogger(LifecycleManager.class);
+	private static final Logger logger = LoggerFactory.getLogger(PreStopWatcher.class);
 
 	private final Path file;
 

@@ -21,7 +21,7 @@ class PreStopAndMarkerTest {
 	@Test
 	void preStopFileTriggersAShutdownPromptly() throws IOException, InterruptedException {
 		Path file = this.dir.resolve("shutdown");
-		LifecycleManager manager = LifecycleManager.builder("svc").preStopFile(file).metrics(this.metrics).build();
+		LifecycleManager manager = LifecycleManager.builder("svc").preStopFile(file).listener(this.metrics).build();
 		manager.start();
 
 		Files.createFile(file);
@@ -72,7 +72,7 @@ class PreStopAndMarkerTest {
 	void runMarkerOfAnUncleanPreviousRunIsDetectedAndCounted() throws IOException, InterruptedException {
 		Path marker = this.dir.resolve("svc.running");
 		Files.writeString(marker, "pid=1 started=earlier\n");
-		LifecycleManager manager = LifecycleManager.builder("svc").runMarker(marker).metrics(this.metrics).build();
+		LifecycleManager manager = LifecycleManager.builder("svc").runMarker(marker).listener(this.metrics).build();
 
 		manager.start();
 
@@ -99,7 +99,7 @@ class PreStopAndMarkerTest {
 		never.countDown();
 
 		assertThat(marker).exists();
-		LifecycleManager next = LifecycleManager.builder("svc").runMarker(marker).metrics(this.metrics).build();
+		LifecycleManager next = LifecycleManager.builder("svc").runMarker(marker).listener(this.metrics).build();
 		next.start();
 		assertThat(this.metrics.uncleanPreviousRuns()).isEqualTo(1);
 		next.triggerShutdown(ShutdownReason.SIGNAL, "signal");
@@ -109,12 +109,12 @@ class PreStopAndMarkerTest {
 	@Test
 	void aCleanPreviousRunLeavesNoMarker() throws InterruptedException {
 		Path marker = this.dir.resolve("svc.running");
-		LifecycleManager first = LifecycleManager.builder("svc").runMarker(marker).metrics(this.metrics).build();
+		LifecycleManager first = LifecycleManager.builder("svc").runMarker(marker).listener(this.metrics).build();
 		first.start();
 		first.triggerShutdown(ShutdownReason.SIGNAL, "signal");
 		first.awaitTermination();
 
-		LifecycleManager second = LifecycleManager.builder("svc").runMarker(marker).metrics(this.metrics).build();
+		LifecycleManager second = LifecycleManager.builder("svc").runMarker(marker).listener(this.metrics).build();
 		second.start();
 
 		assertThat(this.metrics.uncleanPreviousRuns()).isZero();
