@@ -128,7 +128,7 @@ public final class ComponentHandle {
 
 	/**
 	 * A fatal failure: this component is {@link Outcome#DIED died} at this instant (the shutdown
-	 * never waits for it) and, unless it is advisory, a shutdown starts with reason
+	 * never waits for it) and a shutdown starts with reason
 	 * {@link ShutdownReason#FAILURE} (exit code 1). Callable from any thread at any time; after the
 	 * component has ended it changes nothing.
 	 * @param reason what went wrong

@@ -10,8 +10,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What follows from a component's outcome: the listeners hear of it first; a death of a
- * non-advisory component starts a shutdown; and when every standard component has completed finite
+ * What follows from a component's outcome: the listeners hear of it first; a death starts a
+ * shutdown (for an advisory component only its own failure signal does); and when every standard component has completed finite
  * work, the application shuts down on its own if any component is declared finite, or says how to
  * make it do so if none is.
  */
@@ -54,7 +54,9 @@ final class ComponentOutcomes implements ComponentEvents {
 	public void settled(Component component, @Nullable ShutdownReason reason, String detail) {
 		this.listeners.componentEnded(component.report());
 		if (reason != null) {
-			if (component.tier() != Tier.ADVISORY && !isShutdownInitiated()) {
+			// An advisory component's stall or death is an observation; its own failure signal is a decision.
+			boolean decides = component.tier() != Tier.ADVISORY || reason == ShutdownReason.FAILURE;
+			if (decides && !isShutdownInitiated()) {
 				triggers().fire(reason, component.name(), detail);
 			}
 			return;
