@@ -63,8 +63,8 @@ record LifecycleSettings(String serviceName, Duration globalShutdownTimeout, Dur
 	}
 
 	/**
-	 * A builder with these settings, checked by building once: an invalid value fails here, named
-	 * by its property. Components, listeners and hooks are added by the caller.
+	 * A builder with these settings, checked by the engine: an invalid value fails here, named by
+	 * its property. Components, listeners and hooks are added by the caller.
 	 * @throws InvalidLifecycleConfigurationException naming the property at fault
 	 */
 	LifecycleManager.Builder builder() {
@@ -75,7 +75,7 @@ record LifecycleSettings(String serviceName, Duration globalShutdownTimeout, Dur
 				.healthPollInterval(this.healthPollInterval)
 				.preStopFile(this.preStopFile)
 				.runMarker(this.runMarker)
-				.build();
+				.validate();
 		}
 		catch (InvalidOptionException ex) {
 			throw translate(ex);

@@ -62,6 +62,9 @@ public final class LifecycleManager {
 
 	private final @Nullable RunMarker runMarker;
 
+	/** What a previous process left in its run marker, read when this manager was built. */
+	private final @Nullable String previousRun;
+
 	private final BiFunction<String, ComponentOptions, ComponentOptions> optionsResolver;
 
 	private final EngineThreads threads;
@@ -104,6 +107,9 @@ public final class LifecycleManager {
 		this.drainDelay = builder.drainDelay;
 		this.preStopFile = builder.preStopFile;
 		this.runMarker = (builder.runMarker != null) ? new RunMarker(builder.runMarker) : null;
+		// Written as early as the manager exists, so a crash during the rest of the start-up is
+		// seen as an unclean end too; reported at start, when every listener is attached.
+		this.previousRun = (this.runMarker != null) ? this.runMarker.acquire().orElse(null) : null;
 		this.optionsResolver = builder.optionsResolver;
 		this.automaticHealthPolling = builder.automaticHealthPolling;
 		this.threads = new EngineThreads(builder.threadFactory);
@@ -307,8 +313,8 @@ public final class LifecycleManager {
 		finally {
 			this.registration.unlock();
 		}
-		if (this.runMarker != null) {
-			this.runMarker.acquire().ifPresent(this.listeners::uncleanPreviousRun);
+		if (this.previousRun != null) {
+			this.listeners.uncleanPreviousRun(this.previousRun);
 		}
 		ordered.sort(Comparator.comparingInt(Component::phase).thenComparingInt(Component::registrationIndex));
 		HealthMonitor monitor = new HealthMonitor(ordered, this.clock);
@@ -569,7 +575,8 @@ public final class LifecycleManager {
 
 		/**
 		 * A file kept while the process runs, so the next start can detect an unclean end;
-		 * {@code null} disables it.
+		 * {@code null} disables it. It is written when the manager is built, and a previous
+		 * process's marker found then is reported to listeners at {@link LifecycleManager#start()}.
 		 */
 		public Builder runMarker(@Nullable Path file) {
 			this.runMarker = file;
@@ -616,11 +623,22 @@ public final class LifecycleManager {
 		}
 
 		/**
-		 * Validates the options and builds the manager.
+		 * Validates the options and builds the manager; building writes the run marker, if one is
+		 * set.
 		 * @return a manager, not yet started
 		 * @throws InvalidOptionException naming the first invalid option
 		 */
 		public LifecycleManager build() {
+			validate();
+			return new LifecycleManager(this);
+		}
+
+		/**
+		 * Checks the options as {@link #build()} does, without building anything.
+		 * @return this builder
+		 * @throws InvalidOptionException naming the first invalid option
+		 */
+		public Builder validate() {
 			if (this.serviceName == null || this.serviceName.isBlank()) {
 				throw new IllegalArgumentException("serviceName must not be blank");
 			}
@@ -639,7 +657,7 @@ public final class LifecycleManager {
 				throw new InvalidOptionException(null, "preStopFile",
 						"must be an absolute path but was '" + this.preStopFile + "'");
 			}
-			return new LifecycleManager(this);
+			return this;
 		}
 
 	}

@@ -50,6 +50,10 @@ class PreStopAndMarkerTest {
 	void anExistingPreStopFileAtStartIsDeletedWithAWarningAndDoesNotShutDown() throws IOException,
 			InterruptedException {
 		Path file = Files.createFile(this.dir.resolve("shutdown"));
+		// Left by an earlier run: older than this JVM.
+		Files.setLastModifiedTime(file, java.nio.file.attribute.FileTime.from(
+				java.time.Instant.ofEpochMilli(java.lang.management.ManagementFactory.getRuntimeMXBean().getStartTime())
+					.minus(Duration.ofHours(1))));
 		LifecycleManager manager = LifecycleManager.builder("svc").preStopFile(file).build();
 		LogCapture logs = LogCapture.start();
 		try {
@@ -66,6 +70,18 @@ class PreStopAndMarkerTest {
 		}
 		Files.createFile(file);
 		assertThat(manager.awaitTermination(Duration.ofSeconds(10))).isPresent();
+	}
+
+	@Test
+	void aPreStopFileCreatedDuringStartUpShutsDownOnceStarted() throws IOException, InterruptedException {
+		Path file = Files.createFile(this.dir.resolve("shutdown"));
+		LifecycleManager manager = LifecycleManager.builder("svc").preStopFile(file).build();
+
+		manager.start();
+
+		ShutdownReport report = manager.awaitTermination(Duration.ofSeconds(10)).orElseThrow();
+		assertThat(report.trigger().reason()).isEqualTo(ShutdownReason.PRESTOP);
+		assertThat(report.exitCode()).isEqualTo(ExitCodes.CLEAN);
 	}
 
 	@Test
