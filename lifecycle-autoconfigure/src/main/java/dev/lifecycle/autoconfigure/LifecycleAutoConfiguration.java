@@ -6,7 +6,6 @@ import java.util.function.IntConsumer;
 
 import dev.lifecycle.core.LifecycleListener;
 import dev.lifecycle.core.LifecycleManager;
-import dev.lifecycle.core.LifecycleMetrics;
 import dev.lifecycle.spring.LifecycleExit;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -19,11 +18,13 @@ import org.springframework.boot.autoconfigure.condition.SearchStrategy;
 import org.springframework.boot.availability.ApplicationAvailability;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.thread.Threading;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Role;
 import org.springframework.context.support.AbstractApplicationContext;
 import org.springframework.core.env.Environment;
+import org.springframework.core.task.VirtualThreadTaskExecutor;
 
 /**
  * Auto-configuration of the Lifecycle engine in a Spring application: the
@@ -43,12 +44,15 @@ public final class LifecycleAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	LifecycleManager lifecycleManager(LifecycleProperties properties, Environment environment,
-			ObjectProvider<LifecycleMetrics> metrics, ComponentOrigins origins) {
-		return LifecycleSettings.of(properties, environment)
+			ComponentOrigins origins) {
+		LifecycleManager.Builder builder = LifecycleSettings.of(properties, environment)
 			.builder()
-			.metrics(metrics.getIfAvailable(LifecycleMetrics::noop))
-			.componentOptions((name, options) -> origins.resolve(name, options, properties.getComponents()))
-			.build();
+			.componentOptions((name, options) -> origins.resolve(name, options, properties.getComponents()));
+		if (Threading.VIRTUAL.isActive(environment)) {
+			// Engine threads mostly wait (drains, handlers, stop callbacks): virtual threads cost nothing there.
+			builder.threadFactory(new VirtualThreadTaskExecutor("lifecycle-").getVirtualThreadFactory());
+		}
+		return builder.build();
 	}
 
 	@Bean

@@ -1,6 +1,5 @@
 package dev.lifecycle.autoconfigure;
 
-import dev.lifecycle.core.LifecycleMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -26,7 +25,7 @@ import org.springframework.core.env.Environment;
 public final class LifecycleMetricsAutoConfiguration {
 
 	@Bean
-	@ConditionalOnMissingBean(LifecycleMetrics.class)
+	@ConditionalOnMissingBean(name = "lifecycleMetrics")
 	MicrometerLifecycleMetrics lifecycleMetrics(MeterRegistry registry, LifecycleProperties properties,
 			Environment environment) {
 		return new MicrometerLifecycleMetrics(registry, LifecycleSettings.serviceName(properties, environment));

@@ -2,7 +2,9 @@ package dev.lifecycle.autoconfigure;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 
+import dev.lifecycle.core.InvalidOptionException;
 import dev.lifecycle.core.LifecycleManager;
 
 import org.springframework.boot.cloud.CloudPlatform;
@@ -10,9 +12,9 @@ import org.springframework.core.env.Environment;
 import org.springframework.util.StringUtils;
 
 /**
- * The manager-wide settings, resolved from {@link LifecycleProperties} and the environment and
- * checked, so that every invalid value fails with the property's name rather than with the
- * engine's option name.
+ * The manager-wide settings, resolved from {@link LifecycleProperties} and the environment. The
+ * engine checks the values; this only translates its {@link InvalidOptionException} into the
+ * property that fixes it, so every rule has one home.
  *
  * @param serviceName the {@code service_name} label
  * @param globalShutdownTimeout the ceiling on a shutdown
@@ -33,15 +35,12 @@ record LifecycleSettings(String serviceName, Duration globalShutdownTimeout, Dur
 	 */
 	static LifecycleSettings of(LifecycleProperties properties, Environment environment) {
 		String serviceName = serviceName(properties, environment);
-		Duration globalTimeout = requirePositive("lifecycle.global-shutdown-timeout",
-				properties.getGlobalShutdownTimeout(), "60s",
-				"longer than the drain delay plus the slowest drain and below Kubernetes' "
-						+ "terminationGracePeriodSeconds");
-		Duration pollInterval = requirePositive("lifecycle.health-poll-interval", properties.getHealthPollInterval(),
-				"5s", "shorter than the smallest liveness deadline");
-		Duration drainDelay = drainDelay(properties, environment, globalTimeout);
-		return new LifecycleSettings(serviceName, globalTimeout, drainDelay, pollInterval, preStopFile(properties),
-				runMarker(properties, serviceName));
+		Duration globalTimeout = properties.getGlobalShutdownTimeout();
+		LifecycleSettings settings = new LifecycleSettings(serviceName, globalTimeout,
+				drainDelay(properties, environment, globalTimeout), properties.getHealthPollInterval(),
+				preStopFile(properties), runMarker(properties, serviceName));
+		settings.builder();
+		return settings;
 	}
 
 	/**
@@ -63,15 +62,54 @@ record LifecycleSettings(String serviceName, Duration globalShutdownTimeout, Dur
 						+ "for example spring.application.name=orders.");
 	}
 
-	/** Builds a manager from these settings; components, listeners and metrics are added by the caller. */
+	/**
+	 * A builder with these settings, checked by the engine: an invalid value fails here, named by
+	 * its property. Components, listeners and hooks are added by the caller.
+	 * @throws InvalidLifecycleConfigurationException naming the property at fault
+	 */
 	LifecycleManager.Builder builder() {
-		return LifecycleManager.builder(this.serviceName)
-			.globalShutdownTimeout(this.globalShutdownTimeout)
-			.drainDelay(this.drainDelay)
-			.healthPollInterval(this.healthPollInterval)
-			.preStopFile(this.preStopFile)
-			.runMarker(this.runMarker);
+		LifecycleManager.Builder builder = LifecycleManager.builder(this.serviceName);
+		try {
+			builder.globalShutdownTimeout(this.globalShutdownTimeout)
+				.drainDelay(this.drainDelay)
+				.healthPollInterval(this.healthPollInterval)
+				.preStopFile(this.preStopFile)
+				.runMarker(this.runMarker)
+				.validate();
+		}
+		catch (InvalidOptionException ex) {
+			throw translate(ex);
+		}
+		return builder;
 	}
+
+	private static InvalidLifecycleConfigurationException translate(InvalidOptionException ex) {
+		String problem = ex.problem();
+		for (Map.Entry<String, String> option : PROPERTIES.entrySet()) {
+			problem = problem.replace(option.getKey(), "'" + option.getValue() + "'");
+		}
+		String property = PROPERTIES.getOrDefault(ex.option(), ex.option());
+		return new InvalidLifecycleConfigurationException(property, problem,
+				FIXES.getOrDefault(ex.option(), "Correct '" + property + "'."));
+	}
+
+	/** The property behind each manager option of the engine. */
+	private static final Map<String, String> PROPERTIES = Map.of("globalShutdownTimeout",
+			"lifecycle.global-shutdown-timeout", "healthPollInterval", "lifecycle.health-poll-interval", "drainDelay",
+			"lifecycle.drain-delay", "preStopFile", "lifecycle.pre-stop.path");
+
+	private static final Map<String, String> FIXES = Map.of("globalShutdownTimeout",
+			"Set 'lifecycle.global-shutdown-timeout' to a positive duration such as 60s, longer than the drain delay "
+					+ "plus the slowest drain and below Kubernetes' terminationGracePeriodSeconds.",
+			"healthPollInterval",
+			"Set 'lifecycle.health-poll-interval' to a positive duration such as 5s, shorter than the smallest "
+					+ "liveness deadline.",
+			"drainDelay",
+			"Set 'lifecycle.drain-delay' to 0s (no delay) or a positive duration shorter than the timeout: "
+					+ "Lower 'lifecycle.drain-delay' or raise 'lifecycle.global-shutdown-timeout'.",
+			"preStopFile",
+			"Set 'lifecycle.pre-stop.path' to an absolute path, such as /tmp/shutdown, and create that file in the "
+					+ "preStop hook; or set 'lifecycle.pre-stop.enabled=false'.");
 
 	private static Duration drainDelay(LifecycleProperties properties, Environment environment, Duration globalTimeout) {
 		Duration configured = properties.getDrainDelay();
@@ -79,19 +117,8 @@ record LifecycleSettings(String serviceName, Duration globalShutdownTimeout, Dur
 			// On a laptop Ctrl-C should be instant; only Kubernetes has the endpoint-propagation race.
 			Duration delay = (CloudPlatform.getActive(environment) == CloudPlatform.KUBERNETES) ? KUBERNETES_DRAIN_DELAY
 					: Duration.ZERO;
-			// A ceiling this short leaves no room for the default delay; one set explicitly is checked below.
-			return (delay.compareTo(globalTimeout) < 0) ? delay : Duration.ZERO;
-		}
-		if (configured.isNegative()) {
-			throw new InvalidLifecycleConfigurationException("lifecycle.drain-delay",
-					"must not be negative but was " + configured,
-					"Set 'lifecycle.drain-delay' to 0s (no delay) or a positive duration such as 5s.");
-		}
-		if (configured.compareTo(globalTimeout) >= 0) {
-			throw new InvalidLifecycleConfigurationException("lifecycle.drain-delay",
-					"(" + configured + ") must be shorter than 'lifecycle.global-shutdown-timeout' (" + globalTimeout
-							+ "), which bounds it",
-					"Lower 'lifecycle.drain-delay' or raise 'lifecycle.global-shutdown-timeout'.");
+			// A ceiling this short leaves no room for the default delay; one set explicitly is checked by the engine.
+			return (globalTimeout == null || delay.compareTo(globalTimeout) < 0) ? delay : Duration.ZERO;
 		}
 		return configured;
 	}
@@ -102,11 +129,10 @@ record LifecycleSettings(String serviceName, Duration globalShutdownTimeout, Dur
 			return null;
 		}
 		String path = preStop.getPath();
-		if (!StringUtils.hasText(path) || !Path.of(path).isAbsolute()) {
-			throw new InvalidLifecycleConfigurationException("lifecycle.pre-stop.path",
-					"must be an absolute path but was '" + path + "'",
-					"Set 'lifecycle.pre-stop.path' to an absolute path, such as /tmp/shutdown, and create that file "
-							+ "in the preStop hook; or set 'lifecycle.pre-stop.enabled=false'.");
+		if (!StringUtils.hasText(path)) {
+			throw new InvalidLifecycleConfigurationException("lifecycle.pre-stop.path", "must not be blank",
+					"Set 'lifecycle.pre-stop.path' to an absolute path, such as /tmp/shutdown, or set "
+							+ "'lifecycle.pre-stop.enabled=false'.");
 		}
 		return Path.of(path);
 	}
@@ -127,14 +153,6 @@ record LifecycleSettings(String serviceName, Duration globalShutdownTimeout, Dur
 							+ "'lifecycle.run-marker.enabled=false'.");
 		}
 		return Path.of(marker.getPath());
-	}
-
-	private static Duration requirePositive(String property, Duration value, String example, String guidance) {
-		if (value == null || value.isNegative() || value.isZero()) {
-			throw new InvalidLifecycleConfigurationException(property, "must be positive but was " + value,
-					"Set '" + property + "' to a positive duration such as " + example + ", " + guidance + ".");
-		}
-		return value;
 	}
 
 }

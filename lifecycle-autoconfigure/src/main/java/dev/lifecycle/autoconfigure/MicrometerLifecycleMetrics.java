@@ -4,7 +4,9 @@ import java.time.Duration;
 
 import dev.lifecycle.core.ComponentView;
 import dev.lifecycle.core.HealthStatus;
-import dev.lifecycle.core.LifecycleMetrics;
+import dev.lifecycle.core.ComponentReport;
+import dev.lifecycle.core.LifecycleListener;
+import dev.lifecycle.core.ShutdownReport;
 import dev.lifecycle.core.Outcome;
 import dev.lifecycle.core.ShutdownReason;
 import dev.lifecycle.core.ShutdownTrigger;
@@ -16,6 +18,8 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+
+import org.springframework.core.Ordered;
 
 /**
  * The engine's metrics on Micrometer, as exactly the five Lifecycle series, each tagged
@@ -36,7 +40,7 @@ import org.apache.commons.logging.LogFactory;
  * </ul>
  * Never throws: a metrics failure is logged and the shutdown goes on.
  */
-final class MicrometerLifecycleMetrics implements LifecycleMetrics {
+final class MicrometerLifecycleMetrics implements LifecycleListener, Ordered {
 
 	static final String SHUTDOWN_INITIATED = "lifecycle.shutdown.initiated";
 
@@ -80,8 +84,14 @@ final class MicrometerLifecycleMetrics implements LifecycleMetrics {
 	 * first registered during the drain would never be scraped. Registered now, they also start at
 	 * zero, which lets {@code increase()} see their first increment.
 	 */
+	/** First, so the counters are up to date before any other listener reacts to the same event. */
 	@Override
-	public void componentRegistered(ComponentView component) {
+	public int getOrder() {
+		return Ordered.HIGHEST_PRECEDENCE;
+	}
+
+	@Override
+	public void onComponentRegistered(ComponentView component) {
 		safely(() -> {
 			Gauge.builder(COMPONENT_HEALTHY, component, (view) -> view.healthy() ? 1 : 0)
 				.description("Whether the component is healthy (1) or not (0)")
@@ -110,15 +120,18 @@ final class MicrometerLifecycleMetrics implements LifecycleMetrics {
 	}
 
 	@Override
-	public void shutdownInitiated(ShutdownTrigger trigger) {
+	public void onShutdownInitiated(ShutdownTrigger trigger) {
 		safely(() -> initiatedCounter(trigger.component(), trigger.reason().label()).increment());
 	}
 
 	@Override
-	public void componentEnded(String component, Outcome result, Duration duration) {
+	public void onComponentEnded(ComponentReport report) {
+		if (report.tier() == Tier.ADVISORY) {
+			return;
+		}
 		safely(() -> {
-			durationTimer(component, result).record(duration);
-			resultCounter(component, result).increment();
+			durationTimer(report.name(), report.outcome()).record(report.duration());
+			resultCounter(report.name(), report.outcome()).increment();
 		});
 	}
 
@@ -137,13 +150,16 @@ final class MicrometerLifecycleMetrics implements LifecycleMetrics {
 			.register(this.registry);
 	}
 
+	/** A ceiling exit is not a completed shutdown: initiated minus completed must show it. */
 	@Override
-	public void shutdownCompleted(boolean clean) {
-		safely(() -> completedCounter(clean).increment());
+	public void onShutdownCompleted(ShutdownReport report) {
+		if (!report.ceilingFired()) {
+			safely(() -> completedCounter(report.clean()).increment());
+		}
 	}
 
 	@Override
-	public void uncleanPreviousRun() {
+	public void onUncleanPreviousRun(String marker) {
 		safely(() -> initiatedCounter("previous-run", "unclean").increment());
 	}
 

@@ -3,9 +3,7 @@ package dev.lifecycle.autoconfigure;
 import java.nio.file.Path;
 import java.time.Duration;
 
-import dev.lifecycle.core.InMemoryLifecycleMetrics;
 import dev.lifecycle.core.LifecycleManager;
-import dev.lifecycle.core.LifecycleMetrics;
 import dev.lifecycle.core.ShutdownReason;
 import dev.lifecycle.spring.LifecycleExit;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -61,7 +59,7 @@ class LifecycleAutoConfigurationTests {
 				.doesNotHaveBean(LifecycleManager.class)
 				.doesNotHaveBean(LifecycleCoordinator.class)
 				.doesNotHaveBean(ManagedComponentRegistrar.class)
-				.doesNotHaveBean(LifecycleMetrics.class)
+				.doesNotHaveBean(MicrometerLifecycleMetrics.class)
 				.doesNotHaveBean(LifecycleHealthIndicator.class)
 				.doesNotHaveBean(LifecycleEndpoint.class)
 				.doesNotHaveBean(LifecycleExit.class)
@@ -73,14 +71,14 @@ class LifecycleAutoConfigurationTests {
 		TestRunners.lifecycle()
 			.withClassLoader(new FilteredClassLoader(MeterRegistry.class))
 			.run((context) -> assertThat(context).hasSingleBean(LifecycleManager.class)
-				.doesNotHaveBean(LifecycleMetrics.class));
+				.doesNotHaveBean(MicrometerLifecycleMetrics.class));
 	}
 
 	@Test
 	void backsOffFromMetricsWithoutAMeterRegistry() {
 		TestRunners.lifecycle()
 			.run((context) -> assertThat(context).hasSingleBean(LifecycleManager.class)
-				.doesNotHaveBean(LifecycleMetrics.class));
+				.doesNotHaveBean(MicrometerLifecycleMetrics.class));
 	}
 
 	@Test
@@ -116,14 +114,41 @@ class LifecycleAutoConfigurationTests {
 	}
 
 	@Test
-	void userMetricsReplaceOurs() {
-		InMemoryLifecycleMetrics metrics = new InMemoryLifecycleMetrics();
+	void aUserBeanNamedLifecycleMetricsReplacesOurs() {
+		dev.lifecycle.core.LifecycleListener metrics = new dev.lifecycle.core.LifecycleListener() {
+		};
 		TestRunners.lifecycle()
 			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
-			.withBean(LifecycleMetrics.class, () -> metrics)
+			.withBean("lifecycleMetrics", dev.lifecycle.core.LifecycleListener.class, () -> metrics)
 			.run((context) -> assertThat(context).doesNotHaveBean(MicrometerLifecycleMetrics.class)
-				.getBean(LifecycleMetrics.class)
+				.getBean("lifecycleMetrics")
 				.isSameAs(metrics));
+	}
+
+	@Test
+	void engineThreadsAreVirtualWhenSpringBootsVirtualThreadsAreOn() {
+		org.junit.jupiter.api.Assumptions.assumeTrue(Runtime.version().feature() >= 21,
+				"virtual threads need JDK 21 or later; CI runs this class on its second JDK too");
+		java.util.concurrent.atomic.AtomicReference<Thread> sequenceThread = new java.util.concurrent.atomic.AtomicReference<>();
+		TestRunners.lifecycle().withPropertyValues("spring.threads.virtual.enabled=true").run((context) -> {
+			context.getBean(LifecycleManager.class).addListener(new dev.lifecycle.core.LifecycleListener() {
+				@Override
+				public void onShutdownCompleted(dev.lifecycle.core.ShutdownReport report) {
+					sequenceThread.set(Thread.currentThread());
+				}
+			});
+			context.close();
+		});
+		assertThat(sequenceThread.get()).isNotNull();
+		assertThat(sequenceThread.get().getName()).isEqualTo("lifecycle-shutdown");
+		assertThat(sequenceThread.get()).extracting((thread) -> {
+			try {
+				return Thread.class.getMethod("isVirtual").invoke(thread);
+			}
+			catch (ReflectiveOperationException ex) {
+				throw new IllegalStateException(ex);
+			}
+		}).isEqualTo(true);
 	}
 
 	@Test

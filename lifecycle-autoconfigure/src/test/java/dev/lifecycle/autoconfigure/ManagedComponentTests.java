@@ -167,7 +167,7 @@ class ManagedComponentTests {
 				Thread closer = new Thread(context::close);
 				closer.start();
 				await().atMost(Duration.ofSeconds(10))
-					.until(() -> view(manager, "web").state() == ComponentState.STOPPING);
+					.until(() -> view(manager, "web").state() == ComponentState.ENDING);
 				assertThat(manager.report()).isEmpty();
 				section.close();
 				closer.join(TimeUnit.SECONDS.toMillis(10));

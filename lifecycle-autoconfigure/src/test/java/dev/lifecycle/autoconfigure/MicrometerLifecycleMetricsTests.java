@@ -30,7 +30,7 @@ class MicrometerLifecycleMetricsTests {
 	@Test
 	void aShutdownScrapesAsExactlyTheFiveLifecycleSeriesTaggedWithTheServiceName() throws Exception {
 		LifecycleManager manager = LifecycleManager.builder("orders")
-			.metrics(new MicrometerLifecycleMetrics(this.registry, "orders"))
+			.listener(new MicrometerLifecycleMetrics(this.registry, "orders"))
 			.build();
 		manager.registerActive("worker", ComponentOptions.defaults().withGracefulShutdown(Duration.ofSeconds(5)),
 				(handle) -> {
@@ -72,7 +72,7 @@ class MicrometerLifecycleMetricsTests {
 	@Test
 	void outcomesRecordedAfterTheRegistryClosedAreStillScraped() throws Exception {
 		LifecycleManager manager = LifecycleManager.builder("orders")
-			.metrics(new MicrometerLifecycleMetrics(this.registry, "orders"))
+			.listener(new MicrometerLifecycleMetrics(this.registry, "orders"))
 			.build();
 		manager.registerPassive("worker", ComponentOptions.defaults(), (handle) -> {
 		});
@@ -98,7 +98,7 @@ class MicrometerLifecycleMetricsTests {
 	@Test
 	void healthGaugeFollowsTheComponent() {
 		LifecycleManager manager = LifecycleManager.builder("orders")
-			.metrics(new MicrometerLifecycleMetrics(this.registry, "orders"))
+			.listener(new MicrometerLifecycleMetrics(this.registry, "orders"))
 			.build();
 		manager.register("consumer", ComponentOptions.defaults());
 		assertThat(this.registry.get("lifecycle.component.healthy").tag("component", "consumer").gauge().value())
@@ -110,7 +110,7 @@ class MicrometerLifecycleMetricsTests {
 		Path marker = directory.resolve("orders.running");
 		Files.writeString(marker, "pid=1");
 		LifecycleManager manager = LifecycleManager.builder("orders")
-			.metrics(new MicrometerLifecycleMetrics(this.registry, "orders"))
+			.listener(new MicrometerLifecycleMetrics(this.registry, "orders"))
 			.runMarker(marker)
 			.build();
 		manager.start();

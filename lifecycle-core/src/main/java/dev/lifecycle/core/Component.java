@@ -10,16 +10,20 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One registered component: its options, its handle and the state machine that turns ends,
- * failures, critical sections and timeouts into exactly one {@link Outcome}.
+ * One registered component: its options, its handle, and its life as one {@link ComponentState}
+ * behind one atomic reference. Every end, failure, stall, critical-section close and timeout is a
+ * transition checked against the state's table, so exactly one outcome is ever recorded and a
+ * late finish never rewrites it. The component reports its outcome through {@link ComponentEvents}
+ * and knows nothing of the manager.
  */
 final class Component implements ComponentView {
 
-	private static final Logger logger = LoggerFactory.getLogger(LifecycleManager.class);
+	private static final Logger logger = LoggerFactory.getLogger(Component.class);
 
 	private final String name;
 
@@ -27,66 +31,45 @@ final class Component implements ComponentView {
 
 	private final int registrationIndex;
 
-	private final LifecycleManager manager;
-
 	private final ComponentHandle handle;
 
-	private final ActiveComponent active;
+	private final Work work;
 
-	private final PassiveComponent passive;
+	private final ComponentEvents events;
 
-	private final CriticalExecutor executor;
+	private final EngineThreads threads;
 
-	private final long deadlineNanos;
+	private final CoarseClock clock;
 
-	private final AtomicBoolean ended = new AtomicBoolean();
+	private final AtomicReference<ComponentState> state = new AtomicReference<>(ComponentState.REGISTERED);
 
 	private final AtomicInteger openCritical = new AtomicInteger();
 
-	private final AtomicReference<Outcome> outcome = new AtomicReference<>();
-
 	private final CompletableFuture<Outcome> settled = new CompletableFuture<>();
-
-	private volatile ComponentState state = ComponentState.REGISTERED;
-
-	private volatile boolean workCompleted;
-
-	private volatile boolean abnormal;
-
-	private volatile boolean endedDuringNormalOperation;
 
 	private volatile long stopRequestedAt;
 
 	private volatile Duration duration = Duration.ZERO;
 
+	/** Whether it completed finite work during normal operation, which automatic completion counts. */
+	private volatile boolean finishedWork;
+
 	/** The thread that best explains where the component is: its run, stop or scope thread. */
-	private volatile Thread thread;
-
-	// Owned by the health monitor's single thread; published through the volatile fields below.
-	private long lastHeartbeat;
-
-	private boolean everReported;
-
-	private int consecutiveStalls;
-
-	private volatile long lastHeartbeatPublished;
-
-	private volatile boolean heartbeatSeen;
+	private volatile @Nullable Thread thread;
 
 	private volatile HealthStatus healthStatus;
 
-	Component(String name, ComponentOptions options, int registrationIndex, LifecycleManager manager,
-			ActiveComponent active, PassiveComponent passive, CriticalExecutor executor) {
+	Component(String name, ComponentOptions options, int registrationIndex, Work work, ComponentEvents events,
+			EngineThreads threads, CoarseClock clock) {
 		this.name = name;
 		this.options = options;
 		this.registrationIndex = registrationIndex;
-		this.manager = manager;
-		this.active = active;
-		this.passive = passive;
-		this.executor = executor;
+		this.work = work;
+		this.events = events;
+		this.threads = threads;
+		this.clock = clock;
 		boolean monitored = options.livenessDeadline().isPresent();
-		this.deadlineNanos = options.livenessDeadline().map(Duration::toNanos).orElse(Long.MAX_VALUE);
-		this.handle = new ComponentHandle(this, monitored);
+		this.handle = new ComponentHandle(this, clock, monitored);
 		this.healthStatus = monitored ? HealthStatus.STARTING : HealthStatus.UNMONITORED;
 	}
 
@@ -102,25 +85,76 @@ final class Component implements ComponentView {
 		return this.registrationIndex;
 	}
 
-	// ---- start and stop ------------------------------------------------------------------------
+	// ---- transitions ---------------------------------------------------------------------------
 
-	/** Starts the component on the manager's start thread; passive start exceptions propagate. */
-	void start() throws Exception {
-		this.state = ComponentState.RUNNING;
-		if (this.passive != null) {
-			this.passive.start(this.handle);
-		}
-		else if (this.active != null) {
-			Thread runner = this.manager.newThread("lifecycle-" + this.name, this::runActive);
-			this.thread = runner;
-			runner.start();
+	/** Moves to {@code target} if the table allows it from the current state; returns the state left, or null. */
+	private @Nullable ComponentState moveTo(ComponentState target) {
+		while (true) {
+			ComponentState current = this.state.get();
+			if (!current.canMoveTo(target)) {
+				return null;
+			}
+			if (this.state.compareAndSet(current, target)) {
+				return current;
+			}
 		}
 	}
 
-	private void runActive() {
+	/** Moves {@code from} to {@code target} only if the component is in {@code from}. */
+	private boolean moveFrom(ComponentState from, ComponentState target) {
+		return from.canMoveTo(target) && this.state.compareAndSet(from, target);
+	}
+
+	/** Records an outcome, tells the events (metrics, listeners, triggers), then wakes the drain. */
+	private boolean settle(ComponentState outcome, @Nullable ShutdownReason reason, String detail) {
+		ComponentState left = moveTo(outcome);
+		if (left == null) {
+			return false;
+		}
+		settled(left, outcome, reason, detail);
+		return true;
+	}
+
+	/** A component that never started needs no stopping: it completes at once. */
+	private boolean settleNeverStarted() {
+		if (!moveFrom(ComponentState.REGISTERED, ComponentState.COMPLETED)) {
+			return false;
+		}
+		settled(ComponentState.REGISTERED, ComponentState.COMPLETED, null, "never started");
+		return true;
+	}
+
+	private void settled(ComponentState left, ComponentState outcome, @Nullable ShutdownReason reason,
+			String detail) {
+		long requested = this.stopRequestedAt;
+		this.duration = (requested != 0) ? Duration.ofNanos(System.nanoTime() - requested) : Duration.ZERO;
+		this.finishedWork = outcome == ComponentState.COMPLETED && left == ComponentState.WORK_COMPLETED;
+		this.events.settled(this, reason, detail);
+		this.settled.complete(outcome.outcome());
+	}
+
+	// ---- start and stop ------------------------------------------------------------------------
+
+	/** Starts the component on the manager's start thread; a passive start's exception propagates. */
+	void start() throws Exception {
+		if (!moveFrom(ComponentState.REGISTERED, ComponentState.RUNNING)) {
+			return;
+		}
+		this.work.start(this);
+	}
+
+	/** A passive start callback threw: the component died and the manager shuts down. */
+	void startFailed(Throwable error) {
+		logger.error("Lifecycle: component '{}' failed to start", this.name, error);
+		settle(ComponentState.DIED, ShutdownReason.FAILURE, "start failed: " + error);
+	}
+
+	/** Runs an active component's loop on this thread; its return or throw ends the component. */
+	void runActive(ActiveComponent active) {
+		this.thread = Thread.currentThread();
 		Throwable error = null;
 		try {
-			this.active.run(this.handle);
+			active.run(this.handle);
 		}
 		catch (Throwable ex) {
 			error = ex;
@@ -130,121 +164,107 @@ final class Component implements ComponentView {
 
 	/** Tells the component to stop and, for passive ones and executors, starts their stop work. */
 	void requestStop() {
-		if (this.stopRequestedAt != 0) {
-			return;
-		}
-		this.stopRequestedAt = System.nanoTime();
-		boolean neverStarted = this.state == ComponentState.REGISTERED;
-		if (this.outcome.get() == null) {
-			this.state = ComponentState.STOPPING;
+		if (this.stopRequestedAt == 0) {
+			this.stopRequestedAt = System.nanoTime();
 		}
 		this.handle.signalStop();
-		if (this.ended.get()) {
+		if (settleNeverStarted() || (moveTo(ComponentState.STOPPING) == null)) {
+			// Never started (nothing to stop), or already ending, ended or stopping.
 			return;
 		}
-		if (neverStarted) {
-			// Never started: nothing to stop.
-			end(null);
-		}
-		else if (this.passive != null) {
-			this.manager.runStopWork("lifecycle-stop-" + this.name, () -> {
+		if (this.work.hasStopWork()) {
+			this.threads.runStopWork("lifecycle-stop-" + this.name, () -> {
 				this.thread = Thread.currentThread();
-				runPassiveStop();
+				Throwable error = null;
+				try {
+					this.work.stop(this);
+				}
+				catch (Throwable ex) {
+					error = ex;
+				}
+				end(error);
 			});
 		}
-		else if (this.executor != null) {
-			this.manager.runStopWork("lifecycle-stop-" + this.name, () -> {
-				this.thread = Thread.currentThread();
-				runExecutorStop();
-			});
-		}
-	}
-
-	private void runPassiveStop() {
-		Throwable error = null;
-		try {
-			this.passive.stop(this.handle);
-		}
-		catch (Throwable ex) {
-			error = ex;
-		}
-		end(error);
-	}
-
-	private void runExecutorStop() {
-		Throwable error = null;
-		try {
-			this.executor.drain();
-		}
-		catch (Throwable ex) {
-			error = ex;
-		}
-		end(error);
 	}
 
 	boolean isStopRequested() {
 		return this.stopRequestedAt != 0;
 	}
 
+	/** The budget ran out or the ceiling fired while it still worked. */
+	boolean timeOut() {
+		return settleNeverStarted() || settle(ComponentState.TIMEOUT, null, "");
+	}
+
 	// ---- ends, failures, critical sections -----------------------------------------------------
 
-	/** The component's process ended, normally ({@code error == null}) or by a throw. Only the first end counts. */
-	void end(Throwable error) {
-		if (!this.ended.compareAndSet(false, true)) {
+	/**
+	 * The component's process ended, normally ({@code error == null}) or by a throw. Only the first
+	 * end counts; an end after an outcome changes nothing.
+	 */
+	void end(@Nullable Throwable error) {
+		ComponentState current = this.state.get();
+		if (current.isTerminal() || current == ComponentState.ENDING) {
 			return;
 		}
-		boolean shuttingDown = this.manager.isShutdownInitiated();
+		boolean stopping = current == ComponentState.STOPPING || this.events.isShutdownInitiated();
 		if (error != null) {
-			this.abnormal = true;
-			if (shuttingDown) {
-				logger.error("Lifecycle: component '{}' threw while shutting down", this.name, error);
+			if (settle(ComponentState.DIED, ShutdownReason.DIED, String.valueOf(error))) {
+				logger.error(stopping ? "Lifecycle: component '{}' threw while shutting down"
+						: "Lifecycle: component '{}' died", this.name, error);
 			}
-			else {
-				logger.error("Lifecycle: component '{}' died", this.name, error);
+			return;
+		}
+		if (!stopping && current != ComponentState.WORK_COMPLETED) {
+			if (settle(ComponentState.DIED, ShutdownReason.DIED, "ended")) {
+				logger.error("Lifecycle: component '{}' ended during normal operation without workCompleted()",
+						this.name);
 			}
+			return;
 		}
-		else if (!shuttingDown && !this.workCompleted) {
-			this.abnormal = true;
-			this.endedDuringNormalOperation = true;
-			logger.error("Lifecycle: component '{}' ended during normal operation without workCompleted()",
-					this.name);
+		finishWhenSectionsClose(current);
+	}
+
+	private void finishWhenSectionsClose(ComponentState current) {
+		if (this.openCritical.get() == 0) {
+			settle(ComponentState.COMPLETED, null, "");
+			return;
 		}
-		else if (!shuttingDown) {
-			this.endedDuringNormalOperation = true;
-		}
-		if (this.abnormal && !shuttingDown && this.options.tier() != Tier.ADVISORY) {
-			this.manager.trigger(ShutdownReason.DIED, this.name, (error != null) ? String.valueOf(error) : "ended");
+		if (!moveFrom(current, ComponentState.ENDING)) {
+			// Lost a race (told to stop, or work completed, meanwhile): judge again from the new state.
+			end(null);
+			return;
 		}
 		settleIfDrained();
 	}
 
-	void signalFailure(String reason, Throwable cause) {
-		this.abnormal = true;
+	/** An ended component completes once its last critical section closes. */
+	private void settleIfDrained() {
+		if (this.openCritical.get() == 0 && this.state.get() == ComponentState.ENDING) {
+			settle(ComponentState.COMPLETED, null, "");
+		}
+	}
+
+	void signalFailure(String reason, @Nullable Throwable cause) {
+		if (!settle(ComponentState.DIED, ShutdownReason.FAILURE, reason)) {
+			logger.warn("Lifecycle: component '{}' signalled failure after it ended ({}); ignored", this.name, reason);
+			return;
+		}
 		if (cause != null) {
 			logger.error("Lifecycle: component '{}' signalled failure: {}", this.name, reason, cause);
 		}
 		else {
 			logger.error("Lifecycle: component '{}' signalled failure: {}", this.name, reason);
 		}
-		this.manager.trigger(ShutdownReason.FAILURE, this.name, reason);
 	}
 
-	/** A passive start callback threw: the component died and the manager shuts down. */
-	void startFailed(Throwable error) {
-		this.abnormal = true;
-		logger.error("Lifecycle: component '{}' failed to start", this.name, error);
-		this.manager.trigger(ShutdownReason.FAILURE, this.name, "start failed: " + error);
-		if (this.ended.compareAndSet(false, true)) {
-			settleIfDrained();
-		}
-	}
-
-	void requestShutdown(Duration delay) {
-		this.manager.requestShutdown(this.name, delay);
+	/** The health monitor's verdict: a standard component that stalled is dead at that instant. */
+	void stalled(String detail) {
+		settle(ComponentState.DIED, ShutdownReason.STALLED, detail);
 	}
 
 	void workCompleted() {
-		this.workCompleted = true;
+		moveFrom(ComponentState.RUNNING, ComponentState.WORK_COMPLETED);
 	}
 
 	ComponentHandle.ProcessScope processScope() {
@@ -270,119 +290,52 @@ final class Component implements ComponentView {
 		};
 	}
 
-	private void settleIfDrained() {
-		if (this.ended.get() && this.openCritical.get() == 0) {
-			settle(this.abnormal ? Outcome.DIED : Outcome.COMPLETED);
-		}
-	}
-
-	/** Records the outcome if none is recorded yet; a late finish never rewrites a timeout. */
-	boolean settle(Outcome result) {
-		if (!this.outcome.compareAndSet(null, result)) {
-			return false;
-		}
-		long requested = this.stopRequestedAt;
-		this.duration = (requested != 0) ? Duration.ofNanos(System.nanoTime() - requested) : Duration.ZERO;
-		this.state = ComponentState.of(result);
-		// Metrics and listeners first: completing the future can let the report, and the process
-		// exit, go ahead.
-		this.manager.componentEnded(this);
-		this.settled.complete(result);
-		return true;
+	void requestShutdown(Duration delay) {
+		this.events.shutdownRequested(this, delay);
 	}
 
 	CompletableFuture<Outcome> settled() {
 		return this.settled;
 	}
 
-	Outcome outcome() {
-		return this.outcome.get();
+	@Nullable Outcome outcome() {
+		ComponentState current = this.state.get();
+		return current.isTerminal() ? current.outcome() : null;
 	}
 
-	Duration duration() {
-		return this.duration;
+	boolean isDead() {
+		return this.state.get() == ComponentState.DIED;
 	}
 
-	boolean endedWithCompletedWork() {
-		return this.outcome.get() == Outcome.COMPLETED && this.workCompleted && this.endedDuringNormalOperation;
+	boolean isEnded() {
+		ComponentState current = this.state.get();
+		return current.isTerminal() || current == ComponentState.ENDING;
 	}
 
-	boolean isAbnormal() {
-		return this.abnormal;
+	boolean finishedWork() {
+		return this.finishedWork;
 	}
 
-	Thread thread() {
-		return this.thread;
-	}
-
-	/** Threads running this component's work right now, for ceiling diagnostics. */
+	/** Threads running this component's work right now, for the ceiling's diagnostics. */
 	Set<Thread> threads() {
-		if (this.executor != null && this.stopRequestedAt != 0) {
-			Set<Thread> threads = new LinkedHashSet<>(this.executor.workers());
-			Thread stopper = this.thread;
-			if (stopper != null) {
-				threads.add(stopper);
-			}
-			return threads;
-		}
+		Set<Thread> threads = new LinkedHashSet<>(this.work.threads(isStopRequested()));
 		Thread current = this.thread;
-		return (current != null) ? Set.of(current) : Set.of();
+		if (current != null) {
+			threads.add(current);
+		}
+		return threads;
 	}
 
 	ComponentReport report() {
-		Outcome result = this.outcome.get();
-		return new ComponentReport(this.name, this.options.tier(), this.options.phase(), result, this.duration);
+		return new ComponentReport(this.name, this.options.tier(), this.options.phase(), outcome(), this.duration);
 	}
 
 	void logCallbackFailure(RuntimeException ex) {
 		logger.error("Lifecycle: onShutdown callback of component '{}' threw", this.name, ex);
 	}
 
-	// ---- health monitor (single-threaded) ------------------------------------------------------
-
-	/**
-	 * One health poll. Returns {@code true} when this poll made the component reach its stall
-	 * threshold.
-	 */
-	boolean poll(long now) {
-		ComponentHandle h = this.handle;
-		boolean beat = h.heartbeatPending;
-		if (beat) {
-			h.heartbeatPending = false;
-			this.lastHeartbeat = now;
-			this.lastHeartbeatPublished = now;
-			this.heartbeatSeen = true;
-			this.everReported = true;
-		}
-		boolean unhealthy = h.unhealthyPending;
-		if (unhealthy) {
-			h.unhealthyPending = false;
-		}
-		if (!this.everReported) {
-			return false;
-		}
-		boolean stalled = unhealthy || (now - this.lastHeartbeat) > this.deadlineNanos;
-		if (!stalled) {
-			this.consecutiveStalls = 0;
-			if (!h.healthy) {
-				logger.info("Lifecycle: component '{}' recovered", this.name);
-			}
-			h.healthy = true;
-			this.healthStatus = HealthStatus.HEALTHY;
-			return false;
-		}
-		this.consecutiveStalls++;
-		if (this.consecutiveStalls < this.options.stallThreshold()) {
-			return false;
-		}
-		boolean flipped = h.healthy;
-		h.healthy = false;
-		this.healthStatus = HealthStatus.STALLED;
-		if (flipped) {
-			logger.warn("Lifecycle: component '{}' stalled ({} consecutive stalled checks, liveness deadline {})",
-					this.name, this.consecutiveStalls, this.options.livenessDeadline().get());
-		}
-		return flipped;
+	void healthStatus(HealthStatus status) {
+		this.healthStatus = status;
 	}
 
 	// ---- ComponentView -------------------------------------------------------------------------
@@ -404,7 +357,7 @@ final class Component implements ComponentView {
 
 	@Override
 	public ComponentState state() {
-		return this.state;
+		return this.state.get();
 	}
 
 	@Override
@@ -419,11 +372,11 @@ final class Component implements ComponentView {
 
 	@Override
 	public Optional<Duration> heartbeatAge() {
-		if (!this.heartbeatSeen) {
+		long last = this.handle.lastHeartbeat();
+		if (last == ComponentHandle.NEVER) {
 			return Optional.empty();
 		}
-		long last = this.lastHeartbeatPublished;
-		return Optional.of(Duration.ofNanos(Math.max(0, this.manager.ticker().nanoTime() - last)));
+		return Optional.of(Duration.ofNanos(Math.max(0, this.clock.now() - last)));
 	}
 
 	@Override
@@ -433,15 +386,94 @@ final class Component implements ComponentView {
 
 	@Override
 	public Map<String, Object> details() {
-		if (this.executor == null) {
-			return Map.of();
-		}
-		return Map.of("queueDepth", this.executor.queueDepth(), "activeCount", this.executor.activeCount());
+		return this.work.details();
 	}
 
 	@Override
 	public String toString() {
 		return "Component[" + this.name + ", " + this.options.tier() + ", phase " + this.options.phase() + "]";
+	}
+
+	/**
+	 * What the component runs: nothing of its own (code holding the handle), an active loop, passive
+	 * start and stop callbacks, or a critical executor.
+	 */
+	interface Work {
+
+		/** Code that holds the handle and ends through its process scope. */
+		Work NONE = new Work() {
+		};
+
+		default void start(Component component) throws Exception {
+		}
+
+		default boolean hasStopWork() {
+			return false;
+		}
+
+		default void stop(Component component) throws Exception {
+		}
+
+		default Set<Thread> threads(boolean stopRequested) {
+			return Set.of();
+		}
+
+		default Map<String, Object> details() {
+			return Map.of();
+		}
+
+		static Work active(ActiveComponent active, EngineThreads threads) {
+			return new Work() {
+				@Override
+				public void start(Component component) {
+					threads.newThread("lifecycle-" + component.name(), () -> component.runActive(active)).start();
+				}
+			};
+		}
+
+		static Work passive(PassiveComponent passive) {
+			return new Work() {
+				@Override
+				public void start(Component component) throws Exception {
+					passive.start(component.handle());
+				}
+
+				@Override
+				public boolean hasStopWork() {
+					return true;
+				}
+
+				@Override
+				public void stop(Component component) throws Exception {
+					passive.stop(component.handle());
+				}
+			};
+		}
+
+		static Work executor(CriticalExecutor executor) {
+			return new Work() {
+				@Override
+				public boolean hasStopWork() {
+					return true;
+				}
+
+				@Override
+				public void stop(Component component) throws InterruptedException {
+					executor.drain();
+				}
+
+				@Override
+				public Set<Thread> threads(boolean stopRequested) {
+					return stopRequested ? executor.workers() : Set.of();
+				}
+
+				@Override
+				public Map<String, Object> details() {
+					return Map.of("queueDepth", executor.queueDepth(), "activeCount", executor.activeCount());
+				}
+			};
+		}
+
 	}
 
 }

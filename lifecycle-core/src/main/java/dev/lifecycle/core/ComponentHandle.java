@@ -11,13 +11,18 @@ import java.util.concurrent.TimeUnit;
  * What a component's code holds to take part in the lifecycle. All methods are thread-safe.
  *
  * <p>{@link #isShuttingDown()}, {@link #isHealthy()} and {@link #reportHealthy()} are built for hot
- * paths: each is one or two volatile accesses, with no allocation, lock or clock read. Heartbeats
- * are timestamped by the health monitor when it polls, so a heartbeat's age is known to within one
- * poll interval.
+ * paths: each is a few volatile accesses, with no allocation, lock or clock read. A heartbeat is
+ * stamped with a coarse clock the health monitor advances many times per poll interval, so a
+ * stall is found no later than one poll interval after the liveness deadline has passed.
  */
 public final class ComponentHandle {
 
+	/** The heartbeat stamp of a component that has never reported. */
+	static final long NEVER = Long.MIN_VALUE;
+
 	private final Component component;
+
+	private final CoarseClock clock;
 
 	private final boolean monitored;
 
@@ -25,16 +30,17 @@ public final class ComponentHandle {
 
 	private final CompletableFuture<Void> stopSignal = new CompletableFuture<>();
 
-	volatile boolean shuttingDown;
+	private volatile boolean shuttingDown;
 
-	volatile boolean heartbeatPending;
+	private volatile long lastHeartbeat = NEVER;
 
-	volatile boolean unhealthyPending;
+	private volatile boolean unhealthy;
 
-	volatile boolean healthy = true;
+	private volatile boolean healthy = true;
 
-	ComponentHandle(Component component, boolean monitored) {
+	ComponentHandle(Component component, CoarseClock clock, boolean monitored) {
 		this.component = component;
+		this.clock = clock;
 		this.monitored = monitored;
 	}
 
@@ -88,16 +94,26 @@ public final class ComponentHandle {
 		return this.stopSignal.minimalCompletionStage();
 	}
 
-	/** Liveness heartbeat. No allocation, no lock, no clock read; a no-op write when already pending. */
+	/**
+	 * Liveness heartbeat; also ends an unhealthy report. No allocation, no lock, no clock read; no
+	 * write at all when the coarse clock has not moved since the last heartbeat.
+	 */
 	public void reportHealthy() {
-		if (!this.heartbeatPending) {
-			this.heartbeatPending = true;
+		long now = this.clock.now();
+		if (this.lastHeartbeat != now) {
+			this.lastHeartbeat = now;
+		}
+		if (this.unhealthy) {
+			this.unhealthy = false;
 		}
 	}
 
-	/** Counts as a stalled check at the next health poll. */
+	/**
+	 * Reports this component unhealthy until its next {@link #reportHealthy()}: every health poll in
+	 * between counts as stalled, and {@code stallThreshold} of them in a row make it stalled.
+	 */
 	public void reportUnhealthy() {
-		this.unhealthyPending = true;
+		this.unhealthy = true;
 	}
 
 	/**
@@ -111,8 +127,10 @@ public final class ComponentHandle {
 	}
 
 	/**
-	 * A fatal failure: triggers shutdown with reason {@link ShutdownReason#FAILURE} (exit code 1)
-	 * and marks this component as died. Return from the component afterwards.
+	 * A fatal failure: this component is {@link Outcome#DIED died} at this instant (the shutdown
+	 * never waits for it) and a shutdown starts with reason
+	 * {@link ShutdownReason#FAILURE} (exit code 1). Callable from any thread at any time; after the
+	 * component has ended it changes nothing.
 	 * @param reason what went wrong
 	 */
 	public void signalFailure(String reason) {
@@ -165,6 +183,21 @@ public final class ComponentHandle {
 	 */
 	public CriticalSection critical() {
 		return this.component.openCritical();
+	}
+
+	long lastHeartbeat() {
+		return this.lastHeartbeat;
+	}
+
+	boolean reportedUnhealthy() {
+		return this.unhealthy;
+	}
+
+	/** The monitor's verdict; returns the previous one. */
+	boolean healthy(boolean healthy) {
+		boolean previous = this.healthy;
+		this.healthy = healthy;
+		return previous;
 	}
 
 	void signalStop() {

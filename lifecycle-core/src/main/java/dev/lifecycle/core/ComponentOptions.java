@@ -116,7 +116,7 @@ public final class ComponentOptions {
 
 	/**
 	 * Rejects invalid combinations with a message naming the component and the option.
-	 * @throws IllegalArgumentException on the first invalid option
+	 * @throws InvalidOptionException on the first invalid option
 	 */
 	void validate(String component) {
 		if (this.gracefulShutdown != null && !isPositive(this.gracefulShutdown)) {
@@ -150,8 +150,8 @@ public final class ComponentOptions {
 		return !duration.isNegative() && !duration.isZero();
 	}
 
-	private static IllegalArgumentException invalid(String component, String option, String problem) {
-		return new IllegalArgumentException("Component '" + component + "': " + option + " " + problem);
+	private static InvalidOptionException invalid(String component, String option, String problem) {
+		return new InvalidOptionException(component, option, problem);
 	}
 
 	@Override

@@ -1,7 +1,25 @@
 package dev.lifecycle.core;
 
+import java.util.EnumSet;
+import java.util.Set;
+
 /**
- * Where a component is in its life. The three terminal states mirror {@link Outcome}.
+ * Where a component is in its life: the one state machine of a component. Every change goes
+ * through {@link #canMoveTo(ComponentState)}, so a component can never leave a terminal state and
+ * never skip back; the three terminal states mirror {@link Outcome}.
+ *
+ * <pre>
+ * from            to
+ * REGISTERED      RUNNING, COMPLETED (told to stop before it started), DIED (its start failed)
+ * RUNNING         WORK_COMPLETED, STOPPING, ENDING, COMPLETED, DIED, TIMEOUT
+ * WORK_COMPLETED  STOPPING, ENDING, COMPLETED, DIED, TIMEOUT
+ * STOPPING        ENDING, COMPLETED, DIED, TIMEOUT
+ * ENDING          COMPLETED, DIED, TIMEOUT
+ * COMPLETED, TIMEOUT, DIED: terminal
+ * </pre>
+ *
+ * A failure signal, a stall verdict or a throw moves any non-terminal state to {@link #DIED} at
+ * once; only the sequence's budget or the global ceiling moves one to {@link #TIMEOUT}.
  */
 public enum ComponentState {
 
@@ -11,8 +29,14 @@ public enum ComponentState {
 	/** Started and not yet told to stop. */
 	RUNNING,
 
+	/** Still running, and has declared its finite work done: its end will be a completion. */
+	WORK_COMPLETED,
+
 	/** Told to stop; draining. */
 	STOPPING,
+
+	/** Its process ended; waiting for its open critical sections to close. */
+	ENDING,
 
 	/** Ended with {@link Outcome#COMPLETED}. */
 	COMPLETED,
@@ -22,6 +46,39 @@ public enum ComponentState {
 
 	/** Ended with {@link Outcome#DIED}. */
 	DIED;
+
+	private Set<ComponentState> next;
+
+	static {
+		REGISTERED.next = EnumSet.of(RUNNING, COMPLETED, DIED);
+		RUNNING.next = EnumSet.of(WORK_COMPLETED, STOPPING, ENDING, COMPLETED, DIED, TIMEOUT);
+		WORK_COMPLETED.next = EnumSet.of(STOPPING, ENDING, COMPLETED, DIED, TIMEOUT);
+		STOPPING.next = EnumSet.of(ENDING, COMPLETED, DIED, TIMEOUT);
+		ENDING.next = EnumSet.of(COMPLETED, DIED, TIMEOUT);
+		COMPLETED.next = EnumSet.noneOf(ComponentState.class);
+		TIMEOUT.next = EnumSet.noneOf(ComponentState.class);
+		DIED.next = EnumSet.noneOf(ComponentState.class);
+	}
+
+	/** Whether the transition table allows moving from this state to {@code target}. */
+	public boolean canMoveTo(ComponentState target) {
+		return this.next.contains(target);
+	}
+
+	/** Whether this state is an outcome: nothing changes a component after it. */
+	public boolean isTerminal() {
+		return this.next.isEmpty();
+	}
+
+	/** The outcome this terminal state stands for. */
+	Outcome outcome() {
+		return switch (this) {
+			case COMPLETED -> Outcome.COMPLETED;
+			case TIMEOUT -> Outcome.TIMEOUT;
+			case DIED -> Outcome.DIED;
+			default -> throw new IllegalStateException(this + " is not an outcome");
+		};
+	}
 
 	static ComponentState of(Outcome outcome) {
 		return switch (outcome) {

@@ -11,23 +11,23 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiFunction;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Lifecycle engine: registers components, starts them in phase order, watches their health,
- * and runs the one coordinated shutdown sequence when the first trigger arrives.
+ * The Lifecycle engine's front door: registers components, starts them in phase order, watches
+ * their health, and runs the one coordinated shutdown sequence when the first trigger arrives.
+ * Everything it does is told to {@link LifecycleListener}s; the parts behind it (components, the
+ * health monitor, the triggers, the sequence) never call back into it.
  *
  * <p>Guarantees: the first trigger wins and the sequence runs exactly once; readiness turns false
  * and listeners hear of the shutdown before any component is told to stop; every standard and
@@ -50,8 +50,6 @@ public final class LifecycleManager {
 
 	private static final Logger logger = LoggerFactory.getLogger(LifecycleManager.class);
 
-	private static final String IDLE_STOP_WORKER = "lifecycle-stop-idle";
-
 	private final String serviceName;
 
 	private final Duration globalShutdownTimeout;
@@ -60,17 +58,29 @@ public final class LifecycleManager {
 
 	private final Duration drainDelay;
 
-	private final Path preStopFile;
+	private final @Nullable Path preStopFile;
 
-	private final LifecycleMetrics metrics;
+	private final @Nullable RunMarker runMarker;
 
-	private final Ticker ticker;
+	/** What a previous process left in its run marker, read when this manager was built. */
+	private final @Nullable String previousRun;
 
-	private final boolean automaticHealthPolling;
+	private final BiFunction<String, ComponentOptions, ComponentOptions> optionsResolver;
 
-	private final RunMarker runMarker;
+	private final EngineThreads threads;
 
-	private final List<LifecycleListener> listeners;
+	private final CoarseClock clock;
+
+	private final Listeners listeners;
+
+	private final ComponentOutcomes outcomes;
+
+	private final Triggers triggers;
+
+	private final CompletableFuture<ShutdownReport> termination = new CompletableFuture<>();
+
+	/** Guards registration and start; never held while anything blocks. */
+	private final ReentrantLock registration = new ReentrantLock();
 
 	private final Map<String, Component> components = new LinkedHashMap<>();
 
@@ -80,33 +90,15 @@ public final class LifecycleManager {
 
 	private final List<ShutdownSequence.NamedHandler> closingSteps = new ArrayList<>();
 
-	private final BiFunction<String, ComponentOptions, ComponentOptions> optionsResolver;
-
-	private final AtomicReference<ShutdownTrigger> trigger = new AtomicReference<>();
-
-	private final CompletableFuture<ShutdownReport> termination = new CompletableFuture<>();
-
-	private final ScheduledThreadPoolExecutor scheduler;
-
-	/**
-	 * Runs passive stops and executor drains. Pooled because a phase of many components would
-	 * otherwise start as many threads, and on a busy two-core machine a thread start was measured at up
-	 * to a millisecond: 1,000 components in 10 phases spent half a second just starting threads. Later
-	 * phases reuse the threads of earlier ones; idle threads end after a few seconds.
-	 */
-	private final ThreadPoolExecutor stopWorkers;
-
-	private final Object healthLock = new Object();
+	private volatile List<Component> componentList = List.of();
 
 	private volatile boolean started;
 
-	private volatile boolean autoCompletion;
+	private volatile @Nullable HealthMonitor healthMonitor;
 
-	private volatile List<Component> componentList = List.of();
+	private volatile @Nullable PreStopWatcher preStopWatcher;
 
-	private Component[] monitored = new Component[0];
-
-	private PreStopWatcher preStopWatcher;
+	private final boolean automaticHealthPolling;
 
 	private LifecycleManager(Builder builder) {
 		this.serviceName = builder.serviceName;
@@ -114,20 +106,18 @@ public final class LifecycleManager {
 		this.healthPollInterval = builder.healthPollInterval;
 		this.drainDelay = builder.drainDelay;
 		this.preStopFile = builder.preStopFile;
-		this.metrics = builder.metrics;
-		this.ticker = builder.ticker;
-		this.automaticHealthPolling = builder.automaticHealthPolling;
 		this.runMarker = (builder.runMarker != null) ? new RunMarker(builder.runMarker) : null;
-		this.listeners = new CopyOnWriteArrayList<>(builder.listeners);
+		// Written as early as the manager exists, so a crash during the rest of the start-up is
+		// seen as an unclean end too; reported at start, when every listener is attached.
+		this.previousRun = (this.runMarker != null) ? this.runMarker.acquire().orElse(null) : null;
 		this.optionsResolver = builder.optionsResolver;
-		this.scheduler = new ScheduledThreadPoolExecutor(1, (task) -> {
-			Thread thread = new Thread(task, "lifecycle-monitor");
-			thread.setDaemon(true);
-			return thread;
-		});
-		this.scheduler.setRemoveOnCancelPolicy(true);
-		this.stopWorkers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 5, TimeUnit.SECONDS, new SynchronousQueue<>(),
-				(task) -> newThread(IDLE_STOP_WORKER, task));
+		this.automaticHealthPolling = builder.automaticHealthPolling;
+		this.threads = new EngineThreads(builder.threadFactory);
+		this.clock = new CoarseClock(builder.ticker);
+		this.listeners = new Listeners(builder.listeners);
+		this.outcomes = new ComponentOutcomes(this.listeners, () -> this.componentList, this.threads);
+		this.triggers = new Triggers(this.listeners, this::startSequence);
+		this.outcomes.triggers(this.triggers);
 	}
 
 	/**
@@ -150,7 +140,7 @@ public final class LifecycleManager {
 	 * @throws IllegalArgumentException for a duplicate name or an invalid option combination
 	 */
 	public ComponentHandle register(String name, ComponentOptions options) {
-		return add(name, options, null, null, null).handle();
+		return add(name, options, Component.Work.NONE).handle();
 	}
 
 	/**
@@ -164,7 +154,7 @@ public final class LifecycleManager {
 	 */
 	public ComponentHandle registerActive(String name, ComponentOptions options, ActiveComponent component) {
 		Objects.requireNonNull(component, "component");
-		return add(name, options, component, null, null).handle();
+		return add(name, options, Component.Work.active(component, this.threads)).handle();
 	}
 
 	/**
@@ -177,7 +167,7 @@ public final class LifecycleManager {
 	 */
 	public ComponentHandle registerPassive(String name, ComponentOptions options, PassiveComponent component) {
 		Objects.requireNonNull(component, "component");
-		return add(name, options, null, component, null).handle();
+		return add(name, options, Component.Work.passive(component)).handle();
 	}
 
 	/**
@@ -193,41 +183,41 @@ public final class LifecycleManager {
 	public ExecutorService registerExecutor(String name, ComponentOptions options, ExecutorService delegate) {
 		Objects.requireNonNull(delegate, "delegate");
 		CriticalExecutor executor = new CriticalExecutor(delegate);
-		add(name, options, null, null, executor);
+		add(name, options, Component.Work.executor(executor));
 		return executor;
 	}
 
-	private Component add(String name, ComponentOptions options, ActiveComponent active, PassiveComponent passive,
-			CriticalExecutor executor) {
+	private Component add(String name, ComponentOptions declared, Component.Work work) {
 		if (name == null || name.isBlank()) {
 			throw new IllegalArgumentException("Component name must not be blank");
 		}
-		Objects.requireNonNull(options, "options");
-		ComponentOptions declared = options;
-		options = Objects.requireNonNull(this.optionsResolver.apply(name, declared),
+		Objects.requireNonNull(declared, "options");
+		ComponentOptions options = Objects.requireNonNull(this.optionsResolver.apply(name, declared),
 				() -> "options resolved for component '" + name + "'");
 		options.validate(name);
-		synchronized (this.components) {
+		Component component;
+		this.registration.lock();
+		try {
 			checkNotStarted("register component '" + name + "'");
 			if (this.components.containsKey(name)) {
 				throw new IllegalArgumentException("Component '" + name + "': name is already registered; "
 						+ "component names must be unique");
 			}
-			Component component = new Component(name, options, this.components.size(), this, active, passive,
-					executor);
+			component = new Component(name, options, this.components.size(), work, this.outcomes, this.threads,
+					this.clock);
 			this.components.put(name, component);
 			this.componentList = List.copyOf(this.components.values());
-			if (options.finite()) {
-				this.autoCompletion = true;
-			}
-			this.metrics.componentRegistered(component);
-			return component;
+			this.listeners.componentRegistered(component);
 		}
+		finally {
+			this.registration.unlock();
+		}
+		return component;
 	}
 
 	/**
 	 * Adds a shutdown handler, run after the drain delay and before any component is told to stop,
-	 * in the order added.
+	 * in the order added. One that throws or times out makes the report not clean.
 	 * @param name a name for the logs
 	 * @param timeout how long the handler may run before the sequence goes on without it
 	 * @param handler the work
@@ -235,10 +225,8 @@ public final class LifecycleManager {
 	public void addShutdownHandler(String name, Duration timeout, ShutdownHandler handler) {
 		Objects.requireNonNull(handler, "handler");
 		requirePositive("shutdown handler '" + name + "' timeout", timeout);
-		synchronized (this.components) {
-			checkNotStarted("add shutdown handler '" + name + "'");
-			this.handlers.add(new ShutdownSequence.NamedHandler(name, timeout, handler));
-		}
+		addStep("add shutdown handler '" + name + "'",
+				() -> this.handlers.add(new ShutdownSequence.NamedHandler(name, timeout, handler)));
 	}
 
 	/**
@@ -249,10 +237,8 @@ public final class LifecycleManager {
 	 */
 	public void addFinalAction(String name, Runnable action) {
 		Objects.requireNonNull(action, "action");
-		synchronized (this.components) {
-			checkNotStarted("add final action '" + name + "'");
-			this.finalActions.add(new ShutdownSequence.NamedAction(name, action));
-		}
+		addStep("add final action '" + name + "'",
+				() -> this.finalActions.add(new ShutdownSequence.NamedAction(name, action)));
 	}
 
 	/**
@@ -267,15 +253,38 @@ public final class LifecycleManager {
 	public void addClosingStep(String name, Duration timeout, ShutdownHandler step) {
 		Objects.requireNonNull(step, "step");
 		requirePositive("closing step '" + name + "' timeout", timeout);
-		synchronized (this.components) {
-			checkNotStarted("add closing step '" + name + "'");
-			this.closingSteps.add(new ShutdownSequence.NamedHandler(name, timeout, step));
+		addStep("add closing step '" + name + "'",
+				() -> this.closingSteps.add(new ShutdownSequence.NamedHandler(name, timeout, step)));
+	}
+
+	private void addStep(String what, Runnable add) {
+		this.registration.lock();
+		try {
+			checkNotStarted(what);
+			add.run();
+		}
+		finally {
+			this.registration.unlock();
 		}
 	}
 
-	/** Adds a listener; listeners added after a callback fired do not receive it. */
+	/**
+	 * Adds a listener. It first hears of every component registered so far, as if it had been
+	 * there, so a metrics binding can be added at any time before start; of other events it hears
+	 * only those that fire after it was added.
+	 */
 	public void addListener(LifecycleListener listener) {
-		this.listeners.add(Objects.requireNonNull(listener, "listener"));
+		Objects.requireNonNull(listener, "listener");
+		this.registration.lock();
+		try {
+			for (Component component : this.componentList) {
+				new Listeners(List.of(listener)).componentRegistered(component);
+			}
+			this.listeners.add(listener);
+		}
+		finally {
+			this.registration.unlock();
+		}
 	}
 
 	private void checkNotStarted(String what) {
@@ -295,30 +304,34 @@ public final class LifecycleManager {
 	 */
 	public void start() {
 		List<Component> ordered;
-		synchronized (this.components) {
+		this.registration.lock();
+		try {
 			checkNotStarted("start");
 			this.started = true;
 			ordered = new ArrayList<>(this.components.values());
 		}
-		if (this.runMarker != null && this.runMarker.acquire()) {
-			this.metrics.uncleanPreviousRun();
+		finally {
+			this.registration.unlock();
+		}
+		if (this.previousRun != null) {
+			this.listeners.uncleanPreviousRun(this.previousRun);
 		}
 		ordered.sort(Comparator.comparingInt(Component::phase).thenComparingInt(Component::registrationIndex));
-		this.monitored = ordered.stream()
-			.filter((c) -> c.options().livenessDeadline().isPresent())
-			.toArray(Component[]::new);
-		if (this.monitored.length > 0 && this.automaticHealthPolling) {
-			long interval = this.healthPollInterval.toNanos();
-			this.scheduler.scheduleAtFixedRate(this::pollHealthSafely, interval, interval, TimeUnit.NANOSECONDS);
+		HealthMonitor monitor = new HealthMonitor(ordered, this.clock);
+		this.healthMonitor = monitor;
+		if (this.automaticHealthPolling) {
+			monitor.start(this.threads, this.healthPollInterval);
 		}
-		if (this.preStopFile != null) {
-			this.preStopWatcher = new PreStopWatcher(this.preStopFile,
-					() -> trigger(ShutdownReason.PRESTOP, "prestop", this.preStopFile.toString()));
-			this.preStopWatcher.removeStaleFile();
-			newThread("lifecycle-prestop", this.preStopWatcher::run).start();
+		Path file = this.preStopFile;
+		if (file != null) {
+			PreStopWatcher watcher = new PreStopWatcher(file,
+					() -> this.triggers.fire(ShutdownReason.PRESTOP, "prestop", file.toString()));
+			this.preStopWatcher = watcher;
+			watcher.removeStaleFile();
+			this.threads.newThread("lifecycle-prestop", watcher::run).start();
 		}
 		for (Component component : ordered) {
-			if (isShutdownInitiated()) {
+			if (this.triggers.isInitiated()) {
 				break;
 			}
 			try {
@@ -332,85 +345,49 @@ public final class LifecycleManager {
 		logger.info("Lifecycle: started {} component(s) for service '{}'", ordered.size(), this.serviceName);
 	}
 
-	// ---- health --------------------------------------------------------------------------------
-
-	private void pollHealthSafely() {
-		try {
-			pollHealth();
-		}
-		catch (RuntimeException ex) {
-			logger.error("Lifecycle: health poll failed", ex);
-		}
-	}
-
-	/** One health-monitor cycle over every monitored component. */
+	/** One health-monitor cycle, for tests and benchmarks that drive the monitor themselves. */
 	void pollHealth() {
-		synchronized (this.healthLock) {
-			long now = this.ticker.nanoTime();
-			for (Component component : this.monitored) {
-				if (component.poll(now) && component.tier() == Tier.STANDARD && !isShutdownInitiated()) {
-					trigger(ShutdownReason.STALLED, component.name(), "no heartbeat within "
-							+ component.options().livenessDeadline().get() + " for "
-							+ component.options().stallThreshold() + " consecutive check(s)");
-				}
-			}
+		HealthMonitor monitor = this.healthMonitor;
+		if (monitor != null) {
+			monitor.poll();
 		}
 	}
 
 	// ---- triggers ------------------------------------------------------------------------------
 
 	/**
-	 * Starts the shutdown sequence unless one has already started.
+	 * Starts the shutdown sequence unless one has already started. Only the reasons an outside
+	 * caller can stand for are accepted: {@link ShutdownReason#SIGNAL}, {@link ShutdownReason#PRESTOP},
+	 * {@link ShutdownReason#REQUESTED} and {@link ShutdownReason#FAILURE}; a stall, a death and
+	 * completed work are the engine's own verdicts.
 	 * @param reason why
 	 * @param source the component or source responsible, e.g. {@code "signal"}
 	 * @return {@code true} if this call started the sequence, {@code false} if another trigger won
+	 * @throws IllegalArgumentException for {@code STALLED}, {@code DIED} or {@code COMPLETED}
 	 */
 	public boolean triggerShutdown(ShutdownReason reason, String source) {
-		return trigger(reason, source, "");
+		Objects.requireNonNull(reason, "reason");
+		Objects.requireNonNull(source, "source");
+		if (reason == ShutdownReason.STALLED || reason == ShutdownReason.DIED || reason == ShutdownReason.COMPLETED) {
+			throw new IllegalArgumentException("Shutdown reason " + reason + " is the engine's own verdict and "
+					+ "cannot be triggered from outside; use SIGNAL, PRESTOP, REQUESTED or FAILURE");
+		}
+		return this.triggers.fire(reason, source, "");
 	}
 
-	boolean trigger(ShutdownReason reason, String component, String detail) {
-		ShutdownTrigger candidate = new ShutdownTrigger(reason, component, detail);
-		if (!this.trigger.compareAndSet(null, candidate)) {
-			ShutdownTrigger winner = this.trigger.get();
-			logger.info("Lifecycle: shutdown already in progress (reason={}, component={}); ignoring trigger "
-					+ "(reason={}, component={})", winner.reason().label(), winner.component(), reason.label(),
-					component);
-			return false;
+	private void startSequence(ShutdownTrigger trigger, long initiatedAt) {
+		ShutdownSequence.Steps steps;
+		this.registration.lock();
+		try {
+			steps = new ShutdownSequence.Steps(this.componentList, List.copyOf(this.handlers),
+					List.copyOf(this.finalActions), List.copyOf(this.closingSteps));
 		}
-		long initiatedAt = System.nanoTime();
-		if (detail.isEmpty()) {
-			logger.info("Lifecycle: shutdown initiated (reason={}, component={})", reason.label(), component);
+		finally {
+			this.registration.unlock();
 		}
-		else {
-			logger.info("Lifecycle: shutdown initiated (reason={}, component={}, detail={})", reason.label(),
-					component, detail);
-		}
-		this.metrics.shutdownInitiated(candidate);
-		for (LifecycleListener listener : this.listeners) {
-			try {
-				listener.onShutdownInitiated(candidate);
-			}
-			catch (RuntimeException ex) {
-				logger.error("Lifecycle: listener failed on shutdown initiated", ex);
-			}
-		}
-		ShutdownSequence sequence = new ShutdownSequence(this, candidate, initiatedAt, this.componentList,
-				List.copyOf(this.handlers), List.copyOf(this.finalActions), List.copyOf(this.closingSteps));
-		Thread thread = new Thread(sequence::run, "lifecycle-shutdown");
-		sequence.start(thread);
-		return true;
-	}
-
-	void requestShutdown(String component, Duration delay) {
-		Objects.requireNonNull(delay, "delay");
-		if (delay.isNegative() || delay.isZero()) {
-			trigger(ShutdownReason.REQUESTED, component, "");
-			return;
-		}
-		logger.info("Lifecycle: component '{}' requested a shutdown in {}", component, delay);
-		this.scheduler.schedule(() -> trigger(ShutdownReason.REQUESTED, component, "after " + delay),
-				delay.toNanos(), TimeUnit.NANOSECONDS);
+		new ShutdownSequence(steps, this.globalShutdownTimeout, this.drainDelay, this.threads, trigger, initiatedAt,
+				this::finish)
+			.start();
 	}
 
 	/**
@@ -425,97 +402,21 @@ public final class LifecycleManager {
 		return ExitCodes.FORCED;
 	}
 
-	// ---- callbacks from components and the sequence -------------------------------------------
-
-	void componentEnded(Component component) {
-		ComponentReport report = component.report();
-		if (component.tier() != Tier.ADVISORY) {
-			this.metrics.componentEnded(component.name(), report.outcome(), report.duration());
+	/** The end of the sequence, normal or cut by the ceiling; runs once. */
+	private void finish(ShutdownReport report) {
+		// Only a finished sequence clears the marker: after a ceiling exit the next start must
+		// still see an unclean end, because this process's counters die with it.
+		if (!report.ceilingFired() && this.runMarker != null) {
+			this.runMarker.release();
 		}
-		for (LifecycleListener listener : this.listeners) {
-			try {
-				listener.onComponentEnded(report);
-			}
-			catch (RuntimeException ex) {
-				logger.error("Lifecycle: listener failed on component ended", ex);
-			}
+		PreStopWatcher watcher = this.preStopWatcher;
+		if (watcher != null) {
+			watcher.close();
 		}
-		if (this.autoCompletion && component.tier() == Tier.STANDARD && component.endedWithCompletedWork()
-				&& !isShutdownInitiated() && allStandardWorkCompleted()) {
-			trigger(ShutdownReason.COMPLETED, component.name(), "all finite work completed");
-		}
-	}
-
-	private boolean allStandardWorkCompleted() {
-		for (Component component : this.componentList) {
-			if (component.tier() == Tier.STANDARD && !component.endedWithCompletedWork()) {
-				return false;
-			}
-		}
-		return true;
-	}
-
-	void finish(ShutdownReport report, boolean countCompletion) {
-		if (countCompletion) {
-			this.metrics.shutdownCompleted(report.clean());
-			// Only a finished sequence clears the marker: after a ceiling exit the next start must
-			// still see an unclean end, because this process's counters die with it.
-			if (this.runMarker != null) {
-				this.runMarker.release();
-			}
-		}
-		if (this.preStopWatcher != null) {
-			this.preStopWatcher.close();
-		}
-		for (LifecycleListener listener : this.listeners) {
-			try {
-				listener.onShutdownCompleted(report);
-			}
-			catch (RuntimeException ex) {
-				logger.error("Lifecycle: listener failed on shutdown completed", ex);
-			}
-		}
+		this.listeners.shutdownCompleted(report);
 		this.termination.complete(report);
-		// Not shutdownNow: a stop that overran its budget keeps its thread until it returns.
-		this.stopWorkers.shutdown();
-		// Last: when the ceiling fired this runs on the scheduler's own thread, and shutdownNow
-		// interrupts it; nothing may run on this thread afterwards.
-		this.scheduler.shutdownNow();
-	}
-
-	Thread newThread(String name, Runnable task) {
-		Thread thread = new Thread(task, name);
-		thread.setDaemon(true);
-		return thread;
-	}
-
-	/**
-	 * Runs one component's stop work on a pooled daemon thread that carries the given name while
-	 * it works, so thread dumps and the ceiling's report still say whose work it is.
-	 */
-	void runStopWork(String threadName, Runnable work) {
-		this.stopWorkers.execute(() -> {
-			Thread current = Thread.currentThread();
-			current.setName(threadName);
-			try {
-				work.run();
-			}
-			finally {
-				current.setName(IDLE_STOP_WORKER);
-			}
-		});
-	}
-
-	ScheduledThreadPoolExecutor scheduler() {
-		return this.scheduler;
-	}
-
-	Ticker ticker() {
-		return this.ticker;
-	}
-
-	Duration drainDelay() {
-		return this.drainDelay;
+		// Last: when the ceiling fired this runs on the scheduler's own thread, which this ends.
+		this.threads.shutdown();
 	}
 
 	// ---- queries -------------------------------------------------------------------------------
@@ -525,31 +426,34 @@ public final class LifecycleManager {
 		return this.serviceName;
 	}
 
-	/** The ceiling that bounds the sequence from the drain delay to the observability drain. */
+	/** The ceiling that bounds the sequence from its trigger to its report. */
 	public Duration globalShutdownTimeout() {
 		return this.globalShutdownTimeout;
 	}
 
 	/** {@code true} from the first instant of a shutdown. */
 	public boolean isShutdownInitiated() {
-		return this.trigger.get() != null;
+		return this.triggers.isInitiated();
 	}
 
 	/** Readiness: {@code true} until a shutdown starts, {@code false} from its first instant. */
 	public boolean isReady() {
-		return this.trigger.get() == null;
+		return !this.triggers.isInitiated();
 	}
 
 	/** The trigger that started the shutdown, once one has. */
 	public Optional<ShutdownTrigger> trigger() {
-		return Optional.ofNullable(this.trigger.get());
+		return Optional.ofNullable(this.triggers.current());
 	}
 
 	/** The handle of a registered component. */
 	public Optional<ComponentHandle> handle(String name) {
-		synchronized (this.components) {
-			return Optional.ofNullable(this.components.get(name)).map(Component::handle);
+		for (Component component : this.componentList) {
+			if (component.name().equals(name)) {
+				return Optional.of(component.handle());
+			}
 		}
+		return Optional.empty();
 	}
 
 	/** Live views of every registered component, in registration order. */
@@ -599,6 +503,13 @@ public final class LifecycleManager {
 		}
 	}
 
+	private static void requirePositiveOption(String option, Duration value) {
+		Objects.requireNonNull(value, option);
+		if (value.isNegative() || value.isZero()) {
+			throw new InvalidOptionException(null, option, "must be positive but was " + value);
+		}
+	}
+
 	private static void requirePositive(String what, Duration value) {
 		Objects.requireNonNull(value, what);
 		if (value.isNegative() || value.isZero()) {
@@ -608,7 +519,7 @@ public final class LifecycleManager {
 
 	/**
 	 * Builds a {@link LifecycleManager}. Defaults: global shutdown timeout 60 s, health poll
-	 * interval 5 s, drain delay 0, no pre-stop file, no run marker, no-op metrics, system ticker.
+	 * interval 5 s, drain delay 0, no pre-stop file, no run marker, platform daemon threads.
 	 */
 	public static final class Builder {
 
@@ -620,11 +531,11 @@ public final class LifecycleManager {
 
 		private Duration drainDelay = Duration.ZERO;
 
-		private Path preStopFile;
+		private @Nullable Path preStopFile;
 
-		private Path runMarker;
+		private @Nullable Path runMarker;
 
-		private LifecycleMetrics metrics = LifecycleMetrics.noop();
+		private ThreadFactory threadFactory = EngineThreads.defaultFactory();
 
 		private Ticker ticker = Ticker.system();
 
@@ -657,23 +568,28 @@ public final class LifecycleManager {
 		}
 
 		/** An absolute path whose appearance triggers a shutdown; {@code null} disables it. */
-		public Builder preStopFile(Path file) {
+		public Builder preStopFile(@Nullable Path file) {
 			this.preStopFile = file;
 			return this;
 		}
 
 		/**
 		 * A file kept while the process runs, so the next start can detect an unclean end;
-		 * {@code null} disables it.
+		 * {@code null} disables it. It is written when the manager is built, and a previous
+		 * process's marker found then is reported to listeners at {@link LifecycleManager#start()}.
 		 */
-		public Builder runMarker(Path file) {
+		public Builder runMarker(@Nullable Path file) {
 			this.runMarker = file;
 			return this;
 		}
 
-		/** Where metrics go. */
-		public Builder metrics(LifecycleMetrics metrics) {
-			this.metrics = Objects.requireNonNull(metrics, "metrics");
+		/**
+		 * Where every engine thread comes from (the health monitor, active components, stop work,
+		 * handlers, the sequence). The engine names each thread after its work and makes it a daemon
+		 * if it is not one. Default: platform daemon threads.
+		 */
+		public Builder threadFactory(ThreadFactory threadFactory) {
+			this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
 			return this;
 		}
 
@@ -695,7 +611,7 @@ public final class LifecycleManager {
 		}
 
 		/** The health monitor's clock; tests supply a controllable one. */
-		public Builder ticker(Ticker ticker) {
+		Builder ticker(Ticker ticker) {
 			this.ticker = Objects.requireNonNull(ticker, "ticker");
 			return this;
 		}
@@ -707,30 +623,41 @@ public final class LifecycleManager {
 		}
 
 		/**
-		 * Validates the options and builds the manager.
+		 * Validates the options and builds the manager; building writes the run marker, if one is
+		 * set.
 		 * @return a manager, not yet started
-		 * @throws IllegalArgumentException naming the first invalid option
+		 * @throws InvalidOptionException naming the first invalid option
 		 */
 		public LifecycleManager build() {
+			validate();
+			return new LifecycleManager(this);
+		}
+
+		/**
+		 * Checks the options as {@link #build()} does, without building anything.
+		 * @return this builder
+		 * @throws InvalidOptionException naming the first invalid option
+		 */
+		public Builder validate() {
 			if (this.serviceName == null || this.serviceName.isBlank()) {
 				throw new IllegalArgumentException("serviceName must not be blank");
 			}
-			requirePositive("globalShutdownTimeout", this.globalShutdownTimeout);
-			requirePositive("healthPollInterval", this.healthPollInterval);
+			requirePositiveOption("globalShutdownTimeout", this.globalShutdownTimeout);
+			requirePositiveOption("healthPollInterval", this.healthPollInterval);
 			Objects.requireNonNull(this.drainDelay, "drainDelay");
 			if (this.drainDelay.isNegative()) {
-				throw new IllegalArgumentException("drainDelay must not be negative but was " + this.drainDelay);
+				throw new InvalidOptionException(null, "drainDelay", "must not be negative but was " + this.drainDelay);
 			}
 			if (this.drainDelay.compareTo(this.globalShutdownTimeout) >= 0) {
-				throw new IllegalArgumentException("drainDelay (" + this.drainDelay
+				throw new InvalidOptionException(null, "drainDelay", "(" + this.drainDelay
 						+ ") must be shorter than globalShutdownTimeout (" + this.globalShutdownTimeout
 						+ "), which bounds it");
 			}
 			if (this.preStopFile != null && !this.preStopFile.isAbsolute()) {
-				throw new IllegalArgumentException(
-						"preStopFile must be an absolute path but was '" + this.preStopFile + "'");
+				throw new InvalidOptionException(null, "preStopFile",
+						"must be an absolute path but was '" + this.preStopFile + "'");
 			}
-			return new LifecycleManager(this);
+			return this;
 		}
 
 	}

@@ -1,10 +1,12 @@
 package dev.lifecycle.core;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.ClosedWatchServiceException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.nio.file.StandardWatchEventKinds;
 import java.nio.file.WatchKey;
 import java.nio.file.WatchService;
@@ -23,7 +25,7 @@ final class PreStopWatcher {
 
 	static final long CHECK_INTERVAL_MS = 25;
 
-	private static final Logger logger = LoggerFactory.getLogger(LifecycleManager.class);
+	private static final Logger logger = LoggerFactory.getLogger(PreStopWatcher.class);
 
 	private final Path file;
 
@@ -38,9 +40,23 @@ final class PreStopWatcher {
 		this.action = action;
 	}
 
-	/** Deletes a stale file left by an earlier run; it is never treated as a shutdown request. */
+	/**
+	 * Deletes a stale file left by an earlier run; it is never treated as a shutdown request. A
+	 * file younger than this JVM was created during its start-up (a preStop hook that ran while the
+	 * application was still starting): it stays, and the watcher turns it into a shutdown at once.
+	 */
 	void removeStaleFile() {
 		try {
+			if (!Files.exists(this.file)) {
+				return;
+			}
+			Instant modified = Files.getLastModifiedTime(this.file).toInstant();
+			Instant jvmStart = Instant.ofEpochMilli(ManagementFactory.getRuntimeMXBean().getStartTime());
+			if (!modified.isBefore(jvmStart)) {
+				logger.info("Lifecycle: pre-stop file {} was created during start-up; shutting down once started",
+						this.file);
+				return;
+			}
 			if (Files.deleteIfExists(this.file)) {
 				logger.warn("Lifecycle: deleted a pre-stop file left from an earlier run at {}; "
 						+ "it does not trigger a shutdown", this.file);

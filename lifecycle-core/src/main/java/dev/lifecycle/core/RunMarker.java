@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Optional;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,7 +16,7 @@ import org.slf4j.LoggerFactory;
  */
 final class RunMarker {
 
-	private static final Logger logger = LoggerFactory.getLogger(LifecycleManager.class);
+	private static final Logger logger = LoggerFactory.getLogger(RunMarker.class);
 
 	private final Path file;
 
@@ -24,13 +25,13 @@ final class RunMarker {
 	}
 
 	/**
-	 * Writes the marker and reports whether one was already there.
-	 * @return {@code true} if a previous process left its marker behind
+	 * Writes the marker and reports what a previous process left behind, if it did.
+	 * @return the previous process's marker content, empty if it finished its shutdown
 	 */
-	boolean acquire() {
-		boolean previous = Files.exists(this.file);
-		if (previous) {
-			String content = read();
+	Optional<String> acquire() {
+		String content = null;
+		if (Files.exists(this.file)) {
+			content = read();
 			logger.warn("Lifecycle: the previous process did not finish its shutdown (run marker {} found: {})",
 					this.file, content);
 		}
@@ -44,7 +45,7 @@ final class RunMarker {
 		catch (IOException ex) {
 			logger.warn("Lifecycle: cannot write run marker {}: {}", this.file, ex.toString());
 		}
-		return previous;
+		return Optional.ofNullable(content);
 	}
 
 	void release() {

@@ -13,6 +13,9 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+import org.jspecify.annotations.Nullable;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,11 +27,17 @@ import org.slf4j.LoggerFactory;
  */
 final class ShutdownSequence {
 
-	private static final Logger logger = LoggerFactory.getLogger(LifecycleManager.class);
+	private static final Logger logger = LoggerFactory.getLogger(ShutdownSequence.class);
 
 	private static final Duration MAX_BUDGET = Duration.ofSeconds(Long.MAX_VALUE);
 
-	private final LifecycleManager manager;
+	private final Duration globalShutdownTimeout;
+
+	private final Duration drainDelay;
+
+	private final EngineThreads threads;
+
+	private final Consumer<ShutdownReport> finisher;
 
 	private final ShutdownTrigger trigger;
 
@@ -46,33 +55,37 @@ final class ShutdownSequence {
 
 	private final AtomicBoolean finished = new AtomicBoolean();
 
-	private volatile Thread thread;
+	private volatile @Nullable Thread thread;
 
-	private volatile NamedHandler runningHandler;
+	private volatile @Nullable NamedHandler runningHandler;
 
-	private volatile Thread runningHandlerThread;
+	private volatile @Nullable Thread runningHandlerThread;
 
 	private volatile String step = "initiated";
 
-	private ScheduledFuture<?> ceiling;
+	private volatile @Nullable ScheduledFuture<?> ceiling;
 
-	ShutdownSequence(LifecycleManager manager, ShutdownTrigger trigger, long initiatedAt, List<Component> components,
-			List<NamedHandler> handlers, List<NamedAction> finalActions, List<NamedHandler> closingSteps) {
-		this.manager = manager;
+	ShutdownSequence(Steps steps, Duration globalShutdownTimeout, Duration drainDelay, EngineThreads threads,
+			ShutdownTrigger trigger, long initiatedAt, Consumer<ShutdownReport> finisher) {
+		this.globalShutdownTimeout = globalShutdownTimeout;
+		this.drainDelay = drainDelay;
+		this.threads = threads;
+		this.finisher = finisher;
 		this.trigger = trigger;
 		this.initiatedAt = initiatedAt;
-		this.components = components;
-		this.handlers = handlers;
-		this.finalActions = finalActions;
-		this.closingSteps = closingSteps;
+		this.components = steps.components();
+		this.handlers = steps.handlers();
+		this.finalActions = steps.finalActions();
+		this.closingSteps = steps.closingSteps();
 	}
 
-	void start(Thread thread) {
-		this.thread = thread;
-		long timeout = this.manager.globalShutdownTimeout().toNanos();
-		long remaining = timeout - (System.nanoTime() - this.initiatedAt);
-		this.ceiling = this.manager.scheduler().schedule(this::ceilingFired, remaining, TimeUnit.NANOSECONDS);
-		thread.start();
+	/** Arms the global ceiling and starts the sequence on a thread of its own. */
+	void start() {
+		Thread runner = this.threads.newThread("lifecycle-shutdown", this::run);
+		this.thread = runner;
+		long remaining = this.globalShutdownTimeout.toNanos() - (System.nanoTime() - this.initiatedAt);
+		this.ceiling = this.threads.schedule(this::ceilingFired, remaining);
+		runner.start();
 	}
 
 	void run() {
@@ -113,7 +126,7 @@ final class ShutdownSequence {
 	// ---- steps ---------------------------------------------------------------------------------
 
 	private void drainDelay() throws InterruptedException {
-		Duration delay = this.manager.drainDelay();
+		Duration delay = this.drainDelay;
 		if (delay.isZero()) {
 			return;
 		}
@@ -138,7 +151,7 @@ final class ShutdownSequence {
 			logger.info("Lifecycle: running {} (timeout {})", label, handler.timeout());
 			long start = System.nanoTime();
 			AtomicBoolean failed = new AtomicBoolean();
-			Thread runner = this.manager.newThread(threadPrefix + handler.name(), () -> {
+			Thread runner = this.threads.newThread(threadPrefix + handler.name(), () -> {
 				try {
 					handler.handler().shutdown();
 				}
@@ -241,7 +254,7 @@ final class ShutdownSequence {
 				}
 			}
 			catch (TimeoutException ex) {
-				if (component.settle(Outcome.TIMEOUT)) {
+				if (component.timeOut()) {
 					logger.warn("Lifecycle: component '{}' did not stop within its graceful budget of {} "
 							+ "(open critical sections: {})", component.name(), budget.get(),
 							component.openCriticalSections());
@@ -259,11 +272,14 @@ final class ShutdownSequence {
 		if (!this.finished.compareAndSet(false, true)) {
 			return;
 		}
-		this.ceiling.cancel(false);
+		ScheduledFuture<?> armed = this.ceiling;
+		if (armed != null) {
+			armed.cancel(false);
+		}
 		ShutdownReport report = report(false);
 		logger.info("Lifecycle: shutdown complete (clean={}, exitCode={}, elapsed={} ms)", report.clean(),
 				report.exitCode(), report.elapsed().toMillis());
-		this.manager.finish(report, true);
+		this.finisher.accept(report);
 	}
 
 	private void ceilingFired() {
@@ -273,7 +289,7 @@ final class ShutdownSequence {
 		logger.error(diagnostics());
 		for (Component component : this.components) {
 			if (component.tier() != Tier.ADVISORY) {
-				component.settle(Outcome.TIMEOUT);
+				component.timeOut();
 			}
 		}
 		Thread sequenceThread = this.thread;
@@ -283,14 +299,14 @@ final class ShutdownSequence {
 		ShutdownReport report = report(true);
 		logger.error("Lifecycle: shutdown incomplete (clean=false, exitCode={}, elapsed={} ms)", report.exitCode(),
 				report.elapsed().toMillis());
-		this.manager.finish(report, false);
+		this.finisher.accept(report);
 	}
 
 	/** Names every component still running and the stack of the thread it is blocked in. */
 	private String diagnostics() {
 		StringBuilder message = new StringBuilder();
 		message.append("Lifecycle: global shutdown timeout of ")
-			.append(this.manager.globalShutdownTimeout())
+			.append(this.globalShutdownTimeout)
 			.append(" expired during ")
 			.append(this.step)
 			.append("; still running:");
@@ -345,7 +361,7 @@ final class ShutdownSequence {
 				continue;
 			}
 			reports.add(component.report());
-			abnormal |= component.isAbnormal();
+			abnormal |= component.isDead();
 			allCompleted &= (outcome == Outcome.COMPLETED);
 		}
 		int exitCode;
@@ -365,6 +381,11 @@ final class ShutdownSequence {
 	}
 
 	record NamedHandler(String name, Duration timeout, ShutdownHandler handler) {
+	}
+
+	/** Everything registered, frozen when the sequence starts. */
+	record Steps(List<Component> components, List<NamedHandler> handlers, List<NamedAction> finalActions,
+			List<NamedHandler> closingSteps) {
 	}
 
 	record NamedAction(String name, Runnable action) {

@@ -1,11 +1,11 @@
 package dev.lifecycle.core;
 
 /**
- * A source of monotonic nanoseconds for the health monitor. Tests supply their own to make stall
- * detection deterministic; production uses {@link #system()}.
+ * A source of monotonic nanoseconds for the health monitor; tests supply their own to make stall
+ * detection deterministic. Not part of the public API.
  */
 @FunctionalInterface
-public interface Ticker {
+interface Ticker {
 
 	/** The current value in nanoseconds; only differences between two readings are meaningful. */
 	long nanoTime();

@@ -14,7 +14,7 @@ class ComponentEndingTest {
 	private final InMemoryLifecycleMetrics metrics = new InMemoryLifecycleMetrics();
 
 	private LifecycleManager newManager() {
-		return LifecycleManager.builder("svc").metrics(this.metrics).globalShutdownTimeout(Duration.ofSeconds(20)).build();
+		return LifecycleManager.builder("svc").listener(this.metrics).globalShutdownTimeout(Duration.ofSeconds(20)).build();
 	}
 
 	@Test
@@ -286,7 +286,7 @@ class ComponentEndingTest {
 		java.util.concurrent.atomic.AtomicLong endedWhenReported = new java.util.concurrent.atomic.AtomicLong(-1);
 		InMemoryLifecycleMetrics recorded = new InMemoryLifecycleMetrics();
 		java.util.concurrent.atomic.AtomicLong ended = new java.util.concurrent.atomic.AtomicLong();
-		LifecycleManager manager = LifecycleManager.builder("svc").metrics(recorded).listener(new LifecycleListener() {
+		LifecycleManager manager = LifecycleManager.builder("svc").listener(recorded).listener(new LifecycleListener() {
 			@Override
 			public void onComponentEnded(ComponentReport report) {
 				ended.incrementAndGet();

@@ -33,8 +33,8 @@ class CriticalWorkTest {
 
 		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
 		await().atMost(Duration.ofSeconds(5)).until(() -> events.contains("ingest stop returned"));
+		await().atMost(Duration.ofSeconds(5)).until(() -> manager.components().get(0).state() == ComponentState.ENDING);
 		assertThat(manager.components().get(0).openCriticalSections()).isEqualTo(1);
-		assertThat(manager.components().get(0).state()).isEqualTo(ComponentState.STOPPING);
 		assertThat(events).doesNotContain("pipeline stop");
 		events.add("write committed");
 		write.close();

@@ -10,7 +10,7 @@ import org.slf4j.LoggerFactory;
 /** Captures the engine's log lines (formatted messages) for assertions. */
 final class LogCapture {
 
-	private final Logger logger = (Logger) LoggerFactory.getLogger(LifecycleManager.class);
+	private final Logger logger = (Logger) LoggerFactory.getLogger("dev.lifecycle.core");
 
 	private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
 

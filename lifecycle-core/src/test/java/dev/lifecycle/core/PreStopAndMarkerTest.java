@@ -21,7 +21,7 @@ class PreStopAndMarkerTest {
 	@Test
 	void preStopFileTriggersAShutdownPromptly() throws IOException, InterruptedException {
 		Path file = this.dir.resolve("shutdown");
-		LifecycleManager manager = LifecycleManager.builder("svc").preStopFile(file).metrics(this.metrics).build();
+		LifecycleManager manager = LifecycleManager.builder("svc").preStopFile(file).listener(this.metrics).build();
 		manager.start();
 
 		Files.createFile(file);
@@ -50,6 +50,10 @@ class PreStopAndMarkerTest {
 	void anExistingPreStopFileAtStartIsDeletedWithAWarningAndDoesNotShutDown() throws IOException,
 			InterruptedException {
 		Path file = Files.createFile(this.dir.resolve("shutdown"));
+		// Left by an earlier run: older than this JVM.
+		Files.setLastModifiedTime(file, java.nio.file.attribute.FileTime.from(
+				java.time.Instant.ofEpochMilli(java.lang.management.ManagementFactory.getRuntimeMXBean().getStartTime())
+					.minus(Duration.ofHours(1))));
 		LifecycleManager manager = LifecycleManager.builder("svc").preStopFile(file).build();
 		LogCapture logs = LogCapture.start();
 		try {
@@ -69,10 +73,22 @@ class PreStopAndMarkerTest {
 	}
 
 	@Test
+	void aPreStopFileCreatedDuringStartUpShutsDownOnceStarted() throws IOException, InterruptedException {
+		Path file = Files.createFile(this.dir.resolve("shutdown"));
+		LifecycleManager manager = LifecycleManager.builder("svc").preStopFile(file).build();
+
+		manager.start();
+
+		ShutdownReport report = manager.awaitTermination(Duration.ofSeconds(10)).orElseThrow();
+		assertThat(report.trigger().reason()).isEqualTo(ShutdownReason.PRESTOP);
+		assertThat(report.exitCode()).isEqualTo(ExitCodes.CLEAN);
+	}
+
+	@Test
 	void runMarkerOfAnUncleanPreviousRunIsDetectedAndCounted() throws IOException, InterruptedException {
 		Path marker = this.dir.resolve("svc.running");
 		Files.writeString(marker, "pid=1 started=earlier\n");
-		LifecycleManager manager = LifecycleManager.builder("svc").runMarker(marker).metrics(this.metrics).build();
+		LifecycleManager manager = LifecycleManager.builder("svc").runMarker(marker).listener(this.metrics).build();
 
 		manager.start();
 
@@ -99,7 +115,7 @@ class PreStopAndMarkerTest {
 		never.countDown();
 
 		assertThat(marker).exists();
-		LifecycleManager next = LifecycleManager.builder("svc").runMarker(marker).metrics(this.metrics).build();
+		LifecycleManager next = LifecycleManager.builder("svc").runMarker(marker).listener(this.metrics).build();
 		next.start();
 		assertThat(this.metrics.uncleanPreviousRuns()).isEqualTo(1);
 		next.triggerShutdown(ShutdownReason.SIGNAL, "signal");
@@ -109,12 +125,12 @@ class PreStopAndMarkerTest {
 	@Test
 	void aCleanPreviousRunLeavesNoMarker() throws InterruptedException {
 		Path marker = this.dir.resolve("svc.running");
-		LifecycleManager first = LifecycleManager.builder("svc").runMarker(marker).metrics(this.metrics).build();
+		LifecycleManager first = LifecycleManager.builder("svc").runMarker(marker).listener(this.metrics).build();
 		first.start();
 		first.triggerShutdown(ShutdownReason.SIGNAL, "signal");
 		first.awaitTermination();
 
-		LifecycleManager second = LifecycleManager.builder("svc").runMarker(marker).metrics(this.metrics).build();
+		LifecycleManager second = LifecycleManager.builder("svc").runMarker(marker).listener(this.metrics).build();
 		second.start();
 
 		assertThat(this.metrics.uncleanPreviousRuns()).isZero();

@@ -22,7 +22,7 @@ class ShutdownSequenceTest {
 	private final List<String> events = new CopyOnWriteArrayList<>();
 
 	private LifecycleManager.Builder builder() {
-		return LifecycleManager.builder("svc").metrics(this.metrics).globalShutdownTimeout(Duration.ofSeconds(20));
+		return LifecycleManager.builder("svc").listener(this.metrics).globalShutdownTimeout(Duration.ofSeconds(20));
 	}
 
 	private PassiveComponent recording(String name) {

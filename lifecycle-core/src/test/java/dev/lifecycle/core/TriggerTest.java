@@ -15,10 +15,14 @@ import org.junit.jupiter.api.Test;
 
 class TriggerTest {
 
+	private static final java.util.List<ShutdownReason> EXTERNAL_REASONS = java.util.List.of(ShutdownReason.SIGNAL,
+			ShutdownReason.PRESTOP, ShutdownReason.REQUESTED, ShutdownReason.FAILURE);
+
+
 	private final InMemoryLifecycleMetrics metrics = new InMemoryLifecycleMetrics();
 
 	private LifecycleManager.Builder builder() {
-		return LifecycleManager.builder("svc").metrics(this.metrics).globalShutdownTimeout(Duration.ofSeconds(20));
+		return LifecycleManager.builder("svc").listener(this.metrics).globalShutdownTimeout(Duration.ofSeconds(20));
 	}
 
 	@Test
@@ -112,6 +116,7 @@ class TriggerTest {
 
 		assertThat(manager.triggerShutdown(ShutdownReason.PRESTOP, "prestop")).isTrue();
 		assertThat(manager.triggerShutdown(ShutdownReason.SIGNAL, "signal")).isFalse();
+		org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(5)).until(() -> stops.get() == 1);
 		consumer.signalFailure("late failure");
 		consumer.requestShutdown();
 		release.countDown();
@@ -119,6 +124,7 @@ class TriggerTest {
 
 		assertThat(report.trigger()).isEqualTo(new ShutdownTrigger(ShutdownReason.PRESTOP, "prestop", ""));
 		assertThat(stops).hasValue(1);
+		assertThat(report.component("consumer")).get().extracting(ComponentReport::outcome).isEqualTo(Outcome.DIED);
 		assertThat(initiatedCallbacks).hasValue(1);
 		assertThat(completedCallbacks).hasValue(1);
 		assertThat(this.metrics.initiatedTotal()).isEqualTo(1);
@@ -142,7 +148,7 @@ class TriggerTest {
 			AtomicLong winners = new AtomicLong();
 			Thread[] racers = new Thread[8];
 			for (int i = 0; i < racers.length; i++) {
-				ShutdownReason reason = ShutdownReason.values()[i % ShutdownReason.values().length];
+				ShutdownReason reason = EXTERNAL_REASONS.get(i % EXTERNAL_REASONS.size());
 				racers[i] = new Thread(() -> {
 					try {
 						go.await();

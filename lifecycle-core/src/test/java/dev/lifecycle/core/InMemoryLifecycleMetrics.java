@@ -9,11 +9,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A {@link LifecycleMetrics} that keeps every value in memory, for tests and for applications that
- * want to read the figures without a metrics library. Keys are the label values joined the way the
- * Prometheus series would carry them; all methods are thread-safe.
+ * A listener that keeps the values of the five Lifecycle series in memory, with the same rules as
+ * the Micrometer binding (advisory components have no shutdown result; a ceiling exit is not a
+ * completed shutdown), so engine tests can assert on them.
  */
-public final class InMemoryLifecycleMetrics implements LifecycleMetrics {
+final class InMemoryLifecycleMetrics implements LifecycleListener {
 
 	private final Map<String, AtomicLong> initiated = new ConcurrentHashMap<>();
 
@@ -28,59 +28,64 @@ public final class InMemoryLifecycleMetrics implements LifecycleMetrics {
 	private final AtomicLong uncleanPreviousRuns = new AtomicLong();
 
 	@Override
-	public void componentRegistered(ComponentView component) {
+	public void onComponentRegistered(ComponentView component) {
 		this.components.put(component.name(), component);
 	}
 
 	@Override
-	public void shutdownInitiated(ShutdownTrigger trigger) {
+	public void onShutdownInitiated(ShutdownTrigger trigger) {
 		increment(this.initiated, trigger.component() + "/" + trigger.reason().label());
 	}
 
 	@Override
-	public void componentEnded(String component, Outcome result, Duration duration) {
-		increment(this.results, component + "/" + result.label());
-		this.durations.add(new ComponentShutdown(component, result, duration));
+	public void onComponentEnded(ComponentReport report) {
+		if (report.tier() == Tier.ADVISORY) {
+			return;
+		}
+		increment(this.results, report.name() + "/" + report.outcome().label());
+		this.durations.add(new ComponentShutdown(report.name(), report.outcome(), report.duration()));
 	}
 
 	@Override
-	public void shutdownCompleted(boolean clean) {
-		this.completed.computeIfAbsent(clean, (k) -> new AtomicLong()).incrementAndGet();
+	public void onShutdownCompleted(ShutdownReport report) {
+		if (!report.ceilingFired()) {
+			this.completed.computeIfAbsent(report.clean(), (k) -> new AtomicLong()).incrementAndGet();
+		}
 	}
 
 	@Override
-	public void uncleanPreviousRun() {
+	public void onUncleanPreviousRun(String marker) {
 		this.uncleanPreviousRuns.incrementAndGet();
 	}
 
 	/** {@code lifecycle_shutdown_initiated_total} for one trigger component and reason. */
-	public long initiated(String triggerComponent, ShutdownReason reason) {
+	long initiated(String triggerComponent, ShutdownReason reason) {
 		return value(this.initiated, triggerComponent + "/" + reason.label());
 	}
 
 	/** The sum of {@code lifecycle_shutdown_initiated_total} over all labels. */
-	public long initiatedTotal() {
+	long initiatedTotal() {
 		return this.initiated.values().stream().mapToLong(AtomicLong::get).sum();
 	}
 
 	/** {@code lifecycle_component_shutdown_result_total} for one component and result. */
-	public long results(String component, Outcome result) {
+	long results(String component, Outcome result) {
 		return value(this.results, component + "/" + result.label());
 	}
 
 	/** Every observation of {@code lifecycle_component_shutdown_duration_seconds}, in order. */
-	public List<ComponentShutdown> durations() {
+	List<ComponentShutdown> durations() {
 		return new ArrayList<>(this.durations);
 	}
 
 	/** {@code lifecycle_shutdown_completed_total} for one value of {@code clean}. */
-	public long completed(boolean clean) {
+	long completed(boolean clean) {
 		AtomicLong value = this.completed.get(clean);
 		return (value != null) ? value.get() : 0;
 	}
 
 	/** {@code lifecycle_component_healthy} for one component: 1 healthy, 0 not, -1 unknown. */
-	public int healthy(String component) {
+	int healthy(String component) {
 		ComponentView view = this.components.get(component);
 		if (view == null) {
 			return -1;
@@ -89,7 +94,7 @@ public final class InMemoryLifecycleMetrics implements LifecycleMetrics {
 	}
 
 	/** How many times a previous process's unclean end was detected. */
-	public long uncleanPreviousRuns() {
+	long uncleanPreviousRuns() {
 		return this.uncleanPreviousRuns.get();
 	}
 
@@ -109,7 +114,7 @@ public final class InMemoryLifecycleMetrics implements LifecycleMetrics {
 	 * @param result its outcome
 	 * @param duration how long it took
 	 */
-	public record ComponentShutdown(String component, Outcome result, Duration duration) {
+	record ComponentShutdown(String component, Outcome result, Duration duration) {
 	}
 
 }

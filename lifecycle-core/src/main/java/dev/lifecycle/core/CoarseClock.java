@@ -1,0 +1,30 @@
+package dev.lifecycle.core;
+
+/**
+ * A monotonic clock that hot paths read instead of {@link System#nanoTime()}: one volatile read.
+ * The health monitor advances it many times per poll interval, so a heartbeat's stamp lags the
+ * real time by at most one tick.
+ */
+final class CoarseClock {
+
+	private final Ticker ticker;
+
+	private volatile long now;
+
+	CoarseClock(Ticker ticker) {
+		this.ticker = ticker;
+		this.now = ticker.nanoTime();
+	}
+
+	long now() {
+		return this.now;
+	}
+
+	/** Reads the ticker and publishes its value; returns it. */
+	long advance() {
+		long value = this.ticker.nanoTime();
+		this.now = value;
+		return value;
+	}
+
+}

@@ -1,0 +1,102 @@
+package dev.lifecycle.core;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What follows from a component's outcome: the listeners hear of it first; a death starts a
+ * shutdown (for an advisory component only its own failure signal does); and when every standard component has completed finite
+ * work, the application shuts down on its own if any component is declared finite, or says how to
+ * make it do so if none is.
+ */
+final class ComponentOutcomes implements ComponentEvents {
+
+	private static final Logger logger = LoggerFactory.getLogger(ComponentOutcomes.class);
+
+	private final Listeners listeners;
+
+	private final Supplier<List<Component>> components;
+
+	private final EngineThreads threads;
+
+	private @Nullable Triggers triggers;
+
+	ComponentOutcomes(Listeners listeners, Supplier<List<Component>> components, EngineThreads threads) {
+		this.listeners = listeners;
+		this.components = components;
+		this.threads = threads;
+	}
+
+	void triggers(Triggers triggers) {
+		this.triggers = triggers;
+	}
+
+	private Triggers triggers() {
+		Triggers current = this.triggers;
+		if (current == null) {
+			throw new IllegalStateException("triggers not set");
+		}
+		return current;
+	}
+
+	@Override
+	public boolean isShutdownInitiated() {
+		return triggers().isInitiated();
+	}
+
+	@Override
+	public void settled(Component component, @Nullable ShutdownReason reason, String detail) {
+		this.listeners.componentEnded(component.report());
+		if (reason != null) {
+			// An advisory component's stall or death is an observation; its own failure signal is a decision.
+			boolean decides = component.tier() != Tier.ADVISORY || reason == ShutdownReason.FAILURE;
+			if (decides && !isShutdownInitiated()) {
+				triggers().fire(reason, component.name(), detail);
+			}
+			return;
+		}
+		if (component.finishedWork() && component.tier() == Tier.STANDARD && !isShutdownInitiated()) {
+			allWorkCompleted(component);
+		}
+	}
+
+	private void allWorkCompleted(Component last) {
+		boolean anyFinite = false;
+		for (Component component : this.components.get()) {
+			if (component.tier() != Tier.STANDARD) {
+				continue;
+			}
+			if (!component.finishedWork()) {
+				return;
+			}
+			anyFinite |= component.options().finite();
+		}
+		if (anyFinite) {
+			triggers().fire(ShutdownReason.COMPLETED, last.name(), "all finite work completed");
+		}
+		else {
+			logger.warn("Lifecycle: component '{}' completed its work and ended, and nothing else is running, "
+					+ "but no component is declared finite, so the application keeps running; declare it finite "
+					+ "(ComponentOptions.withFinite(true), @ManagedComponent(finite = true) or "
+					+ "lifecycle.components.{}.finite=true) to shut down automatically", last.name(), last.name());
+		}
+	}
+
+	@Override
+	public void shutdownRequested(Component component, Duration delay) {
+		if (delay.isNegative() || delay.isZero()) {
+			triggers().fire(ShutdownReason.REQUESTED, component.name(), "");
+			return;
+		}
+		logger.info("Lifecycle: component '{}' requested a shutdown in {}", component.name(), delay);
+		this.threads.schedule(() -> triggers().fire(ShutdownReason.REQUESTED, component.name(), "after " + delay),
+				TimeUnit.NANOSECONDS.convert(delay));
+	}
+
+}

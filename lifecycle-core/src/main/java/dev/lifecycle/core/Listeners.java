@@ -1,0 +1,59 @@
+package dev.lifecycle.core;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one way out of the engine: every event goes to the listeners in the order they were added;
+ * a listener that throws is logged and the others still hear of it.
+ */
+final class Listeners {
+
+	private static final Logger logger = LoggerFactory.getLogger(Listeners.class);
+
+	private final List<LifecycleListener> listeners;
+
+	Listeners(List<LifecycleListener> initial) {
+		this.listeners = new CopyOnWriteArrayList<>(initial);
+	}
+
+	void add(LifecycleListener listener) {
+		this.listeners.add(listener);
+	}
+
+	void componentRegistered(ComponentView component) {
+		each("component registered", (listener) -> listener.onComponentRegistered(component));
+	}
+
+	void uncleanPreviousRun(String marker) {
+		each("unclean previous run", (listener) -> listener.onUncleanPreviousRun(marker));
+	}
+
+	void shutdownInitiated(ShutdownTrigger trigger) {
+		each("shutdown initiated", (listener) -> listener.onShutdownInitiated(trigger));
+	}
+
+	void componentEnded(ComponentReport report) {
+		each("component ended", (listener) -> listener.onComponentEnded(report));
+	}
+
+	void shutdownCompleted(ShutdownReport report) {
+		each("shutdown completed", (listener) -> listener.onShutdownCompleted(report));
+	}
+
+	private void each(String event, Consumer<LifecycleListener> call) {
+		for (LifecycleListener listener : this.listeners) {
+			try {
+				call.accept(listener);
+			}
+			catch (RuntimeException ex) {
+				logger.error("Lifecycle: listener {} failed on {}", listener, event, ex);
+			}
+		}
+	}
+
+}
