@@ -7,15 +7,16 @@
 #                                              exit 1 if Lifecycle failed a request or lost an event
 #
 # Items: 1 rolling-restart.sh, 2 shutdown-scale.sh, 3 startup.sh, 4 prestop-latency.sh,
-#        5 sample-app/scripts/torture.sh 100, 6 run-jmh.sh. Results: lifecycle-benchmarks/target/results/.
+#        5 sample-app/scripts/torture.sh 100, 6 run-jmh.sh, 7 adoption-scale.sh. Results: lifecycle-benchmarks/target/results/.
 # Installs haproxy, wrk, jq and curl with apt-get when missing (timings use bash loops around kill/wait,
 # which time SIGTERM -> exit exactly; hyperfine can only time whole commands). Builds with Maven unless
 # SKIP_BUILD=1 (then the jars must exist). Environment knobs: ONLY="1 4" (items to run),
 # MVN_FLAGS (e.g. -o), RR_ROUNDS (1), RR_VARIANTS ("lifecycle plain"; add lifecycle-nodrain for drain delay 0), SCALE_RUNS (3), STARTUP_RUNS (10), PRESTOP_INPROCESS (100),
-# PRESTOP_FRESH (10), TORTURE_N (100), JMH_OPTS (extra JMH options, passed through to run-jmh.sh).
+# PRESTOP_FRESH (10), TORTURE_N (100), JMH_OPTS (extra JMH options, passed through to run-jmh.sh),
+# ADOPT_RUNS (5; plain Spring Boot gets min(3, ADOPT_RUNS) runs of ~10 s).
 set -uo pipefail
 KNOBS= # the environment knobs given, for the record
-for v in SKIP_BUILD MVN_FLAGS RR_ROUNDS RR_RESTARTS RR_VARIANTS SCALE_RUNS STARTUP_RUNS PRESTOP_INPROCESS PRESTOP_FRESH TORTURE_N JMH_OPTS ONLY SAMPLE_JAR; do
+for v in SKIP_BUILD MVN_FLAGS RR_ROUNDS RR_RESTARTS RR_VARIANTS SCALE_RUNS STARTUP_RUNS PRESTOP_INPROCESS PRESTOP_FRESH TORTURE_N JMH_OPTS ADOPT_RUNS ONLY SAMPLE_JAR; do
   [[ -n ${!v:-} ]] && KNOBS+="$v=\"${!v}\" "
 done
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -30,7 +31,7 @@ for arg in "$@"; do
     *) die "unknown argument $arg (use --smoke or nothing)" ;;
   esac
 done
-if ((SMOKE)); then ONLY=${ONLY:-"1 4"}; OUT=$BENCH_DIR/target/results-smoke; else ONLY=${ONLY:-"1 2 3 4 5 6"}; OUT=$BENCH_DIR/target/results; fi
+if ((SMOKE)); then ONLY=${ONLY:-"1 4"}; OUT=$BENCH_DIR/target/results-smoke; else ONLY=${ONLY:-"1 2 3 4 5 6 7"}; OUT=$BENCH_DIR/target/results; fi
 want() { [[ " $ONLY " == *" $1 "* ]]; }
 rm -rf "$OUT"; mkdir -p "$OUT"
 T0=$SECONDS
@@ -115,6 +116,9 @@ else
 fi
 want 6 && rm -f "$BENCH_DIR/target/jmh-summary.md"
 item 6 "JMH hot path" env SKIP_BUILD=1 JMH_OPTS="${JMH_OPTS:-}" "$BENCH_DIR/run-jmh.sh"
+ADOPT_RUNS=${ADOPT_RUNS:-5}
+item 7 "adopted SmartLifecycle beans" "$BENCH_DIR/adoption-scale.sh" --runs "$ADOPT_RUNS" \
+  --plain-runs $((ADOPT_RUNS < 3 ? ADOPT_RUNS : 3)) --out "$OUT"
 TOTAL=$((SECONDS - T0))
 
 # ---- BENCHMARKS.md -----------------------------------------------------------------------------
@@ -187,6 +191,14 @@ gen=$OUT/benchmarks-section.md
     section "$BENCH_DIR/target/jmh-summary.md" 6
     echo
   fi
+  if want 7; then
+    echo "### 7. Adopted SmartLifecycle beans"
+    echo
+    echo "\`lifecycle-benchmarks/adoption-scale.sh\` on the scale-app: ordinary \`SmartLifecycle\` beans Lifecycle did not write (\`scale.mode=plain-sync\`: \`stop()\` does the work on the calling thread), all in one Spring phase. **plain** = \`--lifecycle.enabled=false --spring.lifecycle.timeout-per-shutdown-phase=60s\` (Spring's \`DefaultLifecycleProcessor\` stops them one after another on the closing thread); **lifecycle** = the same jar and beans with the starter on (every bean adopted as a component and stopped concurrently in the standard drain; drain delay 0, signals trapped); **none-plain** = no beans, starter off. SIGTERM → exit around \`kill\` and bash's \`wait\`, process idle 2 s after readiness 200, modes interleaved. Load before → after: ${LOADS[7]}; ${WALL[7]} s."
+    echo
+    section "$OUT/adoption-scale.md" 7
+    echo
+  fi
   echo "### Goals"
   echo
   echo "| goal | measured | verdict |"
@@ -233,6 +245,11 @@ gen=$OUT/benchmarks-section.md
       worst=$(jq -r '[.[] | .primaryMetric.score] | max' "$f" | awk '{ printf "%.1f", $1 }')
       echo "| 6. one health poll over 10,000 components < 1 ms | worst $worst µs | $(verdict "$(awk -v w="$worst" 'BEGIN { print (w < 1000) ? 1 : 0 }')") |"
     fi
+  fi
+  if want 7 && [[ -s $OUT/adoption-scale.summary ]]; then
+    read -r ideal lmed pmed <"$OUT/adoption-scale.summary"
+    echo "| 7. adopted beans: Lifecycle ≤ plain / 10 | Lifecycle median $lmed ms vs plain $pmed ms (ratio $(awk -v a="$lmed" -v b="$pmed" 'BEGIN { printf "%.3f", a / b }')) | $(verdict "$(awk -v a="$lmed" -v b="$pmed" 'BEGIN { print (a * 10 <= b) ? 1 : 0 }')") |"
+    echo "| 7. adopted beans: Lifecycle ≤ ideal + 300 ms | Lifecycle median $lmed ms vs ideal $ideal ms (+$(awk -v a="$lmed" -v b="$ideal" 'BEGIN { printf "%.0f", a - b }') ms) | $(verdict "$(awk -v a="$lmed" -v b="$ideal" 'BEGIN { print (a <= b + 300) ? 1 : 0 }')") |"
   fi
   echo
   echo "<!-- END run-all.sh -->"
