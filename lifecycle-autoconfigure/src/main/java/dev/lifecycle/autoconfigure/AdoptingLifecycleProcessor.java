@@ -26,7 +26,8 @@ import org.springframework.context.support.DefaultLifecycleProcessor;
  * the adopted beans in its standard drain, after the drain delay and the shutdown handlers,
  * highest phase first and concurrently within a phase, each bounded by its budget; Spring stops
  * only the beans left to it (opted out with {@code lifecycle.components.<bean>.adopt=false},
- * Lifecycle's own coordinator), each where it always would. The web server's graceful shutdown
+ * Lifecycle's own coordinator, Spring Boot's logging lifecycle, which must stop last), each where
+ * it always would. The web server's graceful shutdown
  * and stop become closing steps of the sequence, after the observability drain. A {@code Lifecycle}
  * bean that is also a {@code @ManagedComponent} is the component already and is not adopted twice.
  *
@@ -43,6 +44,12 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 			"org.springframework.boot.web.server.context.WebServerGracefulShutdownLifecycle",
 			"org.springframework.boot.web.server.servlet.context.WebServerStartStopLifecycle",
 			"org.springframework.boot.web.server.reactive.context.WebServerStartStopLifecycle");
+
+	/**
+	 * Spring Boot's logging lifecycle cleans the logging system up once everything else has
+	 * stopped; adopted, it would stop before the sequence's last steps could log.
+	 */
+	private static final String LOGGING_LIFECYCLE = "org.springframework.boot.context.logging.LoggingApplicationListener$Lifecycle";
 
 	private final ObjectProvider<LifecycleManager> manager;
 
@@ -145,6 +152,7 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 		addWebServerClosingSteps(manager, beans);
 		beans.forEach((name, bean) -> {
 			if (bean instanceof LifecycleCoordinator || WEB_SERVER_LIFECYCLES.contains(bean.getClass().getName())
+					|| bean.getClass().getName().equals(LOGGING_LIFECYCLE)
 					|| this.registrar.isManagedComponentBean(name) || this.adopted.containsKey(name)) {
 				return;
 			}

@@ -126,10 +126,14 @@ public final class LifecycleAutoConfiguration {
 		return new ReadinessStatePublisher(context, availability.getIfAvailable());
 	}
 
-	@Bean
+	@Bean(destroyMethod = "close")
 	@ConditionalOnBooleanProperty(name = "lifecycle.signals.trap", matchIfMissing = true)
 	SignalTrap lifecycleSignalTrap(LifecycleManager manager, ShutdownExit exit) {
-		return new SignalTrap(manager, exit);
+		SignalTrap trap = new SignalTrap(manager, exit);
+		// From here on, not only once the engine has started: a signal during start-up must not end
+		// the JVM with 143 and half-started beans.
+		trap.install();
+		return trap;
 	}
 
 	@Bean

@@ -92,9 +92,6 @@ final class LifecycleCoordinator implements SmartLifecycle, SmartInitializingSin
 		}
 		this.running = true;
 		this.exit.release();
-		if (this.signalTrap != null) {
-			this.signalTrap.install();
-		}
 	}
 
 	@Override

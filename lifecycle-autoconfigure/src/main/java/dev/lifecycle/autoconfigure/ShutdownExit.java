@@ -68,7 +68,8 @@ final class ShutdownExit implements LifecycleListener, ExitCodeGenerator {
 
 	private final CompletableFuture<ShutdownReport> report = new CompletableFuture<>();
 
-	private boolean held;
+	/** Until the engine has started, a shutdown only remembers that it must close the context. */
+	private boolean held = true;
 
 	private boolean pending;
 
@@ -153,6 +154,9 @@ final class ShutdownExit implements LifecycleListener, ExitCodeGenerator {
 	 * starting the request is only remembered: see {@link #hold()}.
 	 */
 	synchronized void begin() {
+		if (this.watchdog != null) {
+			this.watchdog.arm(System.nanoTime());
+		}
 		if (this.held) {
 			this.pending = true;
 			return;
@@ -168,9 +172,10 @@ final class ShutdownExit implements LifecycleListener, ExitCodeGenerator {
 	}
 
 	/**
-	 * Holds back {@link #begin()} while the engine starts inside the context's refresh. If the
-	 * start fails, the failed refresh owns the process (Spring Boot reports the failure and the
-	 * JVM exits with 1); exiting from here would race that report.
+	 * Holds back {@link #begin()} while the context refreshes and the engine starts (held from
+	 * construction until {@link #release()}). If the start fails, the failed refresh owns the
+	 * process (Spring Boot reports the failure and the JVM exits with 1); exiting from here would
+	 * race that report.
 	 */
 	synchronized void hold() {
 		this.held = true;

@@ -16,9 +16,12 @@ import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
 /**
- * Handles SIGTERM and SIGINT. The first signal, whatever shutdown is already under way (a
- * pre-stop file followed by Kubernetes' SIGTERM is one shutdown), starts the coordinated shutdown
- * and the {@link ShutdownExit}; the second halts the JVM at once with exit code 128.
+ * Handles SIGTERM, SIGINT and SIGHUP alike, from the moment its bean is created, early in the
+ * context's refresh. The first signal, whatever shutdown is already under way (a pre-stop file
+ * followed by Kubernetes' SIGTERM is one shutdown), starts the coordinated shutdown and the
+ * {@link ShutdownExit} (during start-up, the exit waits until the engine has started, then ends the
+ * start cleanly); a second one before the report halts the JVM at once with exit code 128; a
+ * signal after the report changes nothing, the exit with the report's code is already under way.
  *
  * <p>Without this trap the JVM's own handler would run the shutdown hooks and exit with 143
  * whatever the shutdown's outcome, and would ignore a second signal.
@@ -30,7 +33,7 @@ final class SignalTrap {
 	/** The trigger source a trapped signal is recorded under. */
 	static final String SOURCE = "signal";
 
-	private static final List<String> SIGNALS = List.of("TERM", "INT");
+	private static final List<String> SIGNALS = List.of("TERM", "INT", "HUP");
 
 	private final LifecycleManager manager;
 
@@ -78,6 +81,16 @@ final class SignalTrap {
 		this.previous.clear();
 	}
 
+	/**
+	 * When the context is destroyed: gives the JVM its own signal handling back, unless Lifecycle
+	 * is ending the process (a later SIGTERM must not race its exit with 143).
+	 */
+	void close() {
+		if (!this.exit.ownsProcess()) {
+			uninstall();
+		}
+	}
+
 	/** What a trapped signal does; called on the JVM's signal thread, so it must not block. */
 	void handle(String signal) {
 		if (this.received.incrementAndGet() == 1) {
@@ -92,6 +105,11 @@ final class SignalTrap {
 				this.manager.triggerShutdown(ShutdownReason.SIGNAL, SOURCE);
 			}
 			this.exit.begin();
+			return;
+		}
+		if (this.manager.report().isPresent()) {
+			logger.info("Lifecycle: received " + signal + " after the shutdown completed; the exit with the "
+					+ "report's code is under way");
 			return;
 		}
 		this.halt.accept(this.manager.forceExit());

@@ -45,6 +45,7 @@ class SignalTrapTests {
 				null);
 		this.manager.addListener(exit);
 		this.manager.start();
+		exit.release();
 		this.trap = new SignalTrap(this.manager, exit, this.halts::add);
 	}
 
@@ -87,6 +88,23 @@ class SignalTrapTests {
 		this.trap.handle("SIGTERM");
 		assertThat(output).contains("Lifecycle: received SIGTERM; the shutdown is already under way (reason=prestop")
 			.doesNotContain("starting the coordinated shutdown");
+	}
+
+	@Test
+	void sighupStartsTheShutdownLikeSigterm() {
+		this.trap.handle("SIGHUP");
+		assertThat(this.manager.trigger().orElseThrow().reason()).isEqualTo(ShutdownReason.SIGNAL);
+		await().atMost(Duration.ofSeconds(10)).until(() -> !this.exits.isEmpty());
+		assertThat(this.exits).containsExactly(ExitCodes.CLEAN);
+	}
+
+	@Test
+	void aSignalAfterTheReportChangesNothing(CapturedOutput output) {
+		this.trap.handle("SIGTERM");
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.manager.report().isPresent());
+		this.trap.handle("SIGTERM");
+		assertThat(this.halts).isEmpty();
+		assertThat(output).contains("Lifecycle: received SIGTERM after the shutdown completed");
 	}
 
 }

@@ -49,6 +49,29 @@ final class AppProcess {
 	 * @param arguments extra application arguments, such as {@code --process-test.drain=3s}
 	 */
 	static AppProcess start(String name, Path directory, String... arguments) throws IOException {
+		AppProcess app = launch(name, directory, arguments);
+		Path portFile = directory.resolve(name + ".port");
+		Process process = app.process;
+		try {
+			await("start of " + name).atMost(Duration.ofSeconds(60))
+				.pollInterval(Duration.ofMillis(50))
+				.until(() -> Files.exists(portFile) || !process.isAlive());
+		}
+		catch (RuntimeException ex) {
+			process.destroyForcibly();
+			throw new IllegalStateException(name + " did not start:\n" + app.log(), ex);
+		}
+		if (!process.isAlive()) {
+			throw new IllegalStateException(name + " exited with " + process.exitValue() + " during start:\n" + app.log());
+		}
+		app.port = Integer.parseInt(Files.readString(portFile).trim());
+		return app;
+	}
+
+	/**
+	 * Starts the application without waiting for it to be ready, to signal it during start-up.
+	 */
+	static AppProcess launch(String name, Path directory, String... arguments) throws IOException {
 		Path log = directory.resolve(name + ".log");
 		Path portFile = directory.resolve(name + ".port");
 		Files.deleteIfExists(portFile);
@@ -65,21 +88,7 @@ final class AppProcess {
 		Process process = new ProcessBuilder(command).redirectErrorStream(true)
 			.redirectOutput(log.toFile())
 			.start();
-		AppProcess app = new AppProcess(name, directory, log, process);
-		try {
-			await("start of " + name).atMost(Duration.ofSeconds(60))
-				.pollInterval(Duration.ofMillis(50))
-				.until(() -> Files.exists(portFile) || !process.isAlive());
-		}
-		catch (RuntimeException ex) {
-			process.destroyForcibly();
-			throw new IllegalStateException(name + " did not start:\n" + app.log(), ex);
-		}
-		if (!process.isAlive()) {
-			throw new IllegalStateException(name + " exited with " + process.exitValue() + " during start:\n" + app.log());
-		}
-		app.port = Integer.parseInt(Files.readString(portFile).trim());
-		return app;
+		return new AppProcess(name, directory, log, process);
 	}
 
 	/**

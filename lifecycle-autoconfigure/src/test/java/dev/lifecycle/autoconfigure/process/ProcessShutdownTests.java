@@ -79,6 +79,8 @@ class ProcessShutdownTests {
 				"Lifecycle: shutdown initiated (reason=signal, component=signal)", "worker: drained",
 				"Lifecycle: shutdown complete (clean=true, exitCode=0");
 		assertThat(log.indexOf("worker: drained")).isLessThan(log.indexOf("Lifecycle: shutdown complete"));
+		// Spring Boot's logging lifecycle stays Spring's: it must stop after everything else.
+		assertThat(log).doesNotContain("springBootLoggingLifecycle");
 		// The web server's graceful shutdown and stop are steps of the sequence, before the report.
 		assertThat(log).containsSubsequence("worker: drained",
 				"Lifecycle: closing step 'web server graceful shutdown' finished",
@@ -226,6 +228,19 @@ class ProcessShutdownTests {
 		assertThat(log.indexOf("async: completed")).isLessThan(log.indexOf("Lifecycle: shutdown complete"));
 		// No trigger after the scheduler's turn.
 		assertThat(log.substring(log.indexOf("Lifecycle: shutdown complete"))).doesNotContain("ticker: tick");
+	}
+
+	@Test
+	void sigtermDuringStartUpEndsTheStartCleanlyWithExitZero() throws Exception {
+		AppProcess app = AppProcess.launch("app", this.directory, "--process-test.slow-start=3s");
+		this.processes.add(app);
+		app.awaitLog("slow start: waiting", Duration.ofSeconds(60));
+		app.signal("TERM");
+		assertThat(app.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.CLEAN);
+		assertThat(app.log()).contains("Lifecycle: received SIGTERM; starting the coordinated shutdown",
+				"Lifecycle: shutdown initiated (reason=signal, component=signal)",
+				"Lifecycle: shutdown complete (clean=true, exitCode=0")
+			.doesNotContain("worker: running");
 	}
 
 	/**

@@ -15,6 +15,7 @@ import jakarta.annotation.PreDestroy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -47,7 +48,9 @@ import org.springframework.scheduling.annotation.Scheduled;
  * {@code @PreDestroy} method never returns (default false);</li>
  * <li>{@code process-test.scheduling} — a {@code @Scheduled} ticker every 100 ms and an
  * {@code @Async} task of {@code process-test.async-task} (default 3s) started once the application
- * is ready, both on Spring Boot's own scheduler and executor (default false).</li>
+ * is ready, both on Spring Boot's own scheduler and executor (default false);</li>
+ * <li>{@code process-test.slow-start} — hold the start this long once every singleton exists, before
+ * any lifecycle bean starts (default none).</li>
  * </ul>
  */
 @SpringBootApplication(proxyBeanMethods = false)
@@ -129,6 +132,23 @@ public class ProcessTestApplication {
 			}
 		}
 
+	}
+
+	@Bean
+	static SmartInitializingSingleton slowStart(Environment environment) {
+		return () -> {
+			Duration slow = environment.getProperty("process-test.slow-start", Duration.class);
+			if (slow != null) {
+				logger.info("slow start: waiting {} ms", slow.toMillis());
+				try {
+					Thread.sleep(slow.toMillis());
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+				logger.info("slow start: done");
+			}
+		};
 	}
 
 	@Configuration(proxyBeanMethods = false)
