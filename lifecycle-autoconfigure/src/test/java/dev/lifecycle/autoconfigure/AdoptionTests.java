@@ -54,6 +54,16 @@ class AdoptionTests {
 				ComponentView listener = view(manager, "listener");
 				assertThat(listener.phase()).isEqualTo(SmartLifecycle.DEFAULT_PHASE);
 				assertThat(listener.tier()).isEqualTo(Tier.STANDARD);
+				LifecycleEndpoint.OptionsDescriptor options = new LifecycleEndpoint(manager,
+						context.getBean(ComponentOrigins.class))
+					.component("listener")
+					.options();
+				assertThat(options.adopted()).isTrue();
+				assertThat(options.gracefulShutdown()).isEqualTo("PT30S");
+				assertThat(options.origins()).containsEntry("phase", "spring").containsEntry("gracefulShutdown", "spring");
+				assertThat(new LifecycleEndpoint(manager, context.getBean(ComponentOrigins.class)).component("pipeline")
+					.options()
+					.adopted()).isFalse();
 				context.close();
 				ShutdownReport report = manager.report().orElseThrow();
 				assertThat(report.component("listener").orElseThrow().outcome()).isEqualTo(Outcome.COMPLETED);

@@ -8,10 +8,13 @@ import dev.lifecycle.core.ActiveComponent;
 import dev.lifecycle.core.ComponentHandle;
 import dev.lifecycle.core.ExitCodes;
 import dev.lifecycle.core.LifecycleManager;
+import dev.lifecycle.core.Outcome;
+import dev.lifecycle.core.ShutdownReport;
 import dev.lifecycle.spring.LifecycleExit;
 import dev.lifecycle.spring.ManagedComponent;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.boot.SpringApplication;
 import org.springframework.boot.availability.ApplicationAvailability;
 import org.springframework.boot.availability.AvailabilityChangeEvent;
 import org.springframework.boot.availability.ReadinessState;
@@ -65,6 +68,24 @@ class ShutdownExitTests {
 				context.close();
 				assertThat(manager.report()).isPresent();
 			});
+		assertThat(this.exits).isEmpty();
+	}
+
+	@Test
+	void springApplicationExitRunsTheWholeSequenceAndReturnsTheReportsExitCode() {
+		TestRunners.lifecycle()
+			.withBean(LifecycleExit.class, () -> this.exits::add)
+			.withUserConfiguration(FailingConfiguration.class)
+			.run((context) -> {
+				LifecycleManager manager = context.getBean(LifecycleManager.class);
+				int exitCode = SpringApplication.exit(context);
+				assertThat(exitCode).isEqualTo(ExitCodes.CLEAN);
+				ShutdownReport report = manager.report().orElseThrow();
+				assertThat(report.trigger().component()).isEqualTo(ShutdownExit.SPRING_APPLICATION_EXIT);
+				assertThat(report.component("consumer").orElseThrow().outcome()).isEqualTo(Outcome.COMPLETED);
+				assertThat(context.isActive()).isFalse();
+			});
+		// The caller of SpringApplication.exit owns the process, not Lifecycle.
 		assertThat(this.exits).isEmpty();
 	}
 

@@ -211,6 +211,23 @@ class ProcessShutdownTests {
 	}
 
 	@Test
+	void withSignalsLeftToTheJvmAStuckSmartLifecycleStillExits129WithinTheCeilingPlusTwoSeconds() throws Exception {
+		AppProcess app = start("app", "--process-test.stuck-lifecycle=true", "--lifecycle.global-shutdown-timeout=2s",
+				"--lifecycle.signals.trap=false");
+		long signalled = System.nanoTime();
+		app.signal("TERM");
+		int exitCode = app.awaitExit(Duration.ofSeconds(20));
+		Duration elapsed = Duration.ofNanos(System.nanoTime() - signalled);
+		// The JVM's own shutdown hook closed the context: the same sequence, and 129 rather than 143.
+		assertThat(exitCode).isEqualTo(ExitCodes.CEILING);
+		assertThat(elapsed).isLessThan(Duration.ofSeconds(4));
+		assertThat(app.log()).doesNotContain("Lifecycle: received SIGTERM")
+			.contains("Lifecycle: shutdown initiated (reason=signal, component=context-close)",
+					"component 'stuckClient' (tier STANDARD, phase 2147483647, told to stop",
+					"ProcessTestApplication$StuckClient.stop");
+	}
+
+	@Test
 	void scheduledTicksContinueThroughTheDrainDelayAndAnAsyncTaskRunningAtSigtermCompletes() throws Exception {
 		AppProcess app = start("app", "--process-test.scheduling=true", "--process-test.async-task=2500ms",
 				"--lifecycle.drain-delay=1s");
