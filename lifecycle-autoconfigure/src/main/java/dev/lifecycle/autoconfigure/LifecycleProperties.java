@@ -62,6 +62,8 @@ public class LifecycleProperties {
 
 	private final RunMarker runMarker = new RunMarker();
 
+	private final Metrics metrics = new Metrics();
+
 	/**
 	 * Per-component overrides, keyed by component name (the @ManagedComponent value or the bean
 	 * name; matched ignoring case and dashes). Values here win over the annotation's. A name that
@@ -127,6 +129,10 @@ public class LifecycleProperties {
 
 	public RunMarker getRunMarker() {
 		return this.runMarker;
+	}
+
+	public Metrics getMetrics() {
+		return this.metrics;
 	}
 
 	public Map<String, Component> getComponents() {
@@ -225,6 +231,30 @@ public class LifecycleProperties {
 
 		public void setPath(String path) {
 			this.path = path;
+		}
+
+	}
+
+	/**
+	 * Lifecycle's Micrometer series. Their histogram buckets can also be set with Spring Boot's
+	 * management.metrics.distribution.slo.lifecycle.component.shutdown.duration, which wins over
+	 * Lifecycle's defaults.
+	 */
+	public static class Metrics {
+
+		/**
+		 * Whether lifecycle_component_shutdown_duration_seconds publishes histogram buckets
+		 * (12 by default, from 50ms to 5m) unless management.metrics.distribution sets its own.
+		 * Without them it publishes only its count, sum and max.
+		 */
+		private boolean histogram = true;
+
+		public boolean isHistogram() {
+			return this.histogram;
+		}
+
+		public void setHistogram(boolean histogram) {
+			this.histogram = histogram;
 		}
 
 	}
