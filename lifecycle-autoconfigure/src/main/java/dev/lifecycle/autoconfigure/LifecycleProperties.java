@@ -217,6 +217,13 @@ public class LifecycleProperties {
 		 */
 		private String path;
 
+		/**
+		 * How many shutdown reports (JSON, written as each shutdown goes) to keep next to the run
+		 * marker; 0 writes none. The next start logs a summary of the newest and shows it in the
+		 * lifecycle endpoint.
+		 */
+		private int reports = 5;
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
@@ -231,6 +238,14 @@ public class LifecycleProperties {
 
 		public void setPath(String path) {
 			this.path = path;
+		}
+
+		public int getReports() {
+			return this.reports;
+		}
+
+		public void setReports(int reports) {
+			this.reports = reports;
 		}
 
 	}

@@ -10,6 +10,7 @@ import dev.lifecycle.core.ComponentView;
 import dev.lifecycle.core.HealthStatus;
 import dev.lifecycle.core.LifecycleListener;
 import dev.lifecycle.core.Outcome;
+import dev.lifecycle.core.PreviousRun;
 import dev.lifecycle.core.ShutdownReason;
 import dev.lifecycle.core.ShutdownReport;
 import dev.lifecycle.core.ShutdownTrigger;
@@ -202,7 +203,10 @@ final class MicrometerLifecycleMetrics implements LifecycleListener, Application
 	}
 
 	@Override
-	public void onUncleanPreviousRun(String marker) {
+	public void onPreviousRun(PreviousRun previous) {
+		if (!previous.unclean()) {
+			return;
+		}
 		safely(() -> initiatedCounter("previous-run", "unclean").increment());
 	}
 

@@ -62,8 +62,8 @@ public final class LifecycleManager {
 
 	private final @Nullable RunMarker runMarker;
 
-	/** What a previous process left in its run marker, read when this manager was built. */
-	private final @Nullable String previousRun;
+	/** What is known of the previous process, read when this manager was built. */
+	private final @Nullable PreviousRun previousRun;
 
 	private final BiFunction<String, ComponentOptions, ComponentOptions> optionsResolver;
 
@@ -109,12 +109,23 @@ public final class LifecycleManager {
 		this.runMarker = (builder.runMarker != null) ? new RunMarker(builder.runMarker) : null;
 		// Written as early as the manager exists, so a crash during the rest of the start-up is
 		// seen as an unclean end too; reported at start, when every listener is attached.
-		this.previousRun = (this.runMarker != null) ? this.runMarker.acquire().orElse(null) : null;
 		this.optionsResolver = builder.optionsResolver;
 		this.automaticHealthPolling = builder.automaticHealthPolling;
 		this.threads = new EngineThreads(builder.threadFactory);
 		this.clock = new CoarseClock(builder.ticker);
 		this.listeners = new Listeners(builder.listeners);
+		RunMarker marker = this.runMarker;
+		if (marker != null) {
+			String left = marker.acquire().orElse(null);
+			this.previousRun = ShutdownRecorder.previous(marker.file(), left);
+			if (builder.shutdownReports > 0) {
+				this.listeners.add(new ShutdownRecorder(marker.file(), builder.serviceName, marker.content(),
+						builder.shutdownReports, builder.applicationVersion));
+			}
+		}
+		else {
+			this.previousRun = null;
+		}
 		this.outcomes = new ComponentOutcomes(this.listeners, () -> this.componentList, this.threads);
 		this.triggers = new Triggers(this.listeners, this::startSequence);
 		this.outcomes.triggers(this.triggers);
@@ -313,8 +324,15 @@ public final class LifecycleManager {
 		finally {
 			this.registration.unlock();
 		}
-		if (this.previousRun != null) {
-			this.listeners.uncleanPreviousRun(this.previousRun);
+		PreviousRun previous = this.previousRun;
+		if (previous != null) {
+			if (previous.unclean()) {
+				logger.warn("Lifecycle: {}", previous.summary());
+			}
+			else {
+				logger.info("Lifecycle: {}", previous.summary());
+			}
+			this.listeners.previousRun(previous);
 		}
 		ordered.sort(Comparator.comparingInt(Component::phase).thenComparingInt(Component::registrationIndex));
 		HealthMonitor monitor = new HealthMonitor(ordered, this.clock);
@@ -385,8 +403,8 @@ public final class LifecycleManager {
 		finally {
 			this.registration.unlock();
 		}
-		new ShutdownSequence(steps, this.globalShutdownTimeout, this.drainDelay, this.threads, trigger, initiatedAt,
-				this::finish)
+		new ShutdownSequence(steps, this.globalShutdownTimeout, this.drainDelay, this.threads, this.listeners, trigger,
+				initiatedAt, this::finish)
 			.start();
 	}
 
@@ -459,6 +477,11 @@ public final class LifecycleManager {
 	/** Live views of every registered component, in registration order. */
 	public List<ComponentView> components() {
 		return List.copyOf(this.componentList);
+	}
+
+	/** What is known of the process that ran before this one, when a run marker is kept. */
+	public Optional<PreviousRun> previousRun() {
+		return Optional.ofNullable(this.previousRun);
 	}
 
 	/** The report, once the sequence has ended. */
@@ -537,6 +560,10 @@ public final class LifecycleManager {
 
 		private ThreadFactory threadFactory = EngineThreads.defaultFactory();
 
+		private int shutdownReports = 5;
+
+		private @Nullable String applicationVersion;
+
 		private Ticker ticker = Ticker.system();
 
 		private boolean automaticHealthPolling = true;
@@ -580,6 +607,25 @@ public final class LifecycleManager {
 		 */
 		public Builder runMarker(@Nullable Path file) {
 			this.runMarker = file;
+			return this;
+		}
+
+		/**
+		 * How many shutdown reports to keep next to the run marker (default 5; 0 writes none).
+		 * Each shutdown writes a JSON report as it goes, so the next start, and anyone reading the
+		 * directory, sees how the previous shutdown went even after a SIGKILL.
+		 */
+		public Builder shutdownReports(int keep) {
+			if (keep < 0) {
+				throw new InvalidOptionException(null, "shutdownReports", "must not be negative but was " + keep);
+			}
+			this.shutdownReports = keep;
+			return this;
+		}
+
+		/** The application's version, recorded in its shutdown reports; {@code null} when unknown. */
+		public Builder applicationVersion(@Nullable String version) {
+			this.applicationVersion = version;
 			return this;
 		}
 

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -51,7 +52,11 @@ final class ShutdownSequence {
 
 	private final List<NamedHandler> closingSteps;
 
-	private final List<String> failedSteps = new java.util.concurrent.CopyOnWriteArrayList<>();
+	private final List<String> failedSteps = new CopyOnWriteArrayList<>();
+
+	private final List<StepReport> steps = new CopyOnWriteArrayList<>();
+
+	private final Listeners listeners;
 
 	private final AtomicBoolean finished = new AtomicBoolean();
 
@@ -66,7 +71,8 @@ final class ShutdownSequence {
 	private volatile @Nullable ScheduledFuture<?> ceiling;
 
 	ShutdownSequence(Steps steps, Duration globalShutdownTimeout, Duration drainDelay, EngineThreads threads,
-			ShutdownTrigger trigger, long initiatedAt, Consumer<ShutdownReport> finisher) {
+			Listeners listeners, ShutdownTrigger trigger, long initiatedAt, Consumer<ShutdownReport> finisher) {
+		this.listeners = listeners;
 		this.globalShutdownTimeout = globalShutdownTimeout;
 		this.drainDelay = drainDelay;
 		this.threads = threads;
@@ -137,6 +143,16 @@ final class ShutdownSequence {
 		while ((remaining = end - System.nanoTime()) > 0) {
 			TimeUnit.NANOSECONDS.sleep(remaining);
 		}
+		stepCompleted("drain delay", this.initiatedAt, StepReport.OK);
+	}
+
+	/** Records a finished step and tells the listeners, so a report on disk grows as the sequence goes. */
+	private void stepCompleted(String name, long startedAt, String result) {
+		long now = System.nanoTime();
+		StepReport step = new StepReport(name, Duration.ofNanos(startedAt - this.initiatedAt),
+				Duration.ofNanos(now - startedAt), result);
+		this.steps.add(step);
+		this.listeners.stepCompleted(step);
 	}
 
 	/**
@@ -174,13 +190,16 @@ final class ShutdownSequence {
 				logger.error("Lifecycle: {} did not finish within {}; continuing without it", label, handler.timeout());
 				this.failedSteps.add(label);
 				runner.interrupt();
+				stepCompleted(label, start, StepReport.TIMEOUT);
 			}
 			else if (failed.get()) {
 				this.failedSteps.add(label);
+				stepCompleted(label, start, StepReport.FAILED);
 			}
 			else {
 				logger.info("Lifecycle: {} finished in {} ms", label,
 						TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+				stepCompleted(label, start, StepReport.OK);
 			}
 		}
 	}
@@ -196,7 +215,9 @@ final class ShutdownSequence {
 			checkNotCut();
 			this.step = "standard drain, phase " + phase.getKey();
 			logger.info("Lifecycle: stopping phase {} ({} component(s))", phase.getKey(), phase.getValue().size());
+			long start = System.nanoTime();
 			drain(phase.getValue());
+			stepCompleted(this.step, start, StepReport.OK);
 		}
 	}
 
@@ -207,12 +228,15 @@ final class ShutdownSequence {
 			}
 			NamedAction action = this.finalActions.get(i);
 			this.step = "final action '" + action.name() + "'";
+			long start = System.nanoTime();
 			try {
 				action.action().run();
 				logger.info("Lifecycle: final action '{}' done", action.name());
+				stepCompleted(this.step, start, StepReport.OK);
 			}
 			catch (RuntimeException ex) {
 				logger.error("Lifecycle: final action '{}' failed; continuing", action.name(), ex);
+				stepCompleted(this.step, start, StepReport.FAILED);
 			}
 		}
 	}
@@ -229,7 +253,9 @@ final class ShutdownSequence {
 				component.requestStop();
 			}
 		}
+		long start = System.nanoTime();
 		drain(observability);
+		stepCompleted(this.step, start, StepReport.OK);
 	}
 
 	/** Tells every component at once, then waits for each within its own budget. */
@@ -276,7 +302,7 @@ final class ShutdownSequence {
 		if (armed != null) {
 			armed.cancel(false);
 		}
-		ShutdownReport report = report(false);
+		ShutdownReport report = report(false, "");
 		logger.info("Lifecycle: shutdown complete (clean={}, exitCode={}, elapsed={} ms)", report.clean(),
 				report.exitCode(), report.elapsed().toMillis());
 		this.finisher.accept(report);
@@ -286,7 +312,8 @@ final class ShutdownSequence {
 		if (!this.finished.compareAndSet(false, true)) {
 			return;
 		}
-		logger.error(diagnostics());
+		String diagnostics = diagnostics();
+		logger.error(diagnostics);
 		for (Component component : this.components) {
 			if (component.tier() != Tier.ADVISORY) {
 				component.timeOut();
@@ -296,7 +323,7 @@ final class ShutdownSequence {
 		if (sequenceThread != null) {
 			sequenceThread.interrupt();
 		}
-		ShutdownReport report = report(true);
+		ShutdownReport report = report(true, diagnostics);
 		logger.error("Lifecycle: shutdown incomplete (clean=false, exitCode={}, elapsed={} ms)", report.exitCode(),
 				report.elapsed().toMillis());
 		this.finisher.accept(report);
@@ -348,7 +375,7 @@ final class ShutdownSequence {
 		}
 	}
 
-	private ShutdownReport report(boolean ceilingFired) {
+	private ShutdownReport report(boolean ceilingFired, String diagnostics) {
 		List<ComponentReport> reports = new ArrayList<>();
 		boolean abnormal = false;
 		boolean allCompleted = true;
@@ -377,7 +404,7 @@ final class ShutdownSequence {
 		boolean clean = exitCode == ExitCodes.CLEAN && allCompleted;
 		Duration elapsed = Duration.ofNanos(System.nanoTime() - this.initiatedAt);
 		return new ShutdownReport(this.trigger, reports, clean, exitCode, ceilingFired, elapsed,
-				List.copyOf(this.failedSteps));
+				List.copyOf(this.failedSteps), List.copyOf(this.steps), diagnostics);
 	}
 
 	record NamedHandler(String name, Duration timeout, ShutdownHandler handler) {
