@@ -44,6 +44,27 @@ public class LifecycleProperties {
 	private Duration drainDelay;
 
 	/**
+	 * Makes the drain delay adaptive: it ends once no HTTP request has arrived for this long
+	 * (and 'lifecycle.drain-minimum' has passed), the drain delay staying the upper bound. Unset
+	 * (the default) keeps the fixed delay.
+	 */
+	private Duration drainQuietPeriod;
+
+	/**
+	 * The shortest adaptive drain: long enough for load balancers and Kubernetes endpoints to
+	 * see readiness DOWN (about the readiness probe's period times its failure threshold). Used
+	 * only with 'lifecycle.drain-quiet-period'; at most the drain delay.
+	 */
+	private Duration drainMinimum = Duration.ofSeconds(2);
+
+	/**
+	 * Whether HTTP/1.1 responses carry 'Connection: close' from the first instant of a shutdown,
+	 * so keep-alive clients (and kube-proxy's pinned connections) reconnect to another pod during
+	 * the drain delay.
+	 */
+	private boolean connectionClose = true;
+
+	/**
 	 * How often the health monitor checks the components that have a liveness deadline.
 	 */
 	private Duration healthPollInterval = Duration.ofSeconds(5);
@@ -101,6 +122,30 @@ public class LifecycleProperties {
 
 	public void setDrainDelay(Duration drainDelay) {
 		this.drainDelay = drainDelay;
+	}
+
+	public Duration getDrainQuietPeriod() {
+		return this.drainQuietPeriod;
+	}
+
+	public void setDrainQuietPeriod(Duration drainQuietPeriod) {
+		this.drainQuietPeriod = drainQuietPeriod;
+	}
+
+	public Duration getDrainMinimum() {
+		return this.drainMinimum;
+	}
+
+	public void setDrainMinimum(Duration drainMinimum) {
+		this.drainMinimum = drainMinimum;
+	}
+
+	public boolean isConnectionClose() {
+		return this.connectionClose;
+	}
+
+	public void setConnectionClose(boolean connectionClose) {
+		this.connectionClose = connectionClose;
 	}
 
 	public Duration getHealthPollInterval() {

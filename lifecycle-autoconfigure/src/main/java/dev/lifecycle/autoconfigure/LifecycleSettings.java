@@ -24,10 +24,12 @@ import org.springframework.util.StringUtils;
  * @param runMarker the run marker, or {@code null} when disabled
  * @param shutdownReports how many shutdown reports to keep next to the run marker
  * @param applicationVersion {@code spring.application.version}, or {@code null}
+ * @param drainQuietPeriod the adaptive drain's quiet period, or {@code null} for a fixed delay
+ * @param drainMinimum the adaptive drain's minimum
  */
 record LifecycleSettings(String serviceName, Duration globalShutdownTimeout, Duration drainDelay,
 		Duration healthPollInterval, Path preStopFile, Path runMarker, int shutdownReports,
-		String applicationVersion) {
+		String applicationVersion, Duration drainQuietPeriod, Duration drainMinimum) {
 
 	/** The drain delay on Kubernetes, long enough for endpoint controllers and kube-proxy to catch up. */
 	static final Duration KUBERNETES_DRAIN_DELAY = Duration.ofSeconds(5);
@@ -42,7 +44,8 @@ record LifecycleSettings(String serviceName, Duration globalShutdownTimeout, Dur
 		LifecycleSettings settings = new LifecycleSettings(serviceName, globalTimeout,
 				drainDelay(properties, environment, globalTimeout), properties.getHealthPollInterval(),
 				preStopFile(properties), runMarker(properties, serviceName), properties.getRunMarker().getReports(),
-				environment.getProperty("spring.application.version"));
+				environment.getProperty("spring.application.version"), properties.getDrainQuietPeriod(),
+				properties.getDrainMinimum());
 		settings.builder();
 		return settings;
 	}
@@ -81,6 +84,7 @@ record LifecycleSettings(String serviceName, Duration globalShutdownTimeout, Dur
 				.runMarker(this.runMarker)
 				.shutdownReports(this.shutdownReports)
 				.applicationVersion(this.applicationVersion)
+				.drainQuietPeriod(this.drainQuietPeriod, this.drainMinimum)
 				.validate();
 		}
 		catch (InvalidOptionException ex) {
@@ -103,7 +107,8 @@ record LifecycleSettings(String serviceName, Duration globalShutdownTimeout, Dur
 	private static final Map<String, String> PROPERTIES = Map.of("globalShutdownTimeout",
 			"lifecycle.global-shutdown-timeout", "healthPollInterval", "lifecycle.health-poll-interval", "drainDelay",
 			"lifecycle.drain-delay", "preStopFile", "lifecycle.pre-stop.path", "shutdownReports",
-			"lifecycle.run-marker.reports");
+			"lifecycle.run-marker.reports", "drainQuietPeriod", "lifecycle.drain-quiet-period", "drainMinimum",
+			"lifecycle.drain-minimum");
 
 	private static final Map<String, String> FIXES = Map.of("globalShutdownTimeout",
 			"Set 'lifecycle.global-shutdown-timeout' to a positive duration such as 60s, longer than the drain delay "
@@ -117,7 +122,9 @@ record LifecycleSettings(String serviceName, Duration globalShutdownTimeout, Dur
 			"preStopFile",
 			"Set 'lifecycle.pre-stop.path' to an absolute path, such as /tmp/shutdown, and create that file in the "
 					+ "preStop hook; or set 'lifecycle.pre-stop.enabled=false'.",
-			"shutdownReports", "Set 'lifecycle.run-marker.reports' to 0 (no reports) or more, such as 5.");
+			"shutdownReports", "Set 'lifecycle.run-marker.reports' to 0 (no reports) or more, such as 5.",
+			"drainQuietPeriod", "Set 'lifecycle.drain-quiet-period' to a positive duration such as 1s, or remove it.",
+			"drainMinimum", "Set 'lifecycle.drain-minimum' between 0s and 'lifecycle.drain-delay'.");
 
 	private static Duration drainDelay(LifecycleProperties properties, Environment environment, Duration globalTimeout) {
 		Duration configured = properties.getDrainDelay();

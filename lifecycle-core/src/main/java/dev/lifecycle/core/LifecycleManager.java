@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiFunction;
 
@@ -57,6 +58,13 @@ public final class LifecycleManager {
 	private final Duration healthPollInterval;
 
 	private final Duration drainDelay;
+
+	private final @Nullable Duration drainQuietPeriod;
+
+	private final Duration drainMinimum;
+
+	/** Requests seen; only its movement matters, to the adaptive drain. */
+	private final LongAdder activity = new LongAdder();
 
 	private final @Nullable Path preStopFile;
 
@@ -105,6 +113,8 @@ public final class LifecycleManager {
 		this.globalShutdownTimeout = builder.globalShutdownTimeout;
 		this.healthPollInterval = builder.healthPollInterval;
 		this.drainDelay = builder.drainDelay;
+		this.drainQuietPeriod = builder.drainQuietPeriod;
+		this.drainMinimum = builder.drainMinimum;
 		this.preStopFile = builder.preStopFile;
 		this.runMarker = (builder.runMarker != null) ? new RunMarker(builder.runMarker) : null;
 		// Written as early as the manager exists, so a crash during the rest of the start-up is
@@ -403,9 +413,20 @@ public final class LifecycleManager {
 		finally {
 			this.registration.unlock();
 		}
-		new ShutdownSequence(steps, this.globalShutdownTimeout, this.drainDelay, this.threads, this.listeners, trigger,
+		ShutdownSequence.Drain drain = new ShutdownSequence.Drain(this.drainDelay, this.drainQuietPeriod,
+				this.drainMinimum, this.activity::sum);
+		new ShutdownSequence(steps, this.globalShutdownTimeout, drain, this.threads, this.listeners, trigger,
 				initiatedAt, this::finish)
 			.start();
+	}
+
+	/**
+	 * Records that a request (or other traffic) arrived. Cheap enough for every request: an
+	 * uncontended counter increment, no clock read. Only the adaptive drain uses it, to end the
+	 * drain delay once traffic has gone quiet.
+	 */
+	public void recordActivity() {
+		this.activity.increment();
 	}
 
 	/**
@@ -560,6 +581,10 @@ public final class LifecycleManager {
 
 		private ThreadFactory threadFactory = EngineThreads.defaultFactory();
 
+		private @Nullable Duration drainQuietPeriod;
+
+		private Duration drainMinimum = Duration.ZERO;
+
 		private int shutdownReports = 5;
 
 		private @Nullable String applicationVersion;
@@ -591,6 +616,20 @@ public final class LifecycleManager {
 		/** How long to keep serving after readiness turns DOWN, before anything stops. */
 		public Builder drainDelay(Duration delay) {
 			this.drainDelay = delay;
+			return this;
+		}
+
+		/**
+		 * Makes the drain delay adaptive: it ends early once no activity
+		 * ({@link LifecycleManager#recordActivity()}) was seen for the quiet period, but never before
+		 * the minimum; the drain delay stays the upper bound. {@code null} (the default) keeps the
+		 * fixed delay.
+		 * @param quietPeriod how long traffic must have been quiet
+		 * @param minimum the shortest drain, long enough for load balancers to see readiness DOWN
+		 */
+		public Builder drainQuietPeriod(@Nullable Duration quietPeriod, Duration minimum) {
+			this.drainQuietPeriod = quietPeriod;
+			this.drainMinimum = Objects.requireNonNull(minimum, "minimum");
 			return this;
 		}
 
@@ -698,6 +737,13 @@ public final class LifecycleManager {
 				throw new InvalidOptionException(null, "drainDelay", "(" + this.drainDelay
 						+ ") must be shorter than globalShutdownTimeout (" + this.globalShutdownTimeout
 						+ "), which bounds it");
+			}
+			if (this.drainQuietPeriod != null && !this.drainDelay.isZero()) {
+				requirePositiveOption("drainQuietPeriod", this.drainQuietPeriod);
+				if (this.drainMinimum.isNegative() || this.drainMinimum.compareTo(this.drainDelay) > 0) {
+					throw new InvalidOptionException(null, "drainMinimum", "(" + this.drainMinimum
+							+ ") must be between 0 and drainDelay (" + this.drainDelay + ")");
+				}
 			}
 			if (this.preStopFile != null && !this.preStopFile.isAbsolute()) {
 				throw new InvalidOptionException(null, "preStopFile",

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 import org.jspecify.annotations.Nullable;
 
@@ -32,9 +33,11 @@ final class ShutdownSequence {
 
 	private static final Duration MAX_BUDGET = Duration.ofSeconds(Long.MAX_VALUE);
 
+	private static final Duration QUIET_CHECK_INTERVAL = Duration.ofMillis(25);
+
 	private final Duration globalShutdownTimeout;
 
-	private final Duration drainDelay;
+	private final Drain drain;
 
 	private final EngineThreads threads;
 
@@ -70,11 +73,11 @@ final class ShutdownSequence {
 
 	private volatile @Nullable ScheduledFuture<?> ceiling;
 
-	ShutdownSequence(Steps steps, Duration globalShutdownTimeout, Duration drainDelay, EngineThreads threads,
+	ShutdownSequence(Steps steps, Duration globalShutdownTimeout, Drain drain, EngineThreads threads,
 			Listeners listeners, ShutdownTrigger trigger, long initiatedAt, Consumer<ShutdownReport> finisher) {
 		this.listeners = listeners;
 		this.globalShutdownTimeout = globalShutdownTimeout;
-		this.drainDelay = drainDelay;
+		this.drain = drain;
 		this.threads = threads;
 		this.finisher = finisher;
 		this.trigger = trigger;
@@ -132,18 +135,53 @@ final class ShutdownSequence {
 	// ---- steps ---------------------------------------------------------------------------------
 
 	private void drainDelay() throws InterruptedException {
-		Duration delay = this.drainDelay;
+		Duration delay = this.drain.delay();
 		if (delay.isZero()) {
 			return;
 		}
 		this.step = "drain delay";
 		logger.info("Lifecycle: draining traffic for {} before stopping components", delay);
 		long end = this.initiatedAt + delay.toNanos();
+		Duration quiet = this.drain.quietPeriod();
+		if (quiet == null) {
+			sleepUntil(end);
+		}
+		else {
+			drainUntilQuiet(end, quiet);
+		}
+		stepCompleted("drain delay", this.initiatedAt, StepReport.OK);
+	}
+
+	private static void sleepUntil(long end) throws InterruptedException {
 		long remaining;
 		while ((remaining = end - System.nanoTime()) > 0) {
 			TimeUnit.NANOSECONDS.sleep(remaining);
 		}
-		stepCompleted("drain delay", this.initiatedAt, StepReport.OK);
+	}
+
+	/**
+	 * The adaptive drain: ends early once no request has arrived for the quiet period, but never
+	 * before the minimum (load balancers need that long to notice readiness DOWN at all).
+	 */
+	private void drainUntilQuiet(long end, Duration quiet) throws InterruptedException {
+		long minimumEnd = this.initiatedAt + this.drain.minimum().toNanos();
+		long seen = this.drain.activity().getAsLong();
+		long lastActivity = this.initiatedAt;
+		long now;
+		while ((now = System.nanoTime()) < end) {
+			TimeUnit.NANOSECONDS.sleep(Math.min(end - now, QUIET_CHECK_INTERVAL.toNanos()));
+			now = System.nanoTime();
+			long activity = this.drain.activity().getAsLong();
+			if (activity != seen) {
+				seen = activity;
+				lastActivity = now;
+			}
+			if (now >= minimumEnd && now - lastActivity >= quiet.toNanos() && now < end) {
+				logger.info("Lifecycle: drain ended after {} ms: quiet for {}",
+						TimeUnit.NANOSECONDS.toMillis(now - this.initiatedAt), quiet);
+				return;
+			}
+		}
 	}
 
 	/** Records a finished step and tells the listeners, so a report on disk grows as the sequence goes. */
@@ -408,6 +446,17 @@ final class ShutdownSequence {
 	}
 
 	record NamedHandler(String name, Duration timeout, ShutdownHandler handler) {
+	}
+
+	/**
+	 * The drain delay and, when a quiet period is set, what ends it early.
+	 * @param delay the longest drain
+	 * @param quietPeriod end the drain once no activity was seen for this long; {@code null} for a
+	 * fixed delay
+	 * @param minimum never end it before this
+	 * @param activity a count that moves whenever a request arrives
+	 */
+	record Drain(Duration delay, @Nullable Duration quietPeriod, Duration minimum, LongSupplier activity) {
 	}
 
 	/** Everything registered, frozen when the sequence starts. */
