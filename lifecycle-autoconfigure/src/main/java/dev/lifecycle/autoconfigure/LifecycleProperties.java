@@ -85,6 +85,8 @@ public class LifecycleProperties {
 
 	private final Metrics metrics = new Metrics();
 
+	private final Streams streams = new Streams();
+
 	/**
 	 * Per-component overrides, keyed by component name (the @ManagedComponent value or the bean
 	 * name; matched ignoring case and dashes). Values here win over the annotation's. A name that
@@ -178,6 +180,10 @@ public class LifecycleProperties {
 
 	public Metrics getMetrics() {
 		return this.metrics;
+	}
+
+	public Streams getStreams() {
+		return this.streams;
 	}
 
 	public Map<String, Component> getComponents() {
@@ -291,6 +297,41 @@ public class LifecycleProperties {
 
 		public void setReports(int reports) {
 			this.reports = reports;
+		}
+
+	}
+
+	/**
+	 * Long-lived HTTP responses: server-sent events, streaming and long-polling responses.
+	 * Lifecycle completes them cleanly during a shutdown, so they never hold the web server's
+	 * graceful shutdown.
+	 */
+	public static class Streams {
+
+		/**
+		 * When open streams are ended: 'drain-end' (when the drain delay ends, once load
+		 * balancers route new connections elsewhere) or 'shutdown' (at the first instant of a
+		 * shutdown). A stream that starts after that point ends at once.
+		 */
+		private EndAt endAt = EndAt.DRAIN_END;
+
+		public EndAt getEndAt() {
+			return this.endAt;
+		}
+
+		public void setEndAt(EndAt endAt) {
+			this.endAt = endAt;
+		}
+
+		/** When open streams are ended. */
+		public enum EndAt {
+
+			/** At the first instant of a shutdown. */
+			SHUTDOWN,
+
+			/** When the drain delay ends. */
+			DRAIN_END
+
 		}
 
 	}

@@ -18,7 +18,8 @@ import org.springframework.core.Ordered;
 /**
  * Connection-level drain for web applications: {@code Connection: close} on every response from
  * the first instant of a shutdown ({@code lifecycle.connection-close}, on by default), and request
- * counting for the adaptive drain ({@code lifecycle.drain-quiet-period}). Servlet (Tomcat, Jetty)
+ * counting for the adaptive drain ({@code lifecycle.drain-quiet-period}), and the end of long-lived
+ * streams at {@code lifecycle.streams.end-at}. Servlet (Tomcat, Jetty)
  * and reactive (Reactor Netty) stacks alike; each filter can be replaced by a bean of its name.
  */
 @AutoConfiguration(after = LifecycleAutoConfiguration.class)
@@ -26,6 +27,12 @@ import org.springframework.core.Ordered;
 @ConditionalOnBean(LifecycleManager.class)
 @EnableConfigurationProperties(LifecycleProperties.class)
 public final class LifecycleWebAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	StreamDrain lifecycleStreamDrain(LifecycleProperties properties) {
+		return new StreamDrain(properties.getStreams().getEndAt());
+	}
 
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnWebApplication(type = Type.SERVLET)
@@ -35,9 +42,9 @@ public final class LifecycleWebAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "lifecycleConnectionDrainFilter")
 		FilterRegistrationBean<ConnectionDrainFilter> lifecycleConnectionDrainFilter(LifecycleManager manager,
-				LifecycleProperties properties) {
+				LifecycleProperties properties, StreamDrain streams) {
 			FilterRegistrationBean<ConnectionDrainFilter> registration = new FilterRegistrationBean<>(
-					new ConnectionDrainFilter(manager, properties.isConnectionClose()));
+					new ConnectionDrainFilter(manager, properties.isConnectionClose(), streams));
 			registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
 			registration.setAsyncSupported(true);
 			return registration;
@@ -53,8 +60,8 @@ public final class LifecycleWebAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "lifecycleConnectionDrainWebFilter")
 		ConnectionDrainWebFilter lifecycleConnectionDrainWebFilter(LifecycleManager manager,
-				LifecycleProperties properties) {
-			return new ConnectionDrainWebFilter(manager, properties.isConnectionClose());
+				LifecycleProperties properties, StreamDrain streams) {
+			return new ConnectionDrainWebFilter(manager, properties.isConnectionClose(), streams);
 		}
 
 	}

@@ -93,6 +93,37 @@ class ConnectionDrainTests {
 		}
 	}
 
+	@Test
+	void anEndlessServerSentEventStreamEndsCleanlyWhenTheDrainDelayEnds() throws Exception {
+		try (ConfigurableApplicationContext context = start("lifecycle.drain-delay=1s")) {
+			java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+			var request = java.net.http.HttpRequest
+				.newBuilder(java.net.URI.create("http://localhost:" + port(context) + "/events"))
+				.build();
+			var response = http.send(request, java.net.http.HttpResponse.BodyHandlers.ofLines());
+			assertThat(response.statusCode()).isEqualTo(200);
+			java.util.Iterator<String> lines = response.body().iterator();
+			assertThat(lines.next()).isEqualTo("data:tick");
+
+			long triggered = System.nanoTime();
+			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
+			java.util.concurrent.CompletableFuture<Long> ticksAfter = java.util.concurrent.CompletableFuture
+				.supplyAsync(() -> {
+					long count = 0;
+					while (lines.hasNext()) {
+						if (lines.next().startsWith("data:")) {
+							count++;
+						}
+					}
+					return count;
+				});
+
+			// The stream ends by itself, cleanly, once the drain delay (1 s) is over.
+			assertThat(ticksAfter.get(10, java.util.concurrent.TimeUnit.SECONDS)).isPositive();
+			assertThat(Duration.ofNanos(System.nanoTime() - triggered)).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+		}
+	}
+
 	/** One HTTP/1.1 request and its response on a connection kept open. */
 	private static Response exchange(Socket socket) throws IOException {
 		OutputStream out = socket.getOutputStream();
@@ -136,9 +167,29 @@ class ConnectionDrainTests {
 		@RestController
 		static class HelloController {
 
+			private final java.util.concurrent.ScheduledExecutorService ticker = java.util.concurrent.Executors
+				.newSingleThreadScheduledExecutor();
+
 			@GetMapping("/hello")
 			String hello() {
 				return "hello";
+			}
+
+			/** Never completes on its own: a tick every 100 ms until sending fails. */
+			@GetMapping("/events")
+			org.springframework.web.servlet.mvc.method.annotation.SseEmitter events() {
+				var emitter = new org.springframework.web.servlet.mvc.method.annotation.SseEmitter(0L);
+				java.util.concurrent.atomic.AtomicReference<java.util.concurrent.ScheduledFuture<?>> task =
+						new java.util.concurrent.atomic.AtomicReference<>();
+				task.set(this.ticker.scheduleAtFixedRate(() -> {
+					try {
+						emitter.send("tick");
+					}
+					catch (Exception ex) {
+						task.get().cancel(false);
+					}
+				}, 0, 100, java.util.concurrent.TimeUnit.MILLISECONDS));
+				return emitter;
 			}
 
 		}

@@ -137,6 +137,8 @@ final class ShutdownSequence {
 	private void drainDelay() throws InterruptedException {
 		Duration delay = this.drain.delay();
 		if (delay.isZero()) {
+			// Still a step: listeners that act at the end of the drain delay act now.
+			stepCompleted("drain delay", this.initiatedAt, StepReport.OK);
 			return;
 		}
 		this.step = "drain delay";

@@ -70,7 +70,8 @@ class ShutdownReportFileTest {
 			.containsEntry("clean", true)
 			.containsEntry("trigger", Map.of("reason", "signal", "component", "signal", "detail", ""));
 		assertThat((List<Map<String, Object>>) report.get("steps")).extracting((step) -> step.get("name"))
-			.containsExactly("shutdown handler 'checkpoint'", "standard drain, phase 10", "observability drain");
+			.containsExactly("drain delay", "shutdown handler 'checkpoint'", "standard drain, phase 10",
+					"observability drain");
 		assertThat((List<Map<String, Object>>) report.get("components")).singleElement()
 			.satisfies((component) -> assertThat(component).containsEntry("name", "pipeline")
 				.containsEntry("outcome", "completed")
