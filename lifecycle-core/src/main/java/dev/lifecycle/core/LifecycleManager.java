@@ -655,9 +655,6 @@ public final class LifecycleManager {
 		 * directory, sees how the previous shutdown went even after a SIGKILL.
 		 */
 		public Builder shutdownReports(int keep) {
-			if (keep < 0) {
-				throw new InvalidOptionException(null, "shutdownReports", "must not be negative but was " + keep);
-			}
 			this.shutdownReports = keep;
 			return this;
 		}
@@ -744,6 +741,10 @@ public final class LifecycleManager {
 					throw new InvalidOptionException(null, "drainMinimum", "(" + this.drainMinimum
 							+ ") must be between 0 and drainDelay (" + this.drainDelay + ")");
 				}
+			}
+			if (this.shutdownReports < 0) {
+				throw new InvalidOptionException(null, "shutdownReports",
+						"must not be negative but was " + this.shutdownReports);
 			}
 			if (this.preStopFile != null && !this.preStopFile.isAbsolute()) {
 				throw new InvalidOptionException(null, "preStopFile",
