@@ -28,7 +28,8 @@ public final class LifecycleMetricsAutoConfiguration {
 	@ConditionalOnMissingBean(name = "lifecycleMetrics")
 	MicrometerLifecycleMetrics lifecycleMetrics(MeterRegistry registry, LifecycleProperties properties,
 			Environment environment) {
-		return new MicrometerLifecycleMetrics(registry, LifecycleSettings.serviceName(properties, environment));
+		return new MicrometerLifecycleMetrics(registry, LifecycleSettings.serviceName(properties, environment),
+				properties.getMetrics().isHistogram());
 	}
 
 }

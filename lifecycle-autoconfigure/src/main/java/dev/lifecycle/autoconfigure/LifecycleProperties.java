@@ -44,6 +44,27 @@ public class LifecycleProperties {
 	private Duration drainDelay;
 
 	/**
+	 * Makes the drain delay adaptive: it ends once no HTTP request has arrived for this long
+	 * (and 'lifecycle.drain-minimum' has passed), the drain delay staying the upper bound. Unset
+	 * (the default) keeps the fixed delay.
+	 */
+	private Duration drainQuietPeriod;
+
+	/**
+	 * The shortest adaptive drain: long enough for load balancers and Kubernetes endpoints to
+	 * see readiness DOWN (about the readiness probe's period times its failure threshold). Used
+	 * only with 'lifecycle.drain-quiet-period'; at most the drain delay.
+	 */
+	private Duration drainMinimum = Duration.ofSeconds(2);
+
+	/**
+	 * Whether HTTP/1.1 responses carry 'Connection: close' from the first instant of a shutdown,
+	 * so keep-alive clients (and kube-proxy's pinned connections) reconnect to another pod during
+	 * the drain delay.
+	 */
+	private boolean connectionClose = true;
+
+	/**
 	 * How often the health monitor checks the components that have a liveness deadline.
 	 */
 	private Duration healthPollInterval = Duration.ofSeconds(5);
@@ -71,6 +92,10 @@ public class LifecycleProperties {
 	private final Signals signals = new Signals();
 
 	private final RunMarker runMarker = new RunMarker();
+
+	private final Metrics metrics = new Metrics();
+
+	private final Streams streams = new Streams();
 
 	/**
 	 * Per-component overrides, keyed by component name (the @ManagedComponent value or the bean
@@ -111,6 +136,30 @@ public class LifecycleProperties {
 		this.drainDelay = drainDelay;
 	}
 
+	public Duration getDrainQuietPeriod() {
+		return this.drainQuietPeriod;
+	}
+
+	public void setDrainQuietPeriod(Duration drainQuietPeriod) {
+		this.drainQuietPeriod = drainQuietPeriod;
+	}
+
+	public Duration getDrainMinimum() {
+		return this.drainMinimum;
+	}
+
+	public void setDrainMinimum(Duration drainMinimum) {
+		this.drainMinimum = drainMinimum;
+	}
+
+	public boolean isConnectionClose() {
+		return this.connectionClose;
+	}
+
+	public void setConnectionClose(boolean connectionClose) {
+		this.connectionClose = connectionClose;
+	}
+
 	public Duration getHealthPollInterval() {
 		return this.healthPollInterval;
 	}
@@ -149,6 +198,14 @@ public class LifecycleProperties {
 
 	public RunMarker getRunMarker() {
 		return this.runMarker;
+	}
+
+	public Metrics getMetrics() {
+		return this.metrics;
+	}
+
+	public Streams getStreams() {
+		return this.streams;
 	}
 
 	public Map<String, Component> getComponents() {
@@ -258,6 +315,13 @@ public class LifecycleProperties {
 		 */
 		private String path;
 
+		/**
+		 * How many shutdown reports (JSON, written as each shutdown goes) to keep next to the run
+		 * marker; 0 writes none. The next start logs a summary of the newest and shows it in the
+		 * lifecycle endpoint.
+		 */
+		private int reports = 5;
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
@@ -272,6 +336,73 @@ public class LifecycleProperties {
 
 		public void setPath(String path) {
 			this.path = path;
+		}
+
+		public int getReports() {
+			return this.reports;
+		}
+
+		public void setReports(int reports) {
+			this.reports = reports;
+		}
+
+	}
+
+	/**
+	 * Long-lived HTTP responses: server-sent events, streaming and long-polling responses.
+	 * Lifecycle completes them cleanly during a shutdown, so they never hold the web server's
+	 * graceful shutdown.
+	 */
+	public static class Streams {
+
+		/**
+		 * When open streams are ended: 'drain-end' (when the drain delay ends, once load
+		 * balancers route new connections elsewhere) or 'shutdown' (at the first instant of a
+		 * shutdown). A stream that starts after that point ends at once.
+		 */
+		private EndAt endAt = EndAt.DRAIN_END;
+
+		public EndAt getEndAt() {
+			return this.endAt;
+		}
+
+		public void setEndAt(EndAt endAt) {
+			this.endAt = endAt;
+		}
+
+		/** When open streams are ended. */
+		public enum EndAt {
+
+			/** At the first instant of a shutdown. */
+			SHUTDOWN,
+
+			/** When the drain delay ends. */
+			DRAIN_END
+
+		}
+
+	}
+
+	/**
+	 * Lifecycle's Micrometer series. Their histogram buckets can also be set with Spring Boot's
+	 * management.metrics.distribution.slo.lifecycle.component.shutdown.duration, which wins over
+	 * Lifecycle's defaults.
+	 */
+	public static class Metrics {
+
+		/**
+		 * Whether lifecycle_component_shutdown_duration_seconds publishes histogram buckets
+		 * (12 by default, from 50ms to 5m) unless management.metrics.distribution sets its own.
+		 * Without them it publishes only its count, sum and max.
+		 */
+		private boolean histogram = true;
+
+		public boolean isHistogram() {
+			return this.histogram;
+		}
+
+		public void setHistogram(boolean histogram) {
+			this.histogram = histogram;
 		}
 
 	}

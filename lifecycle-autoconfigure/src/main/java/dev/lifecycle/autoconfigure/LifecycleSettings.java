@@ -22,9 +22,14 @@ import org.springframework.util.StringUtils;
  * @param healthPollInterval the health monitor's period
  * @param preStopFile the pre-stop file, or {@code null} when disabled
  * @param runMarker the run marker, or {@code null} when disabled
+ * @param shutdownReports how many shutdown reports to keep next to the run marker
+ * @param applicationVersion {@code spring.application.version}, or {@code null}
+ * @param drainQuietPeriod the adaptive drain's quiet period, or {@code null} for a fixed delay
+ * @param drainMinimum the adaptive drain's minimum
  */
 record LifecycleSettings(String serviceName, Duration globalShutdownTimeout, Duration drainDelay,
-		Duration healthPollInterval, Path preStopFile, Path runMarker) {
+		Duration healthPollInterval, Path preStopFile, Path runMarker, int shutdownReports,
+		String applicationVersion, Duration drainQuietPeriod, Duration drainMinimum) {
 
 	/** The drain delay on Kubernetes, long enough for endpoint controllers and kube-proxy to catch up. */
 	static final Duration KUBERNETES_DRAIN_DELAY = Duration.ofSeconds(5);
@@ -38,7 +43,9 @@ record LifecycleSettings(String serviceName, Duration globalShutdownTimeout, Dur
 		Duration globalTimeout = properties.getGlobalShutdownTimeout();
 		LifecycleSettings settings = new LifecycleSettings(serviceName, globalTimeout,
 				drainDelay(properties, environment, globalTimeout), properties.getHealthPollInterval(),
-				preStopFile(properties), runMarker(properties, serviceName));
+				preStopFile(properties), runMarker(properties, serviceName), properties.getRunMarker().getReports(),
+				environment.getProperty("spring.application.version"), properties.getDrainQuietPeriod(),
+				properties.getDrainMinimum());
 		settings.builder();
 		return settings;
 	}
@@ -75,6 +82,9 @@ record LifecycleSettings(String serviceName, Duration globalShutdownTimeout, Dur
 				.healthPollInterval(this.healthPollInterval)
 				.preStopFile(this.preStopFile)
 				.runMarker(this.runMarker)
+				.shutdownReports(this.shutdownReports)
+				.applicationVersion(this.applicationVersion)
+				.drainQuietPeriod(this.drainQuietPeriod, this.drainMinimum)
 				.validate();
 		}
 		catch (InvalidOptionException ex) {
@@ -96,7 +106,9 @@ record LifecycleSettings(String serviceName, Duration globalShutdownTimeout, Dur
 	/** The property behind each manager option of the engine. */
 	private static final Map<String, String> PROPERTIES = Map.of("globalShutdownTimeout",
 			"lifecycle.global-shutdown-timeout", "healthPollInterval", "lifecycle.health-poll-interval", "drainDelay",
-			"lifecycle.drain-delay", "preStopFile", "lifecycle.pre-stop.path");
+			"lifecycle.drain-delay", "preStopFile", "lifecycle.pre-stop.path", "shutdownReports",
+			"lifecycle.run-marker.reports", "drainQuietPeriod", "lifecycle.drain-quiet-period", "drainMinimum",
+			"lifecycle.drain-minimum");
 
 	private static final Map<String, String> FIXES = Map.of("globalShutdownTimeout",
 			"Set 'lifecycle.global-shutdown-timeout' to a positive duration such as 60s, longer than the drain delay "
@@ -109,7 +121,10 @@ record LifecycleSettings(String serviceName, Duration globalShutdownTimeout, Dur
 					+ "Lower 'lifecycle.drain-delay' or raise 'lifecycle.global-shutdown-timeout'.",
 			"preStopFile",
 			"Set 'lifecycle.pre-stop.path' to an absolute path, such as /tmp/shutdown, and create that file in the "
-					+ "preStop hook; or set 'lifecycle.pre-stop.enabled=false'.");
+					+ "preStop hook; or set 'lifecycle.pre-stop.enabled=false'.",
+			"shutdownReports", "Set 'lifecycle.run-marker.reports' to 0 (no reports) or more, such as 5.",
+			"drainQuietPeriod", "Set 'lifecycle.drain-quiet-period' to a positive duration such as 1s, or remove it.",
+			"drainMinimum", "Set 'lifecycle.drain-minimum' between 0s and 'lifecycle.drain-delay'.");
 
 	private static Duration drainDelay(LifecycleProperties properties, Environment environment, Duration globalTimeout) {
 		Duration configured = properties.getDrainDelay();

@@ -1,14 +1,18 @@
 package dev.lifecycle.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 
+import dev.lifecycle.core.ComponentReport;
 import dev.lifecycle.core.ComponentView;
 import dev.lifecycle.core.HealthStatus;
-import dev.lifecycle.core.ComponentReport;
 import dev.lifecycle.core.LifecycleListener;
-import dev.lifecycle.core.ShutdownReport;
 import dev.lifecycle.core.Outcome;
+import dev.lifecycle.core.PreviousRun;
 import dev.lifecycle.core.ShutdownReason;
+import dev.lifecycle.core.ShutdownReport;
 import dev.lifecycle.core.ShutdownTrigger;
 import dev.lifecycle.core.Tier;
 import io.micrometer.core.instrument.Counter;
@@ -19,6 +23,8 @@ import io.micrometer.core.instrument.Timer;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.core.Ordered;
 
 /**
@@ -27,20 +33,24 @@ import org.springframework.core.Ordered;
  * <ul>
  * <li>{@code lifecycle_shutdown_initiated_total{trigger_component, trigger_reason}}: one per
  * shutdown; an unclean end of the previous process (its run marker was still there) counts as
- * {@code trigger_component="previous-run", trigger_reason="unclean"}, so that
- * initiated&nbsp;&minus;&nbsp;completed&nbsp;&gt;&nbsp;0 reveals every shutdown that did not
- * finish, including those whose process died with its counters;</li>
- * <li>{@code lifecycle_component_shutdown_duration_seconds{component, result}}: a histogram with
- * buckets from 50 ms to 5 min (Micrometer's timer also publishes its
- * {@code lifecycle_component_shutdown_duration_seconds_max} gauge alongside);</li>
+ * {@code trigger_component="previous-run", trigger_reason="unclean"};</li>
+ * <li>{@code lifecycle_component_shutdown_duration_seconds{component, result}}: a histogram whose
+ * buckets come from {@code management.metrics.distribution.*} when set there, else from
+ * {@link #DEFAULT_BUCKETS} (off with {@code lifecycle.metrics.histogram=false}); Micrometer also
+ * publishes its {@code _max} gauge;</li>
  * <li>{@code lifecycle_component_shutdown_result_total{component, result}};</li>
- * <li>{@code lifecycle_shutdown_completed_total{clean}}: both values registered at 0 from the
- * start, so the subtraction above always has both sides;</li>
+ * <li>{@code lifecycle_shutdown_completed_total{clean}};</li>
  * <li>{@code lifecycle_component_healthy{component}}: 1 healthy, 0 not.</li>
  * </ul>
- * Never throws: a metrics failure is logged and the shutdown goes on.
+ * Cardinality is a cost paid per pod, so at idle a component has only its health gauge and the
+ * initiated counters it could itself trigger (zero, so {@code increase()} sees their first
+ * increment); the duration and result series of every component are registered the moment a
+ * shutdown begins, or when the context starts closing, whichever is first. That is still before
+ * Spring Boot closes the meter registries (on {@code ContextClosedEvent}, after this listener):
+ * a closed registry hands out no-op meters. Never throws: a metrics failure is logged and the
+ * shutdown goes on.
  */
-final class MicrometerLifecycleMetrics implements LifecycleListener, Ordered {
+final class MicrometerLifecycleMetrics implements LifecycleListener, ApplicationListener<ContextClosedEvent>, Ordered {
 
 	static final String SHUTDOWN_INITIATED = "lifecycle.shutdown.initiated";
 
@@ -52,8 +62,8 @@ final class MicrometerLifecycleMetrics implements LifecycleListener, Ordered {
 
 	static final String COMPONENT_HEALTHY = "lifecycle.component.healthy";
 
-	/** Drains take from milliseconds to the ceiling; these buckets keep the series count small. */
-	private static final Duration[] BUCKETS = { Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250),
+	/** Drains take from milliseconds to the ceiling; these buckets span that with few series. */
+	static final Duration[] DEFAULT_BUCKETS = { Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250),
 			Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofMillis(2500), Duration.ofSeconds(5),
 			Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofSeconds(120),
 			Duration.ofSeconds(300) };
@@ -67,9 +77,20 @@ final class MicrometerLifecycleMetrics implements LifecycleListener, Ordered {
 
 	private final Tags serviceTags;
 
+	private final boolean histogram;
+
+	private final List<ComponentView> components = new CopyOnWriteArrayList<>();
+
+	private final AtomicBoolean shutdownMetersRegistered = new AtomicBoolean();
+
 	MicrometerLifecycleMetrics(MeterRegistry registry, String serviceName) {
+		this(registry, serviceName, true);
+	}
+
+	MicrometerLifecycleMetrics(MeterRegistry registry, String serviceName, boolean histogram) {
 		this.registry = registry;
 		this.serviceTags = Tags.of("service_name", serviceName);
+		this.histogram = histogram;
 		completedCounter(true);
 		completedCounter(false);
 		initiatedCounter(SignalTrap.SOURCE, ShutdownReason.SIGNAL.label());
@@ -77,21 +98,16 @@ final class MicrometerLifecycleMetrics implements LifecycleListener, Ordered {
 		initiatedCounter(PRESTOP_SOURCE, ShutdownReason.PRESTOP.label());
 	}
 
-	/**
-	 * Registers the gauge and, ahead of time, every counter and timer the component can later
-	 * record. Spring Boot closes meter registries on {@code ContextClosedEvent}, before the
-	 * lifecycle stops, and a closed registry hands out no-op meters for new registrations: a meter
-	 * first registered during the drain would never be scraped. Registered now, they also start at
-	 * zero, which lets {@code increase()} see their first increment.
-	 */
 	/** First, so the counters are up to date before any other listener reacts to the same event. */
 	@Override
 	public int getOrder() {
 		return Ordered.HIGHEST_PRECEDENCE;
 	}
 
+	/** Binds the health gauge and the initiated counters this component could itself trigger. */
 	@Override
 	public void onComponentRegistered(ComponentView component) {
+		this.components.add(component);
 		safely(() -> {
 			Gauge.builder(COMPONENT_HEALTHY, component, (view) -> view.healthy() ? 1 : 0)
 				.description("Whether the component is healthy (1) or not (0)")
@@ -112,15 +128,40 @@ final class MicrometerLifecycleMetrics implements LifecycleListener, Ordered {
 					initiatedCounter(name, ShutdownReason.STALLED.label());
 				}
 			}
+		});
+		if (this.shutdownMetersRegistered.get()) {
+			registerShutdownMeters(component);
+		}
+	}
+
+	/** The context starts closing: the registries close right after this listener. */
+	@Override
+	public void onApplicationEvent(ContextClosedEvent event) {
+		registerShutdownMeters();
+	}
+
+	/** Registers, once, every component's duration and result series at zero. */
+	void registerShutdownMeters() {
+		if (this.shutdownMetersRegistered.compareAndSet(false, true)) {
+			this.components.forEach(this::registerShutdownMeters);
+		}
+	}
+
+	private void registerShutdownMeters(ComponentView component) {
+		if (component.tier() == Tier.ADVISORY) {
+			return;
+		}
+		safely(() -> {
 			for (Outcome result : Outcome.values()) {
-				durationTimer(name, result);
-				resultCounter(name, result);
+				durationTimer(component.name(), result);
+				resultCounter(component.name(), result);
 			}
 		});
 	}
 
 	@Override
 	public void onShutdownInitiated(ShutdownTrigger trigger) {
+		registerShutdownMeters();
 		safely(() -> initiatedCounter(trigger.component(), trigger.reason().label()).increment());
 	}
 
@@ -136,11 +177,14 @@ final class MicrometerLifecycleMetrics implements LifecycleListener, Ordered {
 	}
 
 	private Timer durationTimer(String component, Outcome result) {
-		return Timer.builder(COMPONENT_SHUTDOWN_DURATION)
+		Timer.Builder builder = Timer.builder(COMPONENT_SHUTDOWN_DURATION)
 			.description("Time from a component being told to stop to its end")
-			.tags(this.serviceTags.and("component", component, "result", result.label()))
-			.serviceLevelObjectives(BUCKETS)
-			.register(this.registry);
+			.tags(this.serviceTags.and("component", component, "result", result.label()));
+		if (this.histogram) {
+			// Defaults only: management.metrics.distribution.slo.lifecycle.component.shutdown.duration wins.
+			builder.serviceLevelObjectives(DEFAULT_BUCKETS);
+		}
+		return builder.register(this.registry);
 	}
 
 	private Counter resultCounter(String component, Outcome result) {
@@ -159,7 +203,10 @@ final class MicrometerLifecycleMetrics implements LifecycleListener, Ordered {
 	}
 
 	@Override
-	public void onUncleanPreviousRun(String marker) {
+	public void onPreviousRun(PreviousRun previous) {
+		if (!previous.unclean()) {
+			return;
+		}
 		safely(() -> initiatedCounter("previous-run", "unclean").increment());
 	}
 

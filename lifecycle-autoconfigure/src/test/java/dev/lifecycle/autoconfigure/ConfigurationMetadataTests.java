@@ -17,7 +17,7 @@ class ConfigurationMetadataTests {
 
 	/** Defaults computed at start-up, described in their descriptions instead. */
 	private static final Set<String> COMPUTED_DEFAULTS = Set.of("lifecycle.service-name", "lifecycle.drain-delay",
-			"lifecycle.run-marker.path", "lifecycle.components");
+			"lifecycle.run-marker.path", "lifecycle.components", "lifecycle.drain-quiet-period");
 
 	@Test
 	@SuppressWarnings("unchecked")
@@ -33,7 +33,7 @@ class ConfigurationMetadataTests {
 			.contains("lifecycle.enabled", "lifecycle.service-name", "lifecycle.global-shutdown-timeout",
 					"lifecycle.drain-delay", "lifecycle.health-poll-interval", "lifecycle.close-context",
 					"lifecycle.pre-stop.enabled", "lifecycle.pre-stop.path", "lifecycle.signals.trap",
-					"lifecycle.run-marker.enabled", "lifecycle.run-marker.path", "lifecycle.components");
+					"lifecycle.run-marker.enabled", "lifecycle.run-marker.path", "lifecycle.components", "lifecycle.drain-quiet-period");
 		assertThat(properties).allSatisfy((property) -> {
 			assertThat((String) property.get("description")).as("description of %s", property.get("name"))
 				.isNotBlank();

@@ -71,13 +71,15 @@ class MicrometerLifecycleMetricsTests {
 
 	@Test
 	void outcomesRecordedAfterTheRegistryClosedAreStillScraped() throws Exception {
-		LifecycleManager manager = LifecycleManager.builder("orders")
-			.listener(new MicrometerLifecycleMetrics(this.registry, "orders"))
-			.build();
+		MicrometerLifecycleMetrics metrics = new MicrometerLifecycleMetrics(this.registry, "orders");
+		LifecycleManager manager = LifecycleManager.builder("orders").listener(metrics).build();
 		manager.registerPassive("worker", ComponentOptions.defaults(), (handle) -> {
 		});
 		manager.start();
-		// What Spring Boot does on ContextClosedEvent, before the lifecycle stops.
+		// What happens on ContextClosedEvent, before the lifecycle stops: Lifecycle's listener (first
+		// by order) registers the shutdown series, then Spring Boot closes the registry.
+		metrics.onApplicationEvent(new org.springframework.context.event.ContextClosedEvent(
+				new org.springframework.context.support.GenericApplicationContext()));
 		this.registry.close();
 
 		manager.triggerShutdown(dev.lifecycle.core.ShutdownReason.SIGNAL, LifecycleCoordinator.SOURCE);
@@ -118,6 +120,54 @@ class MicrometerLifecycleMetricsTests {
 				+ "trigger_component=\"previous-run\",trigger_reason=\"unclean\"} 1.0")
 			.contains("lifecycle_shutdown_completed_total{clean=\"false\",service_name=\"orders\"} 0.0")
 			.contains("lifecycle_shutdown_completed_total{clean=\"true\",service_name=\"orders\"} 0.0");
+	}
+
+	@Test
+	void atIdleAComponentHasOnlyItsHealthGaugeAndTheInitiatedCountersItCouldTrigger() {
+		LifecycleManager manager = LifecycleManager.builder("orders")
+			.listener(new MicrometerLifecycleMetrics(this.registry, "orders"))
+			.build();
+		manager.register("consumer", ComponentOptions.defaults().withLivenessDeadline(Duration.ofSeconds(30)));
+		manager.register("store", ComponentOptions.defaults());
+		manager.register("metrics-server", ComponentOptions.defaults().withTier(Tier.OBSERVABILITY));
+		manager.register("backup-target", ComponentOptions.defaults()
+			.withTier(Tier.ADVISORY)
+			.withLivenessDeadline(Duration.ofSeconds(30)));
+
+		String scrape = this.registry.scrape();
+
+		assertThat(series(scrape, "component=\"consumer\"", "trigger_component=\"consumer\"")).isEqualTo(6);
+		assertThat(series(scrape, "component=\"store\"", "trigger_component=\"store\"")).isEqualTo(5);
+		assertThat(series(scrape, "component=\"metrics-server\"", "trigger_component=\"metrics-server\""))
+			.isEqualTo(4);
+		assertThat(series(scrape, "component=\"backup-target\"", "trigger_component=\"backup-target\""))
+			.isEqualTo(3);
+		assertThat(scrape).doesNotContain("lifecycle_component_shutdown_duration_seconds")
+			.doesNotContain("lifecycle_component_shutdown_result_total");
+	}
+
+	@Test
+	void withTheHistogramOffADurationIsOnlyCountSumAndMax() throws Exception {
+		LifecycleManager manager = LifecycleManager.builder("orders")
+			.listener(new MicrometerLifecycleMetrics(this.registry, "orders", false))
+			.build();
+		manager.registerPassive("worker", ComponentOptions.defaults(), (handle) -> {
+		});
+		manager.start();
+		manager.triggerShutdown(dev.lifecycle.core.ShutdownReason.SIGNAL, "signal");
+		manager.awaitTermination(Duration.ofSeconds(10)).orElseThrow();
+
+		String scrape = this.registry.scrape();
+		assertThat(scrape).doesNotContain("lifecycle_component_shutdown_duration_seconds_bucket")
+			.contains("lifecycle_component_shutdown_duration_seconds_count{component=\"worker\",result=\"completed\","
+					+ "service_name=\"orders\"} 1");
+	}
+
+	private static long series(String scrape, String... labels) {
+		return scrape.lines()
+			.filter((line) -> line.startsWith("lifecycle_"))
+			.filter((line) -> java.util.Arrays.stream(labels).anyMatch(line::contains))
+			.count();
 	}
 
 	private static Set<String> seriesNames(String scrape) {

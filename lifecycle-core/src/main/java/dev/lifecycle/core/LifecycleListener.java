@@ -16,11 +16,12 @@ public interface LifecycleListener {
 	}
 
 	/**
-	 * Called at start when the previous process left its run marker behind: it ended without
-	 * finishing a shutdown (SIGKILL, OOM kill, forced exit, global ceiling).
-	 * @param marker what the previous process wrote into its marker (its pid and start time)
+	 * Called at start when a run marker is kept and something is known of the previous process:
+	 * that it ended without finishing a shutdown (its marker was still there: SIGKILL, OOM kill,
+	 * forced exit, global ceiling), or how its shutdown went (its report).
+	 * @param previous what is known of the previous process
 	 */
-	default void onUncleanPreviousRun(String marker) {
+	default void onPreviousRun(PreviousRun previous) {
 	}
 
 	/**
@@ -37,6 +38,13 @@ public interface LifecycleListener {
 	 * @param report the component's outcome
 	 */
 	default void onComponentEnded(ComponentReport report) {
+	}
+
+	/**
+	 * Called when a step of the sequence has finished, before the next one starts.
+	 * @param step the step
+	 */
+	default void onStepCompleted(StepReport step) {
 	}
 
 	/**

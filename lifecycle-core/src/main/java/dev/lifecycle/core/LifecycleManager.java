@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiFunction;
 
@@ -58,12 +59,19 @@ public final class LifecycleManager {
 
 	private final Duration drainDelay;
 
+	private final @Nullable Duration drainQuietPeriod;
+
+	private final Duration drainMinimum;
+
+	/** Requests seen; only its movement matters, to the adaptive drain. */
+	private final LongAdder activity = new LongAdder();
+
 	private final @Nullable Path preStopFile;
 
 	private final @Nullable RunMarker runMarker;
 
-	/** What a previous process left in its run marker, read when this manager was built. */
-	private final @Nullable String previousRun;
+	/** What is known of the previous process, read when this manager was built. */
+	private final @Nullable PreviousRun previousRun;
 
 	private final BiFunction<String, ComponentOptions, ComponentOptions> optionsResolver;
 
@@ -105,16 +113,29 @@ public final class LifecycleManager {
 		this.globalShutdownTimeout = builder.globalShutdownTimeout;
 		this.healthPollInterval = builder.healthPollInterval;
 		this.drainDelay = builder.drainDelay;
+		this.drainQuietPeriod = builder.drainQuietPeriod;
+		this.drainMinimum = builder.drainMinimum;
 		this.preStopFile = builder.preStopFile;
 		this.runMarker = (builder.runMarker != null) ? new RunMarker(builder.runMarker) : null;
 		// Written as early as the manager exists, so a crash during the rest of the start-up is
 		// seen as an unclean end too; reported at start, when every listener is attached.
-		this.previousRun = (this.runMarker != null) ? this.runMarker.acquire().orElse(null) : null;
 		this.optionsResolver = builder.optionsResolver;
 		this.automaticHealthPolling = builder.automaticHealthPolling;
 		this.threads = new EngineThreads(builder.threadFactory);
 		this.clock = new CoarseClock(builder.ticker);
 		this.listeners = new Listeners(builder.listeners);
+		RunMarker marker = this.runMarker;
+		if (marker != null) {
+			String left = marker.acquire().orElse(null);
+			this.previousRun = ShutdownRecorder.previous(marker.file(), left);
+			if (builder.shutdownReports > 0) {
+				this.listeners.add(new ShutdownRecorder(marker.file(), builder.serviceName, marker.content(),
+						builder.shutdownReports, builder.applicationVersion));
+			}
+		}
+		else {
+			this.previousRun = null;
+		}
 		this.outcomes = new ComponentOutcomes(this.listeners, () -> this.componentList, this.threads);
 		this.triggers = new Triggers(this.listeners, this::startSequence);
 		this.outcomes.triggers(this.triggers);
@@ -313,8 +334,15 @@ public final class LifecycleManager {
 		finally {
 			this.registration.unlock();
 		}
-		if (this.previousRun != null) {
-			this.listeners.uncleanPreviousRun(this.previousRun);
+		PreviousRun previous = this.previousRun;
+		if (previous != null) {
+			if (previous.unclean()) {
+				logger.warn("Lifecycle: {}", previous.summary());
+			}
+			else {
+				logger.info("Lifecycle: {}", previous.summary());
+			}
+			this.listeners.previousRun(previous);
 		}
 		ordered.sort(Comparator.comparingInt(Component::phase).thenComparingInt(Component::registrationIndex));
 		HealthMonitor monitor = new HealthMonitor(ordered, this.clock);
@@ -385,9 +413,20 @@ public final class LifecycleManager {
 		finally {
 			this.registration.unlock();
 		}
-		new ShutdownSequence(steps, this.globalShutdownTimeout, this.drainDelay, this.threads, trigger, initiatedAt,
-				this::finish)
+		ShutdownSequence.Drain drain = new ShutdownSequence.Drain(this.drainDelay, this.drainQuietPeriod,
+				this.drainMinimum, this.activity::sum);
+		new ShutdownSequence(steps, this.globalShutdownTimeout, drain, this.threads, this.listeners, trigger,
+				initiatedAt, this::finish)
 			.start();
+	}
+
+	/**
+	 * Records that a request (or other traffic) arrived. Cheap enough for every request: an
+	 * uncontended counter increment, no clock read. Only the adaptive drain uses it, to end the
+	 * drain delay once traffic has gone quiet.
+	 */
+	public void recordActivity() {
+		this.activity.increment();
 	}
 
 	/**
@@ -459,6 +498,11 @@ public final class LifecycleManager {
 	/** Live views of every registered component, in registration order. */
 	public List<ComponentView> components() {
 		return List.copyOf(this.componentList);
+	}
+
+	/** What is known of the process that ran before this one, when a run marker is kept. */
+	public Optional<PreviousRun> previousRun() {
+		return Optional.ofNullable(this.previousRun);
 	}
 
 	/** The report, once the sequence has ended. */
@@ -537,6 +581,14 @@ public final class LifecycleManager {
 
 		private ThreadFactory threadFactory = EngineThreads.defaultFactory();
 
+		private @Nullable Duration drainQuietPeriod;
+
+		private Duration drainMinimum = Duration.ZERO;
+
+		private int shutdownReports = 5;
+
+		private @Nullable String applicationVersion;
+
 		private Ticker ticker = Ticker.system();
 
 		private boolean automaticHealthPolling = true;
@@ -567,6 +619,20 @@ public final class LifecycleManager {
 			return this;
 		}
 
+		/**
+		 * Makes the drain delay adaptive: it ends early once no activity
+		 * ({@link LifecycleManager#recordActivity()}) was seen for the quiet period, but never before
+		 * the minimum; the drain delay stays the upper bound. {@code null} (the default) keeps the
+		 * fixed delay.
+		 * @param quietPeriod how long traffic must have been quiet
+		 * @param minimum the shortest drain, long enough for load balancers to see readiness DOWN
+		 */
+		public Builder drainQuietPeriod(@Nullable Duration quietPeriod, Duration minimum) {
+			this.drainQuietPeriod = quietPeriod;
+			this.drainMinimum = Objects.requireNonNull(minimum, "minimum");
+			return this;
+		}
+
 		/** An absolute path whose appearance triggers a shutdown; {@code null} disables it. */
 		public Builder preStopFile(@Nullable Path file) {
 			this.preStopFile = file;
@@ -580,6 +646,22 @@ public final class LifecycleManager {
 		 */
 		public Builder runMarker(@Nullable Path file) {
 			this.runMarker = file;
+			return this;
+		}
+
+		/**
+		 * How many shutdown reports to keep next to the run marker (default 5; 0 writes none).
+		 * Each shutdown writes a JSON report as it goes, so the next start, and anyone reading the
+		 * directory, sees how the previous shutdown went even after a SIGKILL.
+		 */
+		public Builder shutdownReports(int keep) {
+			this.shutdownReports = keep;
+			return this;
+		}
+
+		/** The application's version, recorded in its shutdown reports; {@code null} when unknown. */
+		public Builder applicationVersion(@Nullable String version) {
+			this.applicationVersion = version;
 			return this;
 		}
 
@@ -652,6 +734,17 @@ public final class LifecycleManager {
 				throw new InvalidOptionException(null, "drainDelay", "(" + this.drainDelay
 						+ ") must be shorter than globalShutdownTimeout (" + this.globalShutdownTimeout
 						+ "), which bounds it");
+			}
+			if (this.drainQuietPeriod != null && !this.drainDelay.isZero()) {
+				requirePositiveOption("drainQuietPeriod", this.drainQuietPeriod);
+				if (this.drainMinimum.isNegative() || this.drainMinimum.compareTo(this.drainDelay) > 0) {
+					throw new InvalidOptionException(null, "drainMinimum", "(" + this.drainMinimum
+							+ ") must be between 0 and drainDelay (" + this.drainDelay + ")");
+				}
+			}
+			if (this.shutdownReports < 0) {
+				throw new InvalidOptionException(null, "shutdownReports",
+						"must not be negative but was " + this.shutdownReports);
 			}
 			if (this.preStopFile != null && !this.preStopFile.isAbsolute()) {
 				throw new InvalidOptionException(null, "preStopFile",

@@ -29,8 +29,8 @@ final class Listeners {
 		each("component registered", (listener) -> listener.onComponentRegistered(component));
 	}
 
-	void uncleanPreviousRun(String marker) {
-		each("unclean previous run", (listener) -> listener.onUncleanPreviousRun(marker));
+	void previousRun(PreviousRun previous) {
+		each("previous run", (listener) -> listener.onPreviousRun(previous));
 	}
 
 	void shutdownInitiated(ShutdownTrigger trigger) {
@@ -39,6 +39,10 @@ final class Listeners {
 
 	void componentEnded(ComponentReport report) {
 		each("component ended", (listener) -> listener.onComponentEnded(report));
+	}
+
+	void stepCompleted(StepReport step) {
+		each("step completed", (listener) -> listener.onStepCompleted(step));
 	}
 
 	void shutdownCompleted(ShutdownReport report) {

@@ -20,6 +20,9 @@ final class RunMarker {
 
 	private final Path file;
 
+	/** What this process writes into its marker: its pid and start time. */
+	private final String content = "pid=" + ProcessHandle.current().pid() + " started=" + Instant.now();
+
 	RunMarker(Path file) {
 		this.file = file;
 	}
@@ -40,12 +43,20 @@ final class RunMarker {
 			if (parent != null) {
 				Files.createDirectories(parent);
 			}
-			Files.writeString(this.file, "pid=" + ProcessHandle.current().pid() + " started=" + Instant.now() + "\n");
+			Files.writeString(this.file, this.content + "\n");
 		}
 		catch (IOException ex) {
 			logger.warn("Lifecycle: cannot write run marker {}: {}", this.file, ex.toString());
 		}
 		return Optional.ofNullable(content);
+	}
+
+	String content() {
+		return this.content;
+	}
+
+	Path file() {
+		return this.file;
 	}
 
 	void release() {

@@ -20,14 +20,19 @@ import java.util.Optional;
  * @param failedSteps shutdown handlers and closing steps that threw or timed out, e.g.
  * {@code "shutdown handler 'backup'"}; any makes the report not clean with exit code
  * {@link ExitCodes#FAILURE}
+ * @param steps every step that finished, in order (a step cut by the ceiling is missing)
+ * @param diagnostics when the ceiling fired, what was still running with each thread's stack;
+ * empty otherwise
  */
 public record ShutdownReport(ShutdownTrigger trigger, List<ComponentReport> components, boolean clean, int exitCode,
-		boolean ceilingFired, Duration elapsed, List<String> failedSteps) {
+		boolean ceilingFired, Duration elapsed, List<String> failedSteps, List<StepReport> steps,
+		String diagnostics) {
 
 	/** Copies the component list so the report cannot change after it is published. */
 	public ShutdownReport {
 		components = List.copyOf(components);
 		failedSteps = List.copyOf(failedSteps);
+		steps = List.copyOf(steps);
 	}
 
 	/** The report entry for one component, if the report has one. */

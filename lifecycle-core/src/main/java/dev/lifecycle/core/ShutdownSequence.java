@@ -8,12 +8,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 
 import org.jspecify.annotations.Nullable;
 
@@ -31,9 +33,11 @@ final class ShutdownSequence {
 
 	private static final Duration MAX_BUDGET = Duration.ofSeconds(Long.MAX_VALUE);
 
+	private static final Duration QUIET_CHECK_INTERVAL = Duration.ofMillis(25);
+
 	private final Duration globalShutdownTimeout;
 
-	private final Duration drainDelay;
+	private final Drain drain;
 
 	private final EngineThreads threads;
 
@@ -51,7 +55,11 @@ final class ShutdownSequence {
 
 	private final List<NamedHandler> closingSteps;
 
-	private final List<String> failedSteps = new java.util.concurrent.CopyOnWriteArrayList<>();
+	private final List<String> failedSteps = new CopyOnWriteArrayList<>();
+
+	private final List<StepReport> steps = new CopyOnWriteArrayList<>();
+
+	private final Listeners listeners;
 
 	private final AtomicBoolean finished = new AtomicBoolean();
 
@@ -65,10 +73,11 @@ final class ShutdownSequence {
 
 	private volatile @Nullable ScheduledFuture<?> ceiling;
 
-	ShutdownSequence(Steps steps, Duration globalShutdownTimeout, Duration drainDelay, EngineThreads threads,
-			ShutdownTrigger trigger, long initiatedAt, Consumer<ShutdownReport> finisher) {
+	ShutdownSequence(Steps steps, Duration globalShutdownTimeout, Drain drain, EngineThreads threads,
+			Listeners listeners, ShutdownTrigger trigger, long initiatedAt, Consumer<ShutdownReport> finisher) {
+		this.listeners = listeners;
 		this.globalShutdownTimeout = globalShutdownTimeout;
-		this.drainDelay = drainDelay;
+		this.drain = drain;
 		this.threads = threads;
 		this.finisher = finisher;
 		this.trigger = trigger;
@@ -126,17 +135,64 @@ final class ShutdownSequence {
 	// ---- steps ---------------------------------------------------------------------------------
 
 	private void drainDelay() throws InterruptedException {
-		Duration delay = this.drainDelay;
+		Duration delay = this.drain.delay();
 		if (delay.isZero()) {
+			// Still a step: listeners that act at the end of the drain delay act now.
+			stepCompleted("drain delay", this.initiatedAt, StepReport.OK);
 			return;
 		}
 		this.step = "drain delay";
 		logger.info("Lifecycle: draining traffic for {} before stopping components", delay);
 		long end = this.initiatedAt + delay.toNanos();
+		Duration quiet = this.drain.quietPeriod();
+		if (quiet == null) {
+			sleepUntil(end);
+		}
+		else {
+			drainUntilQuiet(end, quiet);
+		}
+		stepCompleted("drain delay", this.initiatedAt, StepReport.OK);
+	}
+
+	private static void sleepUntil(long end) throws InterruptedException {
 		long remaining;
 		while ((remaining = end - System.nanoTime()) > 0) {
 			TimeUnit.NANOSECONDS.sleep(remaining);
 		}
+	}
+
+	/**
+	 * The adaptive drain: ends early once no request has arrived for the quiet period, but never
+	 * before the minimum (load balancers need that long to notice readiness DOWN at all).
+	 */
+	private void drainUntilQuiet(long end, Duration quiet) throws InterruptedException {
+		long minimumEnd = this.initiatedAt + this.drain.minimum().toNanos();
+		long seen = this.drain.activity().getAsLong();
+		long lastActivity = this.initiatedAt;
+		long now;
+		while ((now = System.nanoTime()) < end) {
+			TimeUnit.NANOSECONDS.sleep(Math.min(end - now, QUIET_CHECK_INTERVAL.toNanos()));
+			now = System.nanoTime();
+			long activity = this.drain.activity().getAsLong();
+			if (activity != seen) {
+				seen = activity;
+				lastActivity = now;
+			}
+			if (now >= minimumEnd && now - lastActivity >= quiet.toNanos() && now < end) {
+				logger.info("Lifecycle: drain ended after {} ms: quiet for {}",
+						TimeUnit.NANOSECONDS.toMillis(now - this.initiatedAt), quiet);
+				return;
+			}
+		}
+	}
+
+	/** Records a finished step and tells the listeners, so a report on disk grows as the sequence goes. */
+	private void stepCompleted(String name, long startedAt, String result) {
+		long now = System.nanoTime();
+		StepReport step = new StepReport(name, Duration.ofNanos(startedAt - this.initiatedAt),
+				Duration.ofNanos(now - startedAt), result);
+		this.steps.add(step);
+		this.listeners.stepCompleted(step);
 	}
 
 	/**
@@ -174,13 +230,16 @@ final class ShutdownSequence {
 				logger.error("Lifecycle: {} did not finish within {}; continuing without it", label, handler.timeout());
 				this.failedSteps.add(label);
 				runner.interrupt();
+				stepCompleted(label, start, StepReport.TIMEOUT);
 			}
 			else if (failed.get()) {
 				this.failedSteps.add(label);
+				stepCompleted(label, start, StepReport.FAILED);
 			}
 			else {
 				logger.info("Lifecycle: {} finished in {} ms", label,
 						TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
+				stepCompleted(label, start, StepReport.OK);
 			}
 		}
 	}
@@ -196,7 +255,9 @@ final class ShutdownSequence {
 			checkNotCut();
 			this.step = "standard drain, phase " + phase.getKey();
 			logger.info("Lifecycle: stopping phase {} ({} component(s))", phase.getKey(), phase.getValue().size());
+			long start = System.nanoTime();
 			drain(phase.getValue());
+			stepCompleted(this.step, start, StepReport.OK);
 		}
 	}
 
@@ -207,12 +268,15 @@ final class ShutdownSequence {
 			}
 			NamedAction action = this.finalActions.get(i);
 			this.step = "final action '" + action.name() + "'";
+			long start = System.nanoTime();
 			try {
 				action.action().run();
 				logger.info("Lifecycle: final action '{}' done", action.name());
+				stepCompleted(this.step, start, StepReport.OK);
 			}
 			catch (RuntimeException ex) {
 				logger.error("Lifecycle: final action '{}' failed; continuing", action.name(), ex);
+				stepCompleted(this.step, start, StepReport.FAILED);
 			}
 		}
 	}
@@ -229,7 +293,9 @@ final class ShutdownSequence {
 				component.requestStop();
 			}
 		}
+		long start = System.nanoTime();
 		drain(observability);
+		stepCompleted(this.step, start, StepReport.OK);
 	}
 
 	/** Tells every component at once, then waits for each within its own budget. */
@@ -276,7 +342,7 @@ final class ShutdownSequence {
 		if (armed != null) {
 			armed.cancel(false);
 		}
-		ShutdownReport report = report(false);
+		ShutdownReport report = report(false, "");
 		logger.info("Lifecycle: shutdown complete (clean={}, exitCode={}, elapsed={} ms)", report.clean(),
 				report.exitCode(), report.elapsed().toMillis());
 		this.finisher.accept(report);
@@ -286,7 +352,8 @@ final class ShutdownSequence {
 		if (!this.finished.compareAndSet(false, true)) {
 			return;
 		}
-		logger.error(diagnostics());
+		String diagnostics = diagnostics();
+		logger.error(diagnostics);
 		for (Component component : this.components) {
 			if (component.tier() != Tier.ADVISORY) {
 				component.timeOut();
@@ -296,7 +363,7 @@ final class ShutdownSequence {
 		if (sequenceThread != null) {
 			sequenceThread.interrupt();
 		}
-		ShutdownReport report = report(true);
+		ShutdownReport report = report(true, diagnostics);
 		logger.error("Lifecycle: shutdown incomplete (clean=false, exitCode={}, elapsed={} ms)", report.exitCode(),
 				report.elapsed().toMillis());
 		this.finisher.accept(report);
@@ -348,7 +415,7 @@ final class ShutdownSequence {
 		}
 	}
 
-	private ShutdownReport report(boolean ceilingFired) {
+	private ShutdownReport report(boolean ceilingFired, String diagnostics) {
 		List<ComponentReport> reports = new ArrayList<>();
 		boolean abnormal = false;
 		boolean allCompleted = true;
@@ -377,10 +444,21 @@ final class ShutdownSequence {
 		boolean clean = exitCode == ExitCodes.CLEAN && allCompleted;
 		Duration elapsed = Duration.ofNanos(System.nanoTime() - this.initiatedAt);
 		return new ShutdownReport(this.trigger, reports, clean, exitCode, ceilingFired, elapsed,
-				List.copyOf(this.failedSteps));
+				List.copyOf(this.failedSteps), List.copyOf(this.steps), diagnostics);
 	}
 
 	record NamedHandler(String name, Duration timeout, ShutdownHandler handler) {
+	}
+
+	/**
+	 * The drain delay and, when a quiet period is set, what ends it early.
+	 * @param delay the longest drain
+	 * @param quietPeriod end the drain once no activity was seen for this long; {@code null} for a
+	 * fixed delay
+	 * @param minimum never end it before this
+	 * @param activity a count that moves whenever a request arrives
+	 */
+	record Drain(Duration delay, @Nullable Duration quietPeriod, Duration minimum, LongSupplier activity) {
 	}
 
 	/** Everything registered, frozen when the sequence starts. */

@@ -54,8 +54,10 @@ final class InMemoryLifecycleMetrics implements LifecycleListener {
 	}
 
 	@Override
-	public void onUncleanPreviousRun(String marker) {
-		this.uncleanPreviousRuns.incrementAndGet();
+	public void onPreviousRun(PreviousRun previous) {
+		if (previous.unclean()) {
+			this.uncleanPreviousRuns.incrementAndGet();
+		}
 	}
 
 	/** {@code lifecycle_shutdown_initiated_total} for one trigger component and reason. */

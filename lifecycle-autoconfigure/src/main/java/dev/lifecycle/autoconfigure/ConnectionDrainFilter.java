@@ -1,0 +1,108 @@
+package dev.lifecycle.autoconfigure;
+
+import java.io.IOException;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.lifecycle.core.LifecycleManager;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * Drains connections, not only routing, on the servlet stacks (Tomcat, Jetty): from the first
+ * instant of a shutdown every HTTP/1.x response carries {@code Connection: close}, so the server
+ * closes the connection after the response and a keep-alive client (or kube-proxy's pinned
+ * connection) reconnects, through the load balancer, to a pod that is still ready. The request
+ * that carries it is served normally. Every request also counts as activity for the adaptive drain.
+ *
+ * <p>It also tracks asynchronous responses (server-sent events, streaming, long polling) and
+ * completes them when the {@link StreamDrain} says so, so that they never hold the web server's
+ * graceful shutdown.
+ */
+final class ConnectionDrainFilter extends OncePerRequestFilter {
+
+	private final LifecycleManager manager;
+
+	private final boolean connectionClose;
+
+	private final StreamDrain streams;
+
+	private final Set<AsyncContext> open = ConcurrentHashMap.newKeySet();
+
+	ConnectionDrainFilter(LifecycleManager manager, boolean connectionClose, StreamDrain streams) {
+		this.manager = manager;
+		this.connectionClose = connectionClose;
+		this.streams = streams;
+		streams.register(this::endStreams);
+	}
+
+	@Override
+	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+			throws ServletException, IOException {
+		this.manager.recordActivity();
+		// HTTP/2 has no Connection header: its servers end connections with GOAWAY when they stop.
+		if (this.connectionClose && this.manager.isShutdownInitiated() && request.getProtocol().startsWith("HTTP/1")) {
+			response.setHeader("Connection", "close");
+		}
+		chain.doFilter(request, response);
+		if (request.isAsyncStarted()) {
+			track(request.getAsyncContext());
+		}
+	}
+
+	private void track(AsyncContext context) {
+		if (!this.open.add(context)) {
+			return;
+		}
+		context.addListener(new AsyncListener() {
+			@Override
+			public void onComplete(AsyncEvent event) {
+				ConnectionDrainFilter.this.open.remove(context);
+			}
+
+			@Override
+			public void onTimeout(AsyncEvent event) {
+				ConnectionDrainFilter.this.open.remove(context);
+			}
+
+			@Override
+			public void onError(AsyncEvent event) {
+				ConnectionDrainFilter.this.open.remove(context);
+			}
+
+			@Override
+			public void onStartAsync(AsyncEvent event) {
+			}
+		});
+		if (this.streams.isEnded()) {
+			complete(context);
+		}
+	}
+
+	private void endStreams() {
+		this.open.forEach(this::complete);
+	}
+
+	private void complete(AsyncContext context) {
+		this.open.remove(context);
+		try {
+			context.complete();
+		}
+		catch (IllegalStateException ex) {
+			// Already completed by the application: nothing to end.
+		}
+	}
+
+	@Override
+	protected boolean shouldNotFilterAsyncDispatch() {
+		return false;
+	}
+
+}

@@ -1,0 +1,83 @@
+package dev.lifecycle.autoconfigure;
+
+import dev.lifecycle.core.LifecycleManager;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.http.MediaType;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
+import org.springframework.core.Ordered;
+import org.springframework.http.HttpHeaders;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.WebFilterChain;
+
+/**
+ * The reactive counterpart of {@link ConnectionDrainFilter} (Reactor Netty): from the first
+ * instant of a shutdown every response carries {@code Connection: close}, so keep-alive clients
+ * reconnect elsewhere during the drain delay; every request counts as activity for the adaptive
+ * drain. Netty leaves the header out of HTTP/2 responses, where it has no meaning.
+ *
+ * <p>Streaming responses (server-sent events, NDJSON, anything written with flushes) complete
+ * cleanly when the {@link StreamDrain} says so, so they never hold the web server's graceful
+ * shutdown.
+ */
+final class ConnectionDrainWebFilter implements WebFilter, Ordered {
+
+	private final LifecycleManager manager;
+
+	private final boolean connectionClose;
+
+	private final Sinks.Empty<Void> streamsEnded = Sinks.empty();
+
+	ConnectionDrainWebFilter(LifecycleManager manager, boolean connectionClose, StreamDrain streams) {
+		this.manager = manager;
+		this.connectionClose = connectionClose;
+		streams.register(this.streamsEnded::tryEmitEmpty);
+	}
+
+	@Override
+	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+		this.manager.recordActivity();
+		if (this.connectionClose && this.manager.isShutdownInitiated()) {
+			exchange.getResponse().getHeaders().set(HttpHeaders.CONNECTION, "close");
+		}
+		ServerHttpResponse response = new EndingStreams(exchange.getResponse(), this.streamsEnded.asMono());
+		return chain.filter(exchange.mutate().response(response).build());
+	}
+
+	/** Completes a streaming body when the streams end, as if its publisher had completed. */
+	private static final class EndingStreams extends ServerHttpResponseDecorator {
+
+		private final Mono<Void> ended;
+
+		EndingStreams(ServerHttpResponse delegate, Mono<Void> ended) {
+			super(delegate);
+			this.ended = ended;
+		}
+
+		@Override
+		public Mono<Void> writeWith(Publisher<? extends DataBuffer> body) {
+			MediaType type = getHeaders().getContentType();
+			boolean streaming = type != null && (MediaType.TEXT_EVENT_STREAM.isCompatibleWith(type)
+					|| MediaType.APPLICATION_NDJSON.isCompatibleWith(type));
+			return super.writeWith(streaming ? Flux.from(body).takeUntilOther(this.ended) : body);
+		}
+
+		@Override
+		public Mono<Void> writeAndFlushWith(Publisher<? extends Publisher<? extends DataBuffer>> body) {
+			return super.writeAndFlushWith(Flux.from(body).takeUntilOther(this.ended));
+		}
+
+	}
+
+	@Override
+	public int getOrder() {
+		return Ordered.HIGHEST_PRECEDENCE;
+	}
+
+}

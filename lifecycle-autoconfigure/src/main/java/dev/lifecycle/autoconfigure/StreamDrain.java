@@ -1,0 +1,81 @@
+package dev.lifecycle.autoconfigure;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import dev.lifecycle.core.LifecycleListener;
+import dev.lifecycle.core.ShutdownReport;
+import dev.lifecycle.core.ShutdownTrigger;
+import dev.lifecycle.core.StepReport;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * Ends long-lived responses (server-sent events, streaming and long-polling responses) at one
+ * documented point of a shutdown, so that a stream never holds the web server's graceful
+ * shutdown: at its first instant, or (the default) when the drain delay ends, once load
+ * balancers have stopped routing new connections here. Each web stack registers how it ends its
+ * streams; a stream that starts after that point ends at once.
+ */
+final class StreamDrain implements LifecycleListener {
+
+	private static final Log logger = LogFactory.getLog(StreamDrain.class);
+
+	private static final String DRAIN_DELAY_STEP = "drain delay";
+
+	private final LifecycleProperties.Streams.EndAt endAt;
+
+	private final List<Runnable> enders = new CopyOnWriteArrayList<>();
+
+	private final AtomicBoolean ended = new AtomicBoolean();
+
+	StreamDrain(LifecycleProperties.Streams.EndAt endAt) {
+		this.endAt = endAt;
+	}
+
+	/** Adds how one web stack ends its open streams. */
+	void register(Runnable ender) {
+		this.enders.add(ender);
+	}
+
+	/** Whether the streams have been ended; a stream starting now ends at once. */
+	boolean isEnded() {
+		return this.ended.get();
+	}
+
+	@Override
+	public void onShutdownInitiated(ShutdownTrigger trigger) {
+		if (this.endAt == LifecycleProperties.Streams.EndAt.SHUTDOWN) {
+			end("the shutdown began");
+		}
+	}
+
+	@Override
+	public void onStepCompleted(StepReport step) {
+		if (DRAIN_DELAY_STEP.equals(step.name())) {
+			end("the drain delay ended");
+		}
+	}
+
+	@Override
+	public void onShutdownCompleted(ShutdownReport report) {
+		end("the shutdown ended");
+	}
+
+	private void end(String when) {
+		if (!this.ended.compareAndSet(false, true)) {
+			return;
+		}
+		logger.info("Lifecycle: ending long-lived streams (" + when + ")");
+		for (Runnable ender : this.enders) {
+			try {
+				ender.run();
+			}
+			catch (RuntimeException ex) {
+				logger.warn("Lifecycle: could not end some streams", ex);
+			}
+		}
+	}
+
+}

@@ -1,0 +1,176 @@
+package dev.lifecycle.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The shutdown stays visible after the process is gone: a JSON report next to the run marker,
+ * written as the sequence goes and summarised by the next start.
+ */
+class ShutdownReportFileTest {
+
+	@TempDir
+	Path directory;
+
+	private final CountDownLatch stuck = new CountDownLatch(1);
+
+	@AfterEach
+	void release() {
+		this.stuck.countDown();
+	}
+
+	private Path marker() {
+		return this.directory.resolve("lifecycle-orders.running");
+	}
+
+	private LifecycleManager.Builder builder() {
+		return LifecycleManager.builder("orders").runMarker(marker()).applicationVersion("1.2.3");
+	}
+
+	private List<Path> reports() {
+		return ShutdownRecorder.reports(this.directory, "lifecycle-orders");
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, Object> read(Path file) throws IOException {
+		return (Map<String, Object>) Json.parse(Files.readString(file));
+	}
+
+	@Test
+	void aFinishedShutdownLeavesAReportThatTheNextStartSummarises() throws Exception {
+		LifecycleManager first = builder().build();
+		first.registerPassive("pipeline", ComponentOptions.defaults().withPhase(10), (handle) -> {
+		});
+		first.addShutdownHandler("checkpoint", Duration.ofSeconds(5), () -> {
+		});
+		first.start();
+		first.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		first.awaitTermination();
+
+		assertThat(reports()).singleElement();
+		Map<String, Object> report = read(reports().get(0));
+		assertThat(report).containsEntry("schema", "dev.lifecycle/shutdown-report")
+			.containsEntry("version", 1L)
+			.containsEntry("service", "orders")
+			.containsEntry("applicationVersion", "1.2.3")
+			.containsEntry("state", "completed")
+			.containsEntry("exitCode", 0L)
+			.containsEntry("clean", true)
+			.containsEntry("trigger", Map.of("reason", "signal", "component", "signal", "detail", ""));
+		assertThat((List<Map<String, Object>>) report.get("steps")).extracting((step) -> step.get("name"))
+			.containsExactly("drain delay", "shutdown handler 'checkpoint'", "standard drain, phase 10",
+					"observability drain");
+		assertThat((List<Map<String, Object>>) report.get("components")).singleElement()
+			.satisfies((component) -> assertThat(component).containsEntry("name", "pipeline")
+				.containsEntry("outcome", "completed")
+				.containsEntry("phase", 10L));
+
+		LogCapture logs = LogCapture.start();
+		try {
+			LifecycleManager next = builder().build();
+			next.start();
+			PreviousRun previous = next.previousRun().orElseThrow();
+			assertThat(previous.unclean()).isFalse();
+			assertThat(previous.summary()).startsWith("previous shutdown (").contains("): signal, clean, ")
+				.endsWith(", exit 0");
+			assertThat(previous.report()).containsEntry("state", "completed");
+			assertThat(logs.messages()).anySatisfy((line) -> assertThat(line).startsWith("Lifecycle: previous shutdown ("));
+			next.triggerShutdown(ShutdownReason.SIGNAL, "test");
+			next.awaitTermination();
+		}
+		finally {
+			logs.stop();
+		}
+	}
+
+	@Test
+	void aShutdownKilledMidDrainLeavesItsTimelineUpToThatPoint() throws Exception {
+		LifecycleManager killed = builder().build();
+		killed.registerPassive("ingest", ComponentOptions.defaults().withPhase(20), (handle) -> {
+		});
+		killed.registerPassive("pipeline", ComponentOptions.defaults().withPhase(10),
+				(handle) -> this.stuck.await());
+		killed.start();
+		killed.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		await().atMost(Duration.ofSeconds(10)).until(() -> !reports().isEmpty()
+				&& "standard drain, phase 20".equals(read(reports().get(0)).get("lastStep")));
+
+		// The process dies here: nothing more is written, and its run marker stays.
+		Map<String, Object> left = read(reports().get(0));
+		assertThat(left).containsEntry("state", "in-progress").doesNotContainKey("exitCode");
+		LifecycleManager next = builder().build();
+
+		PreviousRun previous = next.previousRun().orElseThrow();
+		assertThat(previous.unclean()).isTrue();
+		assertThat(previous.summary()).contains("did not finish: signal, last finished step 'standard drain, phase 20'")
+			.contains("killed");
+		assertThat(previous.reportFile()).isEqualTo(reports().get(0));
+		this.stuck.countDown();
+		killed.awaitTermination();
+	}
+
+	@Test
+	void aRunThatNeverShutDownIsReportedAsEndedWithoutAShutdown() throws Exception {
+		Files.writeString(marker(), "pid=4242 started=2026-11-23T10:00:00Z\n");
+
+		LifecycleManager next = builder().build();
+
+		PreviousRun previous = next.previousRun().orElseThrow();
+		assertThat(previous.unclean()).isTrue();
+		assertThat(previous.summary())
+			.isEqualTo("previous run (pid=4242 started=2026-11-23T10:00:00Z) ended without a shutdown: SIGKILL, "
+					+ "OOM kill or crash");
+		assertThat(previous.report()).isEmpty();
+	}
+
+	@Test
+	void onlyTheNewestReportsAreKeptAndNoTemporaryFileIsLeft() throws Exception {
+		for (int run = 0; run < 4; run++) {
+			LifecycleManager manager = builder().shutdownReports(2).build();
+			manager.start();
+			manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+			manager.awaitTermination();
+			Thread.sleep(5); // distinct millisecond timestamps in the file names
+		}
+		assertThat(reports()).hasSize(2);
+		try (var files = Files.list(this.directory)) {
+			assertThat(files.map((file) -> file.getFileName().toString())).noneMatch((name) -> name.endsWith(".tmp"));
+		}
+	}
+
+	@Test
+	void aCeilingExitIsRecordedWithTheStacksOfWhatWasStillRunning() throws Exception {
+		LifecycleManager manager = builder().globalShutdownTimeout(Duration.ofMillis(500)).build();
+		manager.registerPassive("hung", ComponentOptions.defaults(), (handle) -> this.stuck.await());
+		manager.start();
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		manager.awaitTermination();
+
+		Map<String, Object> report = read(reports().get(0));
+		assertThat(report).containsEntry("state", "ceiling").containsEntry("exitCode", 129L);
+		assertThat((String) report.get("diagnostics")).contains("component 'hung'", "thread \"lifecycle-stop-hung\"");
+		PreviousRun previous = builder().build().previousRun().orElseThrow();
+		assertThat(previous.summary()).contains(": signal, cut by the global ceiling, ").endsWith(", exit 129");
+	}
+
+	@Test
+	void jsonRoundTripsTextThatNeedsEscaping() {
+		Map<String, Object> value = Map.of("detail", "a \"quoted\"\nline\twith \\ and \ud800 and é", "n", 12L,
+				"x", List.of(true, 1.5));
+		assertThat(Json.parse(Json.write(value))).isEqualTo(Map.of("detail",
+				"a \"quoted\"\nline\twith \\ and \ud800 and é", "n", 12L, "x", List.of(true, 1.5)));
+	}
+
+}
