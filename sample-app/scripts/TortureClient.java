@@ -1,6 +1,7 @@
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -35,6 +36,8 @@ import java.util.regex.Pattern;
 public final class TortureClient {
 
 	private static final Pattern OFFSET = Pattern.compile("\"offset\"\\s*:\\s*(\\d+)");
+
+	private static final Pattern NEXT = Pattern.compile("\"next\"\\s*:\\s*\"([^\"]+)\"");
 
 	private static final Pattern KEY = Pattern.compile("\"([^\"]+)\":\\{\"sum\":(-?\\d+),\"count\":(\\d+)\\}");
 
@@ -163,18 +166,32 @@ public final class TortureClient {
 				}
 			}
 		}
-		HttpResponse<String> response = HTTP.send(
-				HttpRequest.newBuilder(URI.create(base + "/counts")).timeout(Duration.ofSeconds(60)).build(),
-				HttpResponse.BodyHandlers.ofString());
-		if (response.statusCode() != 200) {
-			System.out.println("verify: GET /counts answered " + response.statusCode());
-			return 1;
-		}
+		// GET /counts is paginated: follow "next" until the last page. The first page's offset is what the
+		// check below uses (the pipeline only moves forward, so later pages are at least as far).
 		Map<String, long[]> counts = new HashMap<>();
-		Matcher matcher = KEY.matcher(response.body());
-		while (matcher.find()) {
-			counts.put(matcher.group(1), new long[] { Long.parseLong(matcher.group(2)), Long.parseLong(matcher.group(3)) });
+		long processed = -1;
+		String after = null;
+		do {
+			String query = "/counts?limit=10000" + ((after != null) ? "&after=" + URLEncoder.encode(after, StandardCharsets.UTF_8) : "");
+			HttpResponse<String> response = HTTP.send(
+					HttpRequest.newBuilder(URI.create(base + query)).timeout(Duration.ofSeconds(60)).build(),
+					HttpResponse.BodyHandlers.ofString());
+			if (response.statusCode() != 200) {
+				System.out.println("verify: GET " + query + " answered " + response.statusCode());
+				return 1;
+			}
+			Matcher matcher = KEY.matcher(response.body());
+			while (matcher.find()) {
+				counts.put(matcher.group(1), new long[] { Long.parseLong(matcher.group(2)), Long.parseLong(matcher.group(3)) });
+			}
+			if (processed < 0) {
+				Matcher offset = OFFSET.matcher(response.body());
+				processed = offset.find() ? Long.parseLong(offset.group(1)) : -1;
+			}
+			Matcher next = NEXT.matcher(response.body());
+			after = next.find() ? next.group(1) : null;
 		}
+		while (after != null);
 		List<String> problems = new ArrayList<>();
 		long maxOffset = 0;
 		for (Map.Entry<String, long[]> ack : acked.entrySet()) {
@@ -197,8 +214,6 @@ public final class TortureClient {
 				unacknowledged++;
 			}
 		}
-		Matcher offset = OFFSET.matcher(response.body());
-		long processed = offset.find() ? Long.parseLong(offset.group(1)) : -1;
 		if (processed < maxOffset) {
 			problems.add("processed offset " + processed + " is behind the highest acknowledged offset " + maxOffset);
 		}

@@ -1,6 +1,7 @@
 package dev.lifecycle.sample.store;
 
 import java.io.IOException;
+import java.math.BigInteger;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,6 +20,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -54,20 +56,52 @@ public final class EventStore implements AutoCloseable {
 	/** The most appends committed in one transaction. */
 	private static final int MAX_GROUP = 256;
 
+	/** Marks the file as this sample's database ({@code PRAGMA application_id}, "LCev"). */
+	static final int APPLICATION_ID = 0x4c436576;
+
+	/**
+	 * The schema version this code reads and writes ({@code PRAGMA user_version}). Version 1 was the
+	 * unstamped layout of earlier releases (sums as 64-bit integers); version 2 stores exact sums as text.
+	 */
+	static final int SCHEMA_VERSION = 2;
+
 	private static final String SCHEMA = """
-			CREATE TABLE IF NOT EXISTS event_log (
+			CREATE TABLE event_log (
 			    offset   INTEGER PRIMARY KEY AUTOINCREMENT,
 			    event_id TEXT UNIQUE NOT NULL,
 			    key      TEXT NOT NULL,
 			    value    INTEGER NOT NULL);
-			CREATE TABLE IF NOT EXISTS aggregates (
+			CREATE TABLE aggregates (
 			    key   TEXT PRIMARY KEY,
-			    sum   INTEGER,
-			    count INTEGER);
-			CREATE TABLE IF NOT EXISTS checkpoint (
+			    sum   TEXT NOT NULL,
+			    count INTEGER NOT NULL);
+			CREATE TABLE checkpoint (
 			    id         INTEGER PRIMARY KEY CHECK (id = 1),
 			    log_offset INTEGER NOT NULL,
 			    updated_at TEXT);
+			""";
+
+	/** The tables of the current schema and their columns, as {@code PRAGMA table_info} lists them. */
+	private static final Map<String, String> LAYOUT = Map.of(
+			"event_log", "offset INTEGER, event_id TEXT, key TEXT, value INTEGER",
+			"aggregates", "key TEXT, sum TEXT, count INTEGER",
+			"checkpoint", "id INTEGER, log_offset INTEGER, updated_at TEXT");
+
+	/** The unstamped layout of earlier releases (schema version 1), migrated in place. */
+	private static final Map<String, String> LEGACY_LAYOUT = Map.of(
+			"event_log", "offset INTEGER, event_id TEXT, key TEXT, value INTEGER",
+			"aggregates", "key TEXT, sum INTEGER, count INTEGER",
+			"checkpoint", "id INTEGER, log_offset INTEGER, updated_at TEXT");
+
+	private static final String MIGRATE_LEGACY = """
+			CREATE TABLE aggregates_v2 (
+			    key   TEXT PRIMARY KEY,
+			    sum   TEXT NOT NULL,
+			    count INTEGER NOT NULL);
+			INSERT INTO aggregates_v2(key, sum, count)
+			    SELECT key, CAST(COALESCE(sum, 0) AS TEXT), COALESCE(count, 0) FROM aggregates;
+			DROP TABLE aggregates;
+			ALTER TABLE aggregates_v2 RENAME TO aggregates;
 			""";
 
 	private final Path file;
@@ -94,28 +128,49 @@ public final class EventStore implements AutoCloseable {
 
 	private volatile boolean closed;
 
+	/** The failure of the last write, or null if it committed. */
+	private volatile StoreException writeFailure;
+
 	/**
 	 * Opens (creating if needed) the database and starts the writer thread.
 	 * @param file the database file; its directory is created
 	 * @param synchronous {@code FULL} or {@code NORMAL}
 	 * @param busyTimeout how long a connection waits for a lock
+	 * @throws UnusableDatabaseException if the file is not this sample's database, has a newer or unknown
+	 * schema, or its checkpoint does not match its log (the file is left unchanged)
 	 */
 	public EventStore(Path file, String synchronous, Duration busyTimeout) {
+		this(file, synchronous, busyTimeout, false);
+	}
+
+	/**
+	 * Opens (creating if needed) the database and starts the writer thread.
+	 * @param file the database file; its directory is created
+	 * @param synchronous {@code FULL} or {@code NORMAL}
+	 * @param busyTimeout how long a connection waits for a lock
+	 * @param rebuildCheckpoint discard the checkpoint and the stored aggregates first, so that the
+	 * pipeline recounts every key from the log (the way out of a checkpoint that does not match its log)
+	 * @throws UnusableDatabaseException if the file is not this sample's database, has a newer or unknown
+	 * schema, or its checkpoint does not match its log (the file is left unchanged)
+	 */
+	public EventStore(Path file, String synchronous, Duration busyTimeout, boolean rebuildCheckpoint) {
 		this.file = file.toAbsolutePath().normalize();
 		this.busyTimeout = busyTimeout;
+		Connection write = null;
+		Connection read = null;
 		try {
 			Files.createDirectories(this.file.getParent());
 			SQLiteConfig writeConfig = baseConfig(busyTimeout);
 			writeConfig.setJournalMode(SQLiteConfig.JournalMode.WAL);
 			writeConfig.setSynchronous(SQLiteConfig.SynchronousMode.valueOf(synchronous.toUpperCase(Locale.ROOT)));
-			this.writeConnection = DriverManager.getConnection(url(), writeConfig.toProperties());
-			try (Statement statement = this.writeConnection.createStatement()) {
-				for (String ddl : SCHEMA.split(";")) {
-					if (!ddl.isBlank()) {
-						statement.executeUpdate(ddl);
-					}
-				}
-			}
+			// BEGIN IMMEDIATE: a transaction takes the write lock when it begins, waiting up to the busy
+			// timeout. A deferred one would take it at its first write and fail at once (no busy wait)
+			// when another process holds it, since its read snapshot could be stale.
+			writeConfig.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
+			write = DriverManager.getConnection(url(), writeConfig.toProperties());
+			this.writeConnection = write;
+			prepareSchema(rebuildCheckpoint);
+			checkCheckpointMatchesLog();
 			this.writeConnection.setAutoCommit(false);
 			this.insert = this.writeConnection.prepareStatement(
 					"INSERT INTO event_log(event_id, key, value) VALUES (?, ?, ?) RETURNING offset");
@@ -123,17 +178,184 @@ public final class EventStore implements AutoCloseable {
 				.prepareStatement("SELECT offset, key, value FROM event_log WHERE event_id = ?");
 			SQLiteConfig readConfig = baseConfig(busyTimeout);
 			readConfig.setReadOnly(true);
-			this.readConnection = DriverManager.getConnection(url(), readConfig.toProperties());
+			read = DriverManager.getConnection(url(), readConfig.toProperties());
+			this.readConnection = read;
 			this.readAfter = this.readConnection.prepareStatement(
 					"SELECT offset, event_id, key, value FROM event_log WHERE offset > ? ORDER BY offset LIMIT ?");
 		}
+		catch (UnusableDatabaseException ex) {
+			closeQuietly(read);
+			closeQuietly(write);
+			throw ex;
+		}
 		catch (SQLException | IOException ex) {
+			closeQuietly(read);
+			closeQuietly(write);
 			throw new StoreException("Cannot open the event store at " + this.file + ": " + ex.getMessage(), ex);
 		}
 		this.writer = new Thread(this::writeLoop, "event-store-writer");
 		this.writer.setDaemon(true);
 		this.writer.start();
-		logger.info("Event store: opened {} (WAL, synchronous={})", this.file, synchronous);
+		logger.info("Event store: opened {} (WAL, synchronous={}, schema version {})", this.file, synchronous,
+				SCHEMA_VERSION);
+	}
+
+	// ---- schema --------------------------------------------------------------------------------
+
+	/**
+	 * Creates the schema in an empty file, migrates the unstamped layout of earlier releases, accepts
+	 * the current version, and refuses everything else without writing a byte.
+	 */
+	private void prepareSchema(boolean rebuildCheckpoint) throws SQLException {
+		int applicationId = pragmaInt("application_id");
+		int version = pragmaInt("user_version");
+		Map<String, String> layout = layout();
+		if (layout.isEmpty() && applicationId == 0 && version == 0) {
+			inTransaction(SCHEMA + stamp());
+			logger.info("Event store: created the schema (version {}) in {}", SCHEMA_VERSION, this.file);
+			return;
+		}
+		if (applicationId == APPLICATION_ID) {
+			if (version > SCHEMA_VERSION) {
+				throw unusable("it has schema version " + version + ", written by a newer release of the sample; this "
+						+ "release knows versions up to " + SCHEMA_VERSION + ".",
+						"Run the release that wrote it, or restore a backup taken by this release (events-*.db in the "
+								+ "backup directory), or point sample.data-dir at an empty directory to start afresh. "
+								+ "The file was not changed.");
+			}
+			if (version != SCHEMA_VERSION) {
+				throw unusable("it has schema version " + version + ", which this release does not know (it reads "
+						+ "version " + SCHEMA_VERSION + ").",
+						"Restore a backup taken by this release, or point sample.data-dir at an empty directory. "
+								+ "The file was not changed.");
+			}
+			if (!layout.equals(LAYOUT)) {
+				throw unusable("it says schema version " + SCHEMA_VERSION + " but its tables do not match that version: "
+						+ describe(layout) + "; expected " + describe(LAYOUT) + ".",
+						"The file was altered by something else. Restore a backup (events-*.db in the backup "
+								+ "directory) or point sample.data-dir at an empty directory. The file was not changed.");
+			}
+		}
+		else if (applicationId == 0 && version == 0 && layout.equals(LEGACY_LAYOUT)) {
+			inTransaction(MIGRATE_LEGACY + stamp());
+			logger.warn("Event store: migrated {} from the unstamped schema of earlier releases (version 1: 64-bit "
+					+ "sums) to version {} (exact sums); earlier releases cannot open it any more", this.file,
+					SCHEMA_VERSION);
+		}
+		else {
+			throw unusable("it is not this sample's event database (application_id " + applicationId
+					+ ", user_version " + version + ", tables: " + (layout.isEmpty() ? "none" : describe(layout)) + ").",
+					"Point sample.data-dir at the sample's own data directory or at an empty one. The file was not "
+							+ "changed: the sample never adds its tables to a database it did not create.");
+		}
+		if (rebuildCheckpoint) {
+			inTransaction("DELETE FROM aggregates; DELETE FROM checkpoint;");
+			logger.warn("Event store: sample.db.rebuild-checkpoint=true: discarded the checkpoint and the stored "
+					+ "aggregates of {}; every key is recounted from the log now. Remove the setting for later starts.",
+					this.file);
+		}
+	}
+
+	private String stamp() {
+		return "PRAGMA application_id = " + APPLICATION_ID + "; PRAGMA user_version = " + SCHEMA_VERSION + ";";
+	}
+
+	/**
+	 * Refuses a checkpoint that does not describe a prefix of this log: one ahead of the log's last
+	 * offset (its aggregates count events the log does not have, and the pipeline would skip new
+	 * events up to its offset), or aggregates whose counts do not add up to the events at or below
+	 * its offset (a checkpoint of another log).
+	 */
+	private void checkCheckpointMatchesLog() throws SQLException {
+		long checkpointOffset = queryLong("SELECT COALESCE((SELECT log_offset FROM checkpoint WHERE id = 1), 0)");
+		long lastOffset = queryLong("SELECT COALESCE(MAX(offset), 0) FROM event_log");
+		String rebuild = "If the log is the truth (a restored or copied file), start once with "
+				+ "--sample.db.rebuild-checkpoint=true: the checkpoint is discarded and every key recounted from the "
+				+ "log. Otherwise restore a backup (events-*.db in the backup directory). The file was not changed.";
+		if (checkpointOffset > lastOffset) {
+			throw unusable("its checkpoint is at log offset " + checkpointOffset + " but its log ends at offset "
+					+ lastOffset + ": the checkpoint counts events this log does not have, and new events would be "
+					+ "skipped.", rebuild);
+		}
+		long counted = queryLong("SELECT COALESCE(SUM(count), 0) FROM aggregates");
+		long logged = queryLong("SELECT COUNT(*) FROM event_log WHERE offset <= " + checkpointOffset);
+		if (counted != logged) {
+			throw unusable("its checkpoint at log offset " + checkpointOffset + " counts " + counted + " event(s), but "
+					+ "the log has " + logged + " event(s) up to that offset: the checkpoint belongs to another log.",
+					rebuild);
+		}
+	}
+
+	private UnusableDatabaseException unusable(String description, String action) {
+		return new UnusableDatabaseException(this.file, description, action);
+	}
+
+	private int pragmaInt(String pragma) throws SQLException {
+		return (int) queryLong("PRAGMA " + pragma);
+	}
+
+	private long queryLong(String sql) throws SQLException {
+		try (Statement statement = this.writeConnection.createStatement(); ResultSet row = statement.executeQuery(sql)) {
+			return row.next() ? row.getLong(1) : 0;
+		}
+	}
+
+	/** Table name to its columns ({@code "name TYPE, ..."}), SQLite's own tables left out. */
+	private Map<String, String> layout() throws SQLException {
+		Map<String, String> tables = new TreeMap<>();
+		try (Statement statement = this.writeConnection.createStatement();
+				ResultSet rows = statement.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table' "
+						+ "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")) {
+			while (rows.next()) {
+				tables.put(rows.getString(1), null);
+			}
+		}
+		for (String table : List.copyOf(tables.keySet())) {
+			List<String> columns = new ArrayList<>();
+			try (Statement statement = this.writeConnection.createStatement();
+					ResultSet rows = statement.executeQuery("PRAGMA table_info(\"" + table.replace("\"", "\"\"") + "\")")) {
+				while (rows.next()) {
+					columns.add(rows.getString("name") + " " + rows.getString("type").toUpperCase(Locale.ROOT));
+				}
+			}
+			tables.put(table, String.join(", ", columns));
+		}
+		return tables;
+	}
+
+	private static String describe(Map<String, String> layout) {
+		StringBuilder text = new StringBuilder();
+		new TreeMap<>(layout).forEach((table, columns) -> {
+			if (text.length() > 0) {
+				text.append("; ");
+			}
+			text.append(table).append('(').append(columns).append(')');
+		});
+		return text.toString();
+	}
+
+	/** Runs statements separated by {@code ;} in one transaction (the write connection is in auto-commit). */
+	private void inTransaction(String statements) throws SQLException {
+		try (Statement statement = this.writeConnection.createStatement()) {
+			statement.execute("BEGIN IMMEDIATE");
+			try {
+				for (String sql : statements.split(";")) {
+					if (!sql.isBlank()) {
+						statement.executeUpdate(sql);
+					}
+				}
+				statement.execute("COMMIT");
+			}
+			catch (SQLException | RuntimeException ex) {
+				try {
+					statement.execute("ROLLBACK");
+				}
+				catch (SQLException rollback) {
+					ex.addSuppressed(rollback);
+				}
+				throw ex;
+			}
+		}
 	}
 
 	private static SQLiteConfig baseConfig(Duration busyTimeout) {
@@ -174,6 +396,8 @@ public final class EventStore implements AutoCloseable {
 	 * @throws InterruptedException if interrupted while waiting for the commit (it may still commit)
 	 */
 	public AppendResult append(String id, String key, long value) throws InterruptedException {
+		requireWellFormed("id", id);
+		requireWellFormed("key", key);
 		Append task = new Append(id, key, value);
 		submit(task);
 		return await(task.result);
@@ -192,10 +416,27 @@ public final class EventStore implements AutoCloseable {
 		await(task.result);
 	}
 
+	/**
+	 * Text with an unpaired surrogate has no UTF-8 form: the driver would store a replacement
+	 * character, and a different id would then look like a repeat of this one.
+	 */
+	private static void requireWellFormed(String what, String text) {
+		for (int i = 0; i < text.length(); i++) {
+			char c = text.charAt(i);
+			if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+				i++;
+			}
+			else if (Character.isSurrogate(c)) {
+				throw new IllegalArgumentException("The event's " + what + " is not valid Unicode (unpaired surrogate at "
+						+ i + ")");
+			}
+		}
+	}
+
 	private void submit(Task task) {
 		synchronized (this.queueLock) {
 			if (this.closed) {
-				throw new StoreException("The event store is closed");
+				throw new StoreException("The event store is closed", StoreException.Cause.CLOSED);
 			}
 			this.queue.add(task);
 		}
@@ -264,12 +505,13 @@ public final class EventStore implements AutoCloseable {
 		}
 		catch (SQLException | RuntimeException ex) {
 			rollback();
-			logger.error("Event store: could not commit {} append(s); none is acknowledged", appends.size(), ex);
 			StoreException failure = new StoreException("Could not commit the event: " + ex.getMessage(), ex);
+			writeFailed(failure, appends.size() + " append(s)");
 			appends.forEach((append) -> append.result.completeExceptionally(failure));
 			appends.clear();
 			return;
 		}
+		writeSucceeded();
 		for (int i = 0; i < appends.size(); i++) {
 			appends.get(i).result.complete(results.get(i));
 		}
@@ -319,7 +561,7 @@ public final class EventStore implements AutoCloseable {
 								+ "updated_at = excluded.updated_at")) {
 			for (Map.Entry<String, Aggregate> entry : task.changed.entrySet()) {
 				upsertAggregate.setString(1, entry.getKey());
-				upsertAggregate.setLong(2, entry.getValue().sum());
+				upsertAggregate.setString(2, entry.getValue().sum().toString());
 				upsertAggregate.setLong(3, entry.getValue().count());
 				upsertAggregate.addBatch();
 			}
@@ -328,13 +570,46 @@ public final class EventStore implements AutoCloseable {
 			upsertCheckpoint.setString(2, Instant.now().toString());
 			upsertCheckpoint.executeUpdate();
 			this.writeConnection.commit();
+			writeSucceeded();
 			task.result.complete(null);
 		}
 		catch (SQLException | RuntimeException ex) {
 			rollback();
-			task.result.completeExceptionally(
-					new StoreException("Could not write the checkpoint at offset " + task.offset + ": " + ex, ex));
+			StoreException failure = new StoreException("Could not write the checkpoint at offset " + task.offset + ": "
+					+ ex.getMessage(), ex);
+			writeFailed(failure, "the checkpoint");
+			task.result.completeExceptionally(failure);
 		}
+	}
+
+	/**
+	 * Records a failed write. A busy database or a full disk passes by itself: it is logged when it
+	 * starts and when it ends, not for every request in between.
+	 */
+	private void writeFailed(StoreException failure, String what) {
+		StoreException previous = this.writeFailure;
+		this.writeFailure = failure;
+		if (failure.kind() == StoreException.Cause.OTHER) {
+			logger.error("Event store: could not commit {}; nothing of it was written", what, failure);
+		}
+		else if (previous == null || previous.kind() != failure.kind()) {
+			logger.warn("Event store: writes to {} fail ({}: {}); appends are refused with Retry-After and "
+					+ "checkpoints retried until a write succeeds again; reads go on", this.file, failure.kind(),
+					failure.getMessage());
+		}
+	}
+
+	private void writeSucceeded() {
+		StoreException previous = this.writeFailure;
+		if (previous != null) {
+			this.writeFailure = null;
+			logger.info("Event store: writes to {} succeed again (after {})", this.file, previous.kind());
+		}
+	}
+
+	/** Whether the last write committed (true until one fails, and again after one succeeds). */
+	public boolean isWritable() {
+		return this.writeFailure == null;
 	}
 
 	private void rollback() {
@@ -349,7 +624,7 @@ public final class EventStore implements AutoCloseable {
 	private void failRemaining() {
 		List<Task> left = new ArrayList<>();
 		this.queue.drainTo(left);
-		StoreException closedException = new StoreException("The event store is closed");
+		StoreException closedException = new StoreException("The event store is closed", StoreException.Cause.CLOSED);
 		for (Task task : left) {
 			if (task instanceof Append append) {
 				append.result.completeExceptionally(closedException);
@@ -423,7 +698,8 @@ public final class EventStore implements AutoCloseable {
 			Map<String, Aggregate> aggregates = new HashMap<>();
 			try (ResultSet rows = statement.executeQuery("SELECT key, sum, count FROM aggregates")) {
 				while (rows.next()) {
-					aggregates.put(rows.getString(1), new Aggregate(rows.getLong(2), rows.getLong(3)));
+					// Text in the current schema; an integer in a legacy (version 1) file, read the same way.
+					aggregates.put(rows.getString(1), new Aggregate(new BigInteger(rows.getString(2)), rows.getLong(3)));
 				}
 			}
 			return new Checkpoint(offset, aggregates, updatedAt);
@@ -451,7 +727,7 @@ public final class EventStore implements AutoCloseable {
 
 	private void checkOpen() {
 		if (this.closed) {
-			throw new StoreException("The event store is closed");
+			throw new StoreException("The event store is closed", StoreException.Cause.CLOSED);
 		}
 	}
 
@@ -542,6 +818,9 @@ public final class EventStore implements AutoCloseable {
 	}
 
 	private static void closeQuietly(Connection connection) {
+		if (connection == null) {
+			return;
+		}
 		try {
 			connection.close();
 		}

@@ -35,10 +35,15 @@ final class SampleProcess implements AutoCloseable {
 
 	private int port;
 
-	private SampleProcess(Process process, Path log, Path preStopFile) {
+	private int managementPort;
+
+	private final boolean separateManagementPort;
+
+	private SampleProcess(Process process, Path log, Path preStopFile, boolean separateManagementPort) {
 		this.process = process;
 		this.log = log;
 		this.preStopFile = preStopFile;
+		this.separateManagementPort = separateManagementPort;
 	}
 
 	/**
@@ -64,7 +69,8 @@ final class SampleProcess implements AutoCloseable {
 			.redirectErrorStream(true)
 			.redirectOutput(log.toFile())
 			.start();
-		return new SampleProcess(process, log, work.resolve("shutdown"));
+		boolean separate = command.stream().anyMatch((arg) -> arg.startsWith("--management.server.port="));
+		return new SampleProcess(process, log, work.resolve("shutdown"), separate);
 	}
 
 	/** Waits for the port in the log and readiness 200. */
@@ -73,16 +79,49 @@ final class SampleProcess implements AutoCloseable {
 			if (!this.process.isAlive()) {
 				throw new IllegalStateException("The sample exited with " + this.process.exitValue() + ":\n" + log());
 			}
+			// The application's server starts first, then the management server when it has its own port.
 			Matcher matcher = PORT.matcher(log());
 			if (matcher.find()) {
-				this.port = Integer.parseInt(matcher.group(1));
-				return true;
+				int first = Integer.parseInt(matcher.group(1));
+				if (!this.separateManagementPort) {
+					this.port = first;
+					this.managementPort = first;
+					return true;
+				}
+				if (matcher.find()) {
+					this.port = first;
+					this.managementPort = Integer.parseInt(matcher.group(1));
+					return true;
+				}
 			}
 			return false;
 		});
 		await("readiness").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-			.until(() -> status("/actuator/health/readiness") == 200);
+			.until(() -> managementStatus("/actuator/health/readiness") == 200);
 		return this;
+	}
+
+	int managementPort() {
+		return this.managementPort;
+	}
+
+	URI managementUri(String path) {
+		return URI.create("http://127.0.0.1:" + this.managementPort + path);
+	}
+
+	/** GET status on the management port (the application's port unless it has its own), or -1. */
+	int managementStatus(String path) {
+		try {
+			HttpRequest request = HttpRequest.newBuilder(managementUri(path)).timeout(Duration.ofSeconds(5)).GET().build();
+			return HTTP.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+		}
+		catch (IOException ex) {
+			return -1;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return -1;
+		}
 	}
 
 	long pid() {
@@ -147,7 +186,8 @@ final class SampleProcess implements AutoCloseable {
 		this.process.destroyForcibly();
 	}
 
-	private void signal(String name) throws IOException, InterruptedException {
+	/** Any signal by name (TERM, INT, HUP, ...). */
+	void signal(String name) throws IOException, InterruptedException {
 		int code = new ProcessBuilder("kill", "-s", name, Long.toString(this.process.pid())).inheritIO().start().waitFor();
 		if (code != 0) {
 			throw new IllegalStateException("kill -s " + name + " " + this.process.pid() + " failed with " + code);
