@@ -163,15 +163,10 @@ public final class EventStore implements AutoCloseable {
 			SQLiteConfig writeConfig = baseConfig(busyTimeout);
 			writeConfig.setJournalMode(SQLiteConfig.JournalMode.WAL);
 			writeConfig.setSynchronous(SQLiteConfig.SynchronousMode.valueOf(synchronous.toUpperCase(Locale.ROOT)));
-			// BEGIN IMMEDIATE: a transaction takes the write lock when it begins, waiting up to the busy
-			// timeout. A deferred one would take it at its first write and fail at once (no busy wait)
-			// when another process holds it, since its read snapshot could be stale.
-			writeConfig.setTransactionMode(SQLiteConfig.TransactionMode.IMMEDIATE);
 			write = DriverManager.getConnection(url(), writeConfig.toProperties());
 			this.writeConnection = write;
 			prepareSchema(rebuildCheckpoint);
 			checkCheckpointMatchesLog();
-			this.writeConnection.setAutoCommit(false);
 			this.insert = this.writeConnection.prepareStatement(
 					"INSERT INTO event_log(event_id, key, value) VALUES (?, ?, ?) RETURNING offset");
 			this.findById = this.writeConnection
@@ -494,6 +489,7 @@ public final class EventStore implements AutoCloseable {
 		List<AppendResult> results = new ArrayList<>(appends.size());
 		long highest = 0;
 		try {
+			begin();
 			for (Append append : appends) {
 				AppendResult result = insertOrFind(append);
 				results.add(result);
@@ -501,7 +497,7 @@ public final class EventStore implements AutoCloseable {
 					highest = Math.max(highest, result.offset());
 				}
 			}
-			this.writeConnection.commit();
+			commit();
 		}
 		catch (SQLException | RuntimeException ex) {
 			rollback();
@@ -559,6 +555,7 @@ public final class EventStore implements AutoCloseable {
 						"INSERT INTO checkpoint(id, log_offset, updated_at) VALUES (1, ?, ?) "
 								+ "ON CONFLICT(id) DO UPDATE SET log_offset = excluded.log_offset, "
 								+ "updated_at = excluded.updated_at")) {
+			begin();
 			for (Map.Entry<String, Aggregate> entry : task.changed.entrySet()) {
 				upsertAggregate.setString(1, entry.getKey());
 				upsertAggregate.setString(2, entry.getValue().sum().toString());
@@ -569,7 +566,7 @@ public final class EventStore implements AutoCloseable {
 			upsertCheckpoint.setLong(1, task.offset);
 			upsertCheckpoint.setString(2, Instant.now().toString());
 			upsertCheckpoint.executeUpdate();
-			this.writeConnection.commit();
+			commit();
 			writeSucceeded();
 			task.result.complete(null);
 		}
@@ -612,12 +609,32 @@ public final class EventStore implements AutoCloseable {
 		return this.writeFailure == null;
 	}
 
+	/**
+	 * Begins a write transaction with {@code BEGIN IMMEDIATE}: it takes the write lock at once, waiting
+	 * up to the busy timeout while another process holds it. (A deferred transaction would take it at
+	 * its first write after a read and then fail at once, without waiting, and the driver's own
+	 * transactions would begin the next one, holding the lock, right after each commit.) The write
+	 * connection stays in auto-commit mode outside these explicit transactions.
+	 */
+	private void begin() throws SQLException {
+		try (Statement statement = this.writeConnection.createStatement()) {
+			statement.execute("BEGIN IMMEDIATE");
+		}
+	}
+
+	private void commit() throws SQLException {
+		try (Statement statement = this.writeConnection.createStatement()) {
+			statement.execute("COMMIT");
+		}
+	}
+
 	private void rollback() {
-		try {
-			this.writeConnection.rollback();
+		try (Statement statement = this.writeConnection.createStatement()) {
+			statement.execute("ROLLBACK");
 		}
 		catch (SQLException ex) {
-			logger.warn("Event store: rollback failed", ex);
+			// No transaction was open (BEGIN itself failed), or SQLite already rolled it back.
+			logger.debug("Event store: rollback: {}", ex.getMessage());
 		}
 	}
 
