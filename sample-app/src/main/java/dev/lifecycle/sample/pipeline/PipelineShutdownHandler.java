@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
 
@@ -41,10 +42,15 @@ public class PipelineShutdownHandler {
 
 	private final Duration stopTimeout;
 
+	@Autowired
 	public PipelineShutdownHandler(Pipeline pipeline, BackupService backups, SampleProperties properties) {
+		this(pipeline, backups, properties.pipeline().stopTimeout());
+	}
+
+	PipelineShutdownHandler(Pipeline pipeline, BackupService backups, Duration stopTimeout) {
 		this.pipeline = pipeline;
 		this.backups = backups;
-		this.stopTimeout = properties.pipeline().stopTimeout();
+		this.stopTimeout = stopTimeout;
 	}
 
 	/**
