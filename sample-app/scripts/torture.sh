@@ -58,11 +58,11 @@ PORT=$(free_port)
 JAVA_ARGS=(-XX:TieredStopAtLevel=1 -jar "$JAR") STARTED_FROM=
 if [[ ${TORTURE_CDS:-$((N >= 10))} == 1 ]]; then
   if "$JAVA" -Djarmode=tools -jar "$JAR" extract --destination "$WORK/cds" >"$WORK/cds-extract.log" 2>&1 &&
-    "$JAVA" -XX:ArchiveClassesAtExit="$WORK/cds/app.jsa" -Dspring.context.exit=onRefresh -jar "$WORK/cds/sample-app.jar" \
+    "$JAVA" -XX:ArchiveClassesAtExit="$WORK/cds/app.jsa" -Dspring.context.exit=onRefresh -jar "$WORK/cds/$(basename "$JAR")" \
       --server.port=0 --sample.data-dir="$WORK/cds/train" --lifecycle.pre-stop.enabled=false \
       --lifecycle.run-marker.enabled=false >"$WORK/cds-train.log" 2>&1 && [[ -s $WORK/cds/app.jsa ]]; then
     JAVA_ARGS=(-XX:TieredStopAtLevel=1 -XX:SharedArchiveFile="$WORK/cds/app.jsa" -Xlog:cds=off -Xlog:cds+dynamic=off
-      -jar "$WORK/cds/sample-app.jar")
+      -jar "$WORK/cds/$(basename "$JAR")")
     STARTED_FROM=" (started from a class-data archive)"
   else
     echo "torture: no class-data archive (see $WORK/cds-*.log); starting from the plain jar" >&2
