@@ -279,7 +279,9 @@ public class Pipeline implements ActiveComponent, InitializingBean {
 			return;
 		}
 		long now = System.nanoTime();
-		if (this.failedCheckpoints > 0 && now - this.nextCheckpointAttemptNanos < 0) {
+		// After a failure, wait for the retry pause, unless a write (an append) has committed since:
+		// then the cause is gone and the checkpoint catches up at once.
+		if (this.failedCheckpoints > 0 && now - this.nextCheckpointAttemptNanos < 0 && !this.store.isWritable()) {
 			return;
 		}
 		boolean enoughEvents = this.sinceCheckpoint >= this.settings.checkpointEvery();

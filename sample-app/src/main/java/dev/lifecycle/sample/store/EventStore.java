@@ -26,6 +26,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
 
 import org.slf4j.Logger;
@@ -43,6 +44,15 @@ import org.sqlite.SQLiteConfig;
  * cost of the fsync, which keeps a few thousand acknowledged events per second cheap even with
  * {@code synchronous=FULL}. Readers (the pipeline, backups) use their own connections; WAL lets them
  * read a consistent snapshot while the writer commits.
+ *
+ * <p><b>What it refuses, how it degrades.</b> The file is stamped ({@code application_id},
+ * {@code user_version}); at open a newer or unknown schema, a foreign database and a checkpoint that
+ * does not match its log are refused with {@link UnusableDatabaseException}, without a write. Writes
+ * run in {@code BEGIN IMMEDIATE} transactions, so they wait up to the busy timeout for a lock held by
+ * another process; a write that fails because the database is busy or the disk is full fails with a
+ * {@link StoreException} of that {@link StoreException#kind() kind} and the store goes on (reads are
+ * not affected). When the disk is too full at open even to create the WAL index, the store opens
+ * read-only and becomes writable by itself once a write finds space.
  *
  * <p><b>Offsets.</b> {@code event_log.offset} is an {@code AUTOINCREMENT} key assigned inside the
  * single writer's transactions, so committed offsets only ever grow: a reader that has seen offset
@@ -108,15 +118,26 @@ public final class EventStore implements AutoCloseable {
 
 	private final Duration busyTimeout;
 
-	private final Connection writeConnection;
+	private final String synchronous;
 
-	private final Connection readConnection;
+	/** The write connection and its statements: null while the store is read-only; writer thread only. */
+	private Connection writeConnection;
 
-	private final PreparedStatement insert;
+	private PreparedStatement insert;
 
-	private final PreparedStatement findById;
+	private PreparedStatement findById;
 
-	private final PreparedStatement readAfter;
+	/** Guards the read connection and its statement, which are replaced when the store becomes writable. */
+	private final Object readLock = new Object();
+
+	private Connection readConnection;
+
+	private PreparedStatement readAfter;
+
+	/** Opened without a write connection because the disk was full at start; see {@link #ensureWritable()}. */
+	private volatile boolean readOnly;
+
+	private long nextWritableAttemptNanos;
 
 	private final BlockingQueue<Task> queue = new LinkedBlockingQueue<>();
 
@@ -156,43 +177,142 @@ public final class EventStore implements AutoCloseable {
 	public EventStore(Path file, String synchronous, Duration busyTimeout, boolean rebuildCheckpoint) {
 		this.file = file.toAbsolutePath().normalize();
 		this.busyTimeout = busyTimeout;
+		this.synchronous = synchronous.toUpperCase(Locale.ROOT);
+		SQLiteConfig.SynchronousMode.valueOf(this.synchronous);
+		try {
+			Files.createDirectories(this.file.getParent());
+			openWritable(rebuildCheckpoint);
+		}
+		catch (IOException ex) {
+			throw new StoreException("Cannot open the event store at " + this.file + ": " + ex.getMessage(), ex);
+		}
+		catch (StoreException ex) {
+			if (!(ex instanceof UnusableDatabaseException) && ex.kind() == StoreException.Cause.FULL
+					&& !rebuildCheckpoint) {
+				openReadOnly(ex);
+			}
+			else {
+				throw ex;
+			}
+		}
+		this.writer = new Thread(this::writeLoop, "event-store-writer");
+		this.writer.setDaemon(true);
+		this.writer.start();
+		logger.info("Event store: opened {} (WAL, synchronous={}, schema version {}{})", this.file, this.synchronous,
+				SCHEMA_VERSION, this.readOnly ? ", READ-ONLY until the disk has space" : "");
+	}
+
+	/**
+	 * Opens the write connection (checking the schema and the checkpoint) and a read connection, and
+	 * swaps them in. On failure nothing is left open and the store is as it was.
+	 */
+	private void openWritable(boolean rebuildCheckpoint) {
 		Connection write = null;
 		Connection read = null;
 		try {
-			Files.createDirectories(this.file.getParent());
-			SQLiteConfig writeConfig = baseConfig(busyTimeout);
+			SQLiteConfig writeConfig = baseConfig(this.busyTimeout);
 			writeConfig.setJournalMode(SQLiteConfig.JournalMode.WAL);
-			writeConfig.setSynchronous(SQLiteConfig.SynchronousMode.valueOf(synchronous.toUpperCase(Locale.ROOT)));
+			writeConfig.setSynchronous(SQLiteConfig.SynchronousMode.valueOf(this.synchronous));
 			write = DriverManager.getConnection(url(), writeConfig.toProperties());
-			this.writeConnection = write;
-			prepareSchema(rebuildCheckpoint);
-			checkCheckpointMatchesLog();
-			this.insert = this.writeConnection.prepareStatement(
+			prepareSchema(write, rebuildCheckpoint, false);
+			checkCheckpointMatchesLog(write);
+			PreparedStatement insert = write.prepareStatement(
 					"INSERT INTO event_log(event_id, key, value) VALUES (?, ?, ?) RETURNING offset");
-			this.findById = this.writeConnection
-				.prepareStatement("SELECT offset, key, value FROM event_log WHERE event_id = ?");
-			SQLiteConfig readConfig = baseConfig(busyTimeout);
+			PreparedStatement findById = write.prepareStatement("SELECT offset, key, value FROM event_log WHERE event_id = ?");
+			SQLiteConfig readConfig = baseConfig(this.busyTimeout);
 			readConfig.setReadOnly(true);
 			read = DriverManager.getConnection(url(), readConfig.toProperties());
-			this.readConnection = read;
-			this.readAfter = this.readConnection.prepareStatement(
-					"SELECT offset, event_id, key, value FROM event_log WHERE offset > ? ORDER BY offset LIMIT ?");
+			useForReads(read);
+			this.writeConnection = write;
+			this.insert = insert;
+			this.findById = findById;
+			this.readOnly = false;
 		}
 		catch (UnusableDatabaseException ex) {
 			closeQuietly(read);
 			closeQuietly(write);
 			throw ex;
 		}
-		catch (SQLException | IOException ex) {
+		catch (SQLException | RuntimeException ex) {
 			closeQuietly(read);
 			closeQuietly(write);
-			throw new StoreException("Cannot open the event store at " + this.file + ": " + ex.getMessage(), ex);
+			if (ex instanceof StoreException store) {
+				throw store;
+			}
+			throw new StoreException("Cannot open the event store at " + this.file + ": " + ex.getMessage(), ex,
+					diskFull() ? StoreException.Cause.FULL : null);
 		}
-		this.writer = new Thread(this::writeLoop, "event-store-writer");
-		this.writer.setDaemon(true);
-		this.writer.start();
-		logger.info("Event store: opened {} (WAL, synchronous={}, schema version {})", this.file, synchronous,
-				SCHEMA_VERSION);
+	}
+
+	/**
+	 * The disk is full and SQLite cannot even create the shared-memory index a WAL database needs to
+	 * be read: open the file immutable (read-only, no index) so that the service starts, recovers and
+	 * serves reads; every write is refused as FULL until {@link #ensureWritable()} manages to open it
+	 * normally. Only a database closed cleanly is in that state, so its main file holds everything.
+	 */
+	private void openReadOnly(StoreException cause) {
+		Connection read = null;
+		try {
+			SQLiteConfig config = baseConfig(this.busyTimeout);
+			config.setReadOnly(true);
+			read = DriverManager.getConnection("jdbc:sqlite:file:" + this.file + "?immutable=1", config.toProperties());
+			prepareSchema(read, false, true);
+			checkCheckpointMatchesLog(read);
+			useForReads(read);
+			this.readOnly = true;
+			this.writeFailure = cause;
+			logger.warn("Event store: the disk holding {} is full ({}); opened it READ-ONLY: reads and recovery work, "
+					+ "writes are refused with 507 until there is space, then it becomes writable by itself", this.file,
+					cause.getMessage());
+		}
+		catch (SQLException | RuntimeException ex) {
+			closeQuietly(read);
+			if (ex instanceof UnusableDatabaseException unusable) {
+				throw unusable;
+			}
+			cause.addSuppressed(ex);
+			throw cause;
+		}
+	}
+
+	/** Swaps in a new read connection (closing the previous one). */
+	private void useForReads(Connection read) throws SQLException {
+		PreparedStatement statement = read.prepareStatement(
+				"SELECT offset, event_id, key, value FROM event_log WHERE offset > ? ORDER BY offset LIMIT ?");
+		synchronized (this.readLock) {
+			Connection previous = this.readConnection;
+			this.readConnection = read;
+			this.readAfter = statement;
+			closeQuietly(previous);
+		}
+	}
+
+	/**
+	 * Before a write on the writer thread: a read-only store tries, at most once a second, to open
+	 * the database for writing.
+	 * @throws StoreException (FULL) while it cannot
+	 */
+	private void ensureWritable() {
+		if (!this.readOnly) {
+			return;
+		}
+		long now = System.nanoTime();
+		if (now - this.nextWritableAttemptNanos < 0) {
+			throw new StoreException("The event store is read-only: the disk holding " + this.file + " is full",
+					StoreException.Cause.FULL);
+		}
+		this.nextWritableAttemptNanos = now + TimeUnit.SECONDS.toNanos(1);
+		openWritable(false);
+		logger.info("Event store: {} is writable again (the disk has space)", this.file);
+	}
+
+	private boolean diskFull() {
+		try {
+			return Files.getFileStore(this.file.getParent()).getUsableSpace() < 1024 * 1024;
+		}
+		catch (IOException ex) {
+			return false;
+		}
 	}
 
 	// ---- schema --------------------------------------------------------------------------------
@@ -201,12 +321,18 @@ public final class EventStore implements AutoCloseable {
 	 * Creates the schema in an empty file, migrates the unstamped layout of earlier releases, accepts
 	 * the current version, and refuses everything else without writing a byte.
 	 */
-	private void prepareSchema(boolean rebuildCheckpoint) throws SQLException {
-		int applicationId = pragmaInt("application_id");
-		int version = pragmaInt("user_version");
-		Map<String, String> layout = layout();
-		if (layout.isEmpty() && applicationId == 0 && version == 0) {
-			inTransaction(SCHEMA + stamp());
+	private void prepareSchema(Connection c, boolean rebuildCheckpoint, boolean readOnly) throws SQLException {
+		int applicationId = (int) queryLong(c, "PRAGMA application_id");
+		int version = (int) queryLong(c, "PRAGMA user_version");
+		Map<String, String> layout = layout(c);
+		boolean create = layout.isEmpty() && applicationId == 0 && version == 0;
+		boolean migrate = applicationId == 0 && version == 0 && layout.equals(LEGACY_LAYOUT);
+		if (readOnly && (create || migrate)) {
+			throw new StoreException("Cannot " + (create ? "create" : "migrate") + " the database " + this.file
+					+ " on a full disk", StoreException.Cause.FULL);
+		}
+		if (create) {
+			inTransaction(c, SCHEMA + stamp());
 			logger.info("Event store: created the schema (version {}) in {}", SCHEMA_VERSION, this.file);
 			return;
 		}
@@ -231,8 +357,8 @@ public final class EventStore implements AutoCloseable {
 								+ "directory) or point sample.data-dir at an empty directory. The file was not changed.");
 			}
 		}
-		else if (applicationId == 0 && version == 0 && layout.equals(LEGACY_LAYOUT)) {
-			inTransaction(MIGRATE_LEGACY + stamp());
+		else if (migrate) {
+			inTransaction(c, MIGRATE_LEGACY + stamp());
 			logger.warn("Event store: migrated {} from the unstamped schema of earlier releases (version 1: 64-bit "
 					+ "sums) to version {} (exact sums); earlier releases cannot open it any more", this.file,
 					SCHEMA_VERSION);
@@ -244,7 +370,7 @@ public final class EventStore implements AutoCloseable {
 							+ "changed: the sample never adds its tables to a database it did not create.");
 		}
 		if (rebuildCheckpoint) {
-			inTransaction("DELETE FROM aggregates; DELETE FROM checkpoint;");
+			inTransaction(c, "DELETE FROM aggregates; DELETE FROM checkpoint;");
 			logger.warn("Event store: sample.db.rebuild-checkpoint=true: discarded the checkpoint and the stored "
 					+ "aggregates of {}; every key is recounted from the log now. Remove the setting for later starts.",
 					this.file);
@@ -261,9 +387,9 @@ public final class EventStore implements AutoCloseable {
 	 * events up to its offset), or aggregates whose counts do not add up to the events at or below
 	 * its offset (a checkpoint of another log).
 	 */
-	private void checkCheckpointMatchesLog() throws SQLException {
-		long checkpointOffset = queryLong("SELECT COALESCE((SELECT log_offset FROM checkpoint WHERE id = 1), 0)");
-		long lastOffset = queryLong("SELECT COALESCE(MAX(offset), 0) FROM event_log");
+	private void checkCheckpointMatchesLog(Connection c) throws SQLException {
+		long checkpointOffset = queryLong(c, "SELECT COALESCE((SELECT log_offset FROM checkpoint WHERE id = 1), 0)");
+		long lastOffset = queryLong(c, "SELECT COALESCE(MAX(offset), 0) FROM event_log");
 		String rebuild = "If the log is the truth (a restored or copied file), start once with "
 				+ "--sample.db.rebuild-checkpoint=true: the checkpoint is discarded and every key recounted from the "
 				+ "log. Otherwise restore a backup (events-*.db in the backup directory). The file was not changed.";
@@ -272,8 +398,8 @@ public final class EventStore implements AutoCloseable {
 					+ lastOffset + ": the checkpoint counts events this log does not have, and new events would be "
 					+ "skipped.", rebuild);
 		}
-		long counted = queryLong("SELECT COALESCE(SUM(count), 0) FROM aggregates");
-		long logged = queryLong("SELECT COUNT(*) FROM event_log WHERE offset <= " + checkpointOffset);
+		long counted = queryLong(c, "SELECT COALESCE(SUM(count), 0) FROM aggregates");
+		long logged = queryLong(c, "SELECT COUNT(*) FROM event_log WHERE offset <= " + checkpointOffset);
 		if (counted != logged) {
 			throw unusable("its checkpoint at log offset " + checkpointOffset + " counts " + counted + " event(s), but "
 					+ "the log has " + logged + " event(s) up to that offset: the checkpoint belongs to another log.",
@@ -285,20 +411,16 @@ public final class EventStore implements AutoCloseable {
 		return new UnusableDatabaseException(this.file, description, action);
 	}
 
-	private int pragmaInt(String pragma) throws SQLException {
-		return (int) queryLong("PRAGMA " + pragma);
-	}
-
-	private long queryLong(String sql) throws SQLException {
-		try (Statement statement = this.writeConnection.createStatement(); ResultSet row = statement.executeQuery(sql)) {
+	private static long queryLong(Connection c, String sql) throws SQLException {
+		try (Statement statement = c.createStatement(); ResultSet row = statement.executeQuery(sql)) {
 			return row.next() ? row.getLong(1) : 0;
 		}
 	}
 
 	/** Table name to its columns ({@code "name TYPE, ..."}), SQLite's own tables left out. */
-	private Map<String, String> layout() throws SQLException {
+	private static Map<String, String> layout(Connection c) throws SQLException {
 		Map<String, String> tables = new TreeMap<>();
-		try (Statement statement = this.writeConnection.createStatement();
+		try (Statement statement = c.createStatement();
 				ResultSet rows = statement.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table' "
 						+ "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")) {
 			while (rows.next()) {
@@ -307,7 +429,7 @@ public final class EventStore implements AutoCloseable {
 		}
 		for (String table : List.copyOf(tables.keySet())) {
 			List<String> columns = new ArrayList<>();
-			try (Statement statement = this.writeConnection.createStatement();
+			try (Statement statement = c.createStatement();
 					ResultSet rows = statement.executeQuery("PRAGMA table_info(\"" + table.replace("\"", "\"\"") + "\")")) {
 				while (rows.next()) {
 					columns.add(rows.getString("name") + " " + rows.getString("type").toUpperCase(Locale.ROOT));
@@ -330,8 +452,8 @@ public final class EventStore implements AutoCloseable {
 	}
 
 	/** Runs statements separated by {@code ;} in one transaction (the write connection is in auto-commit). */
-	private void inTransaction(String statements) throws SQLException {
-		try (Statement statement = this.writeConnection.createStatement()) {
+	private static void inTransaction(Connection c, String statements) throws SQLException {
+		try (Statement statement = c.createStatement()) {
 			statement.execute("BEGIN IMMEDIATE");
 			try {
 				for (String sql : statements.split(";")) {
@@ -489,6 +611,7 @@ public final class EventStore implements AutoCloseable {
 		List<AppendResult> results = new ArrayList<>(appends.size());
 		long highest = 0;
 		try {
+			ensureWritable();
 			begin();
 			for (Append append : appends) {
 				AppendResult result = insertOrFind(append);
@@ -548,6 +671,14 @@ public final class EventStore implements AutoCloseable {
 	}
 
 	private void commitCheckpoint(WriteCheckpoint task) {
+		try {
+			ensureWritable();
+		}
+		catch (StoreException ex) {
+			writeFailed(ex, "the checkpoint");
+			task.result.completeExceptionally(ex);
+			return;
+		}
 		try (PreparedStatement upsertAggregate = this.writeConnection.prepareStatement(
 				"INSERT INTO aggregates(key, sum, count) VALUES (?, ?, ?) "
 						+ "ON CONFLICT(key) DO UPDATE SET sum = excluded.sum, count = excluded.count");
@@ -606,7 +737,7 @@ public final class EventStore implements AutoCloseable {
 
 	/** Whether the last write committed (true until one fails, and again after one succeeds). */
 	public boolean isWritable() {
-		return this.writeFailure == null;
+		return this.writeFailure == null && !this.readOnly;
 	}
 
 	/**
@@ -629,6 +760,9 @@ public final class EventStore implements AutoCloseable {
 	}
 
 	private void rollback() {
+		if (this.writeConnection == null) {
+			return;
+		}
 		try (Statement statement = this.writeConnection.createStatement()) {
 			statement.execute("ROLLBACK");
 		}
@@ -661,7 +795,7 @@ public final class EventStore implements AutoCloseable {
 	 * @return the entries, possibly none
 	 */
 	public List<LoggedEvent> readAfter(long offset, int limit) {
-		synchronized (this.readConnection) {
+		synchronized (this.readLock) {
 			checkOpen();
 			try {
 				this.readAfter.setLong(1, offset);
@@ -683,7 +817,7 @@ public final class EventStore implements AutoCloseable {
 
 	/** The last checkpoint, or {@link Checkpoint#empty()}; aggregates and offset from one snapshot. */
 	public Checkpoint loadCheckpoint() {
-		synchronized (this.readConnection) {
+		synchronized (this.readLock) {
 			checkOpen();
 			try {
 				return readCheckpoint(this.readConnection);
@@ -729,7 +863,7 @@ public final class EventStore implements AutoCloseable {
 
 	/** The highest committed offset, 0 for an empty log. */
 	public long lastOffset() {
-		synchronized (this.readConnection) {
+		synchronized (this.readLock) {
 			checkOpen();
 			try (Statement statement = this.readConnection.createStatement();
 					ResultSet row = statement.executeQuery("SELECT COALESCE(MAX(offset), 0) FROM event_log")) {
@@ -820,13 +954,14 @@ public final class EventStore implements AutoCloseable {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
-		synchronized (this.readConnection) {
-			try (Statement statement = this.writeConnection.createStatement()) {
-				this.writeConnection.setAutoCommit(true);
-				statement.execute("PRAGMA wal_checkpoint(TRUNCATE)");
-			}
-			catch (SQLException ex) {
-				logger.warn("Event store: WAL checkpoint at close failed (the WAL is replayed at next open)", ex);
+		synchronized (this.readLock) {
+			if (this.writeConnection != null) {
+				try (Statement statement = this.writeConnection.createStatement()) {
+					statement.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+				}
+				catch (SQLException ex) {
+					logger.warn("Event store: WAL checkpoint at close failed (the WAL is replayed at next open)", ex);
+				}
 			}
 			closeQuietly(this.readConnection);
 			closeQuietly(this.writeConnection);

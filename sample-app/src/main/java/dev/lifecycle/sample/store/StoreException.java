@@ -14,6 +14,16 @@ public class StoreException extends RuntimeException {
 		this.kind = classify(cause);
 	}
 
+	/**
+	 * @param message the message
+	 * @param cause the cause
+	 * @param kind the kind, or null to classify the cause
+	 */
+	public StoreException(String message, Throwable cause, Cause kind) {
+		super(message, cause);
+		this.kind = (kind != null) ? kind : classify(cause);
+	}
+
 	public StoreException(String message) {
 		this(message, Cause.OTHER);
 	}

@@ -136,6 +136,7 @@ class DegradeIT {
 			sample.sigkill();
 			sample.awaitExit(Duration.ofSeconds(10));
 		}
+		// Restart on the full disk after the crash.
 		try (SampleProcess sample = SampleProcess.start(this.work.resolve("run-2"), data, sizing).awaitReady()) {
 			assertThat(post(sample, "still-full", 1).statusCode()).isEqualTo(507);
 			assertThat(sample.managementStatus("/actuator/health/liveness")).isEqualTo(200);
@@ -151,6 +152,23 @@ class DegradeIT {
 			sample.sigterm();
 			assertThat(sample.awaitExit(Duration.ofSeconds(60))).as("exit code once the disk has space").isZero();
 		}
+		// Restart on a full disk after a clean shutdown: SQLite cannot even create the index a WAL
+		// database needs to be read, so the store opens read-only, and becomes writable by itself.
+		fill(filler);
+		try (SampleProcess sample = SampleProcess.start(this.work.resolve("run-3"), data, sizing).awaitReady()) {
+			assertThat(sample.log()).contains("READ-ONLY");
+			everyAckedEventIsCounted(sample, acked);
+			HttpResponse<String> refused = post(sample, "read-only", 1);
+			assertThat(refused.statusCode()).as(refused.body()).isEqualTo(507);
+			assertThat(refused.headers().firstValue("Retry-After")).isPresent();
+			Files.delete(filler);
+			await().atMost(Duration.ofSeconds(20)).until(() -> post(sample, "read-only", 1).statusCode() == 202);
+			acked.put("read-only", 1L);
+			everyAckedEventIsCounted(sample, acked);
+			sample.sigterm();
+			assertThat(sample.awaitExit(Duration.ofSeconds(60))).isZero();
+		}
+		assertThat(Verify.rowsIn(data.resolve("events.db"))).isEqualTo(acked.size());
 	}
 
 	private static void everyAckedEventIsCounted(SampleProcess sample, Map<String, Long> acked) throws Exception {
