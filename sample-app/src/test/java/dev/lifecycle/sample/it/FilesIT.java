@@ -90,7 +90,10 @@ class FilesIT {
 		}
 		assertThat(Verify.sqlLong(file, "SELECT log_offset FROM checkpoint")).isEqualTo(100);
 
-		SampleProcess first = SampleProcess.start(this.work.resolve("run-1"), data, "--sample.db.rebuild-checkpoint=true")
+		// The run marker where the sample's configuration puts it by default: in the data directory.
+		String marker = "--lifecycle.run-marker.path=" + data.resolve("lifecycle-sample-app.running");
+		SampleProcess first = SampleProcess
+			.start(this.work.resolve("run-1"), data, "--sample.db.rebuild-checkpoint=true", marker)
 			.awaitReady();
 		try {
 			for (int i = 1; i <= 5; i++) {
@@ -100,13 +103,16 @@ class FilesIT {
 			await().atMost(Duration.ofSeconds(10))
 				.untilAsserted(() -> assertThat(first.get("/counts/k").body()).contains("\"sum\":8,\"count\":8"));
 
-			try (SampleProcess second = SampleProcess.start(this.work.resolve("run-2"), data)) {
+			try (SampleProcess second = SampleProcess.start(this.work.resolve("run-2"), data, marker)) {
 				assertThat(second.awaitExit(START)).as("exit code of the second process").isNotZero();
 				assertThat(second.log()).contains("APPLICATION FAILED TO START")
 					.contains("is in use by another process (pid " + first.pid() + ")")
 					.contains("--sample.data-dir");
-				assertThat(second.log()).doesNotContain("Event store: opened");
+				// It touched nothing of the first one's: not the database, not its run marker.
+				assertThat(second.log()).doesNotContain("Event store: opened")
+					.doesNotContain("the previous process did not finish its shutdown");
 			}
+			assertThat(data.resolve("lifecycle-sample-app.running")).as("the first process's run marker").exists();
 			assertThat(first.get("/counts/k").statusCode()).isEqualTo(200);
 			first.sigkill();
 			first.awaitExit(Duration.ofSeconds(10));
@@ -119,7 +125,9 @@ class FilesIT {
 		Path leftover = data.resolve("backups").resolve("events-20260101T000000.000Z.db.tmp");
 		Files.createDirectories(leftover.getParent());
 		Files.write(leftover, new byte[4096]);
-		try (SampleProcess third = SampleProcess.start(this.work.resolve("run-3"), data).awaitReady()) {
+		try (SampleProcess third = SampleProcess.start(this.work.resolve("run-3"), data, marker).awaitReady()) {
+			assertThat(third.log()).as("the kill of the first process is detected")
+				.contains("the previous process did not finish its shutdown");
 			assertThat(leftover).doesNotExist();
 			assertThat(third.log()).contains("removed " + leftover.toAbsolutePath().normalize());
 			assertThat(third.get("/counts/k").body()).contains("\"sum\":8,\"count\":8");

@@ -60,9 +60,17 @@ final class SampleProcess implements AutoCloseable {
 		Files.createDirectories(work);
 		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
 				// C1 only and a small heap: quicker starts on a two-core CI machine, plenty for the tests.
-				"-XX:TieredStopAtLevel=1", "-Xmx256m", "-jar", jar.toString(), "--server.port=0",
-				"--sample.data-dir=" + dataDir, "--lifecycle.pre-stop.path=" + work.resolve("shutdown"),
-				"--lifecycle.run-marker.path=" + work.resolve("running"), "--sample.status.interval=1s"));
+				"-XX:TieredStopAtLevel=1", "-Xmx256m", "-jar", jar.toString()));
+		List<String> defaults = List.of("--server.port=0", "--sample.data-dir=" + dataDir,
+				"--lifecycle.pre-stop.path=" + work.resolve("shutdown"), "--lifecycle.run-marker.path=" + work.resolve("running"),
+				"--sample.status.interval=1s");
+		// A property given twice on the command line would be bound as "a,b": the caller's value replaces the default.
+		for (String option : defaults) {
+			String name = option.substring(0, option.indexOf('=') + 1);
+			if (List.of(args).stream().noneMatch((arg) -> arg.startsWith(name))) {
+				command.add(option);
+			}
+		}
 		command.addAll(List.of(args));
 		Path log = Files.createTempFile(work, "sample-", ".log");
 		Process process = new ProcessBuilder(command).directory(work.toFile())
