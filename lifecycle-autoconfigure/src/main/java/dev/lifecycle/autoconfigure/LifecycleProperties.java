@@ -51,8 +51,8 @@ public class LifecycleProperties {
 	/**
 	 * Whether a shutdown that Lifecycle starts itself (a trapped signal, the pre-stop file, a
 	 * component, LifecycleTestSupport) closes the application context once the sequence has begun.
-	 * Defaults to false under Spring's test framework, which owns the contexts it caches (close
-	 * them with @DirtiesContext).
+	 * Defaults to false in tests with lifecycle-test, since Spring's test framework owns the
+	 * contexts it caches (close them with @DirtiesContext).
 	 */
 	private boolean closeContext = true;
 
@@ -177,7 +177,7 @@ public class LifecycleProperties {
 		 * Whether Lifecycle handles SIGTERM and SIGINT and exits the JVM with its exit code (0
 		 * clean, 1 failure, 128 forced by a second signal, 129 ceiling). When false, Spring's own
 		 * shutdown hook still runs the whole sequence but Lifecycle never calls System.exit.
-		 * Defaults to false under Spring's test framework.
+		 * Defaults to false in tests with lifecycle-test.
 		 */
 		private boolean trap = true;
 
