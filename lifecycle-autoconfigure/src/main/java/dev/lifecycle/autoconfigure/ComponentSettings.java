@@ -45,6 +45,7 @@ final class ComponentSettings {
 				: parse(annotation.livenessDeadline(), "livenessDeadline", source, placeholders);
 		int stallThreshold = (override.getStallThreshold() != null) ? override.getStallThreshold()
 				: annotation.stallThreshold();
+		boolean finite = (override.getFinite() != null) ? override.getFinite() : annotation.finite();
 		String tierSource = (override.getTier() != null) ? "'" + prefix + "tier'" : "@ManagedComponent on " + source;
 		requirePositive(prefix + "graceful-shutdown", graceful);
 		requirePositive(prefix + "liveness-deadline", deadline);
@@ -73,12 +74,13 @@ final class ComponentSettings {
 					"Remove the graceful shutdown budget of component '" + name + "' (property and @ManagedComponent"
 							+ "(gracefulShutdown)), or set '" + prefix + "tier=standard'.");
 		}
-		if (tier == Tier.ADVISORY && annotation.finite()) {
+		if (tier == Tier.ADVISORY && finite) {
+			String finiteSource = (override.getFinite() != null) ? "'" + prefix + "finite=true'"
+					: "@ManagedComponent(finite = true) on " + source;
 			throw new InvalidLifecycleConfigurationException(prefix + "tier",
-					"ADVISORY cannot be combined with @ManagedComponent(finite = true) on " + source
+					"ADVISORY cannot be combined with " + finiteSource
 							+ ": an advisory component never decides when the application ends",
-					"Remove finite = true from @ManagedComponent on " + source + ", or set '" + prefix
-							+ "tier=standard'.");
+					"Remove " + finiteSource + ", or set '" + prefix + "tier=standard'.");
 		}
 		return ComponentOptions.defaults()
 			.withPhase(phase)
@@ -86,7 +88,7 @@ final class ComponentSettings {
 			.withGracefulShutdown(graceful)
 			.withLivenessDeadline(deadline)
 			.withStallThreshold(stallThreshold)
-			.withFinite(annotation.finite());
+			.withFinite(finite);
 	}
 
 	/**

@@ -259,6 +259,12 @@ public class LifecycleProperties {
 		 */
 		private Integer stallThreshold;
 
+		/**
+		 * Whether the component's work is finite: once every standard component has completed
+		 * its finite work, the application shuts down by itself (reason 'completed', exit 0).
+		 */
+		private Boolean finite;
+
 		public Integer getPhase() {
 			return this.phase;
 		}
@@ -297,6 +303,14 @@ public class LifecycleProperties {
 
 		public void setStallThreshold(Integer stallThreshold) {
 			this.stallThreshold = stallThreshold;
+		}
+
+		public Boolean getFinite() {
+			return this.finite;
+		}
+
+		public void setFinite(Boolean finite) {
+			this.finite = finite;
 		}
 
 	}
