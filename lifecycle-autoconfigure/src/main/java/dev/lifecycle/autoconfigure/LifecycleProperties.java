@@ -17,8 +17,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 public class LifecycleProperties {
 
 	/**
-	 * Whether Lifecycle coordinates the application's start and shutdown. When false, none of
-	 * Lifecycle's beans are created.
+	 * Whether Lifecycle coordinates the application's start and shutdown. When false, Lifecycle
+	 * is inert: its LifecycleManager exists (so beans that inject it or look up handles still
+	 * start) but is never started, and nothing else of Lifecycle runs.
 	 */
 	private boolean enabled = true;
 
@@ -140,21 +141,24 @@ public class LifecycleProperties {
 	public static class PreStop {
 
 		/**
-		 * Whether the appearance of the pre-stop file starts a shutdown.
+		 * Whether the appearance of the pre-stop file starts a shutdown. Defaults to true when
+		 * Spring Boot detects Kubernetes or 'lifecycle.pre-stop.path' is set, and false elsewhere,
+		 * so that services on one laptop never share '/tmp/shutdown'.
 		 */
-		private boolean enabled = true;
+		private Boolean enabled;
 
 		/**
-		 * Absolute path of the pre-stop file. A file already there at start-up is deleted with a
-		 * warning, never taken as a shutdown request.
+		 * Absolute path of the pre-stop file. Setting it switches the watcher on unless
+		 * 'lifecycle.pre-stop.enabled' is false. A file already there at start-up is deleted with
+		 * a warning, never taken as a shutdown request.
 		 */
-		private String path = "/tmp/shutdown";
+		private String path;
 
-		public boolean isEnabled() {
+		public Boolean getEnabled() {
 			return this.enabled;
 		}
 
-		public void setEnabled(boolean enabled) {
+		public void setEnabled(Boolean enabled) {
 			this.enabled = enabled;
 		}
 

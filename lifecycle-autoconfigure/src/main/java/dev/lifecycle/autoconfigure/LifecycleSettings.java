@@ -18,7 +18,8 @@ import org.springframework.util.StringUtils;
  * @param globalShutdownTimeout the ceiling on a shutdown
  * @param drainDelay how long to keep serving after readiness turned DOWN
  * @param healthPollInterval the health monitor's period
- * @param preStopFile the pre-stop file, or {@code null} when disabled
+ * @param preStopFile the pre-stop file, or {@code null} when disabled (by default it is enabled only
+ * on Kubernetes or when a path is set)
  * @param runMarker the run marker, or {@code null} when disabled
  */
 record LifecycleSettings(String serviceName, Duration globalShutdownTimeout, Duration drainDelay,
@@ -26,6 +27,9 @@ record LifecycleSettings(String serviceName, Duration globalShutdownTimeout, Dur
 
 	/** The drain delay on Kubernetes, long enough for endpoint controllers and kube-proxy to catch up. */
 	static final Duration KUBERNETES_DRAIN_DELAY = Duration.ofSeconds(5);
+
+	/** The pre-stop file when none is set. */
+	static final String DEFAULT_PRE_STOP_FILE = "/tmp/shutdown";
 
 	/**
 	 * Resolves and checks the settings.
@@ -40,7 +44,8 @@ record LifecycleSettings(String serviceName, Duration globalShutdownTimeout, Dur
 		Duration pollInterval = requirePositive("lifecycle.health-poll-interval", properties.getHealthPollInterval(),
 				"5s", "shorter than the smallest liveness deadline");
 		Duration drainDelay = drainDelay(properties, environment, globalTimeout);
-		return new LifecycleSettings(serviceName, globalTimeout, drainDelay, pollInterval, preStopFile(properties),
+		return new LifecycleSettings(serviceName, globalTimeout, drainDelay, pollInterval,
+				preStopFile(properties, environment),
 				runMarker(properties, serviceName));
 	}
 
@@ -96,12 +101,15 @@ record LifecycleSettings(String serviceName, Duration globalShutdownTimeout, Dur
 		return configured;
 	}
 
-	private static Path preStopFile(LifecycleProperties properties) {
+	private static Path preStopFile(LifecycleProperties properties, Environment environment) {
 		LifecycleProperties.PreStop preStop = properties.getPreStop();
-		if (!preStop.isEnabled()) {
+		boolean enabled = (preStop.getEnabled() != null) ? preStop.getEnabled()
+				// Only a pod has a preStop hook; on a laptop two services would share the file.
+				: (preStop.getPath() != null || CloudPlatform.getActive(environment) == CloudPlatform.KUBERNETES);
+		if (!enabled) {
 			return null;
 		}
-		String path = preStop.getPath();
+		String path = (preStop.getPath() != null) ? preStop.getPath() : DEFAULT_PRE_STOP_FILE;
 		if (!StringUtils.hasText(path) || !Path.of(path).isAbsolute()) {
 			throw new InvalidLifecycleConfigurationException("lifecycle.pre-stop.path",
 					"must be an absolute path but was '" + path + "'",

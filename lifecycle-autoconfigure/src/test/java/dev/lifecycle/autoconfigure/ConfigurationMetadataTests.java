@@ -17,7 +17,7 @@ class ConfigurationMetadataTests {
 
 	/** Defaults computed at start-up, described in their descriptions instead. */
 	private static final Set<String> COMPUTED_DEFAULTS = Set.of("lifecycle.service-name", "lifecycle.drain-delay",
-			"lifecycle.run-marker.path", "lifecycle.components");
+			"lifecycle.pre-stop.enabled", "lifecycle.run-marker.path", "lifecycle.components");
 
 	@Test
 	@SuppressWarnings("unchecked")
