@@ -29,6 +29,10 @@ import org.springframework.util.StringUtils;
  * nothing; a critical executor runs its tasks on its delegate. A shutdown that the application
  * asks for itself ({@code requestShutdown()}, {@code signalFailure()}) is only recorded on the
  * handles: it stops no bean and never exits the process.
+ *
+ * <p>In an application processed ahead of time with Lifecycle on, this class's condition was
+ * decided at build time; {@link LifecycleAutoConfiguration} then gives the same inert result when
+ * {@code lifecycle.enabled=false} is set at run time.
  */
 @AutoConfiguration
 @ConditionalOnBooleanProperty(name = "lifecycle.enabled", havingValue = false)
@@ -37,6 +41,19 @@ public final class InertLifecycleAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	LifecycleManager lifecycleManager(Environment environment) {
+		return inertManager(environment);
+	}
+
+	/**
+	 * Whether {@code lifecycle.enabled} is false now. Conditions are frozen when an application is
+	 * processed ahead of time, so the active configuration also asks at run time.
+	 */
+	static boolean isDisabled(Environment environment) {
+		return !environment.getProperty("lifecycle.enabled", Boolean.class, true);
+	}
+
+	/** A manager that is never started: no pre-stop file, no run marker, no metrics. */
+	static LifecycleManager inertManager(Environment environment) {
 		String serviceName = environment.getProperty("lifecycle.service-name",
 				environment.getProperty("spring.application.name", "application"));
 		return LifecycleManager.builder(StringUtils.hasText(serviceName) ? serviceName.trim() : "application").build();

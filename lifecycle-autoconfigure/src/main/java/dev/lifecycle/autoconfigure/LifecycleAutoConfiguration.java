@@ -6,12 +6,14 @@ import dev.lifecycle.core.LifecycleMetrics;
 import dev.lifecycle.spring.LifecycleExit;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.availability.ApplicationAvailability;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 
@@ -30,6 +32,9 @@ public final class LifecycleAutoConfiguration {
 	@ConditionalOnMissingBean
 	LifecycleManager lifecycleManager(LifecycleProperties properties, Environment environment,
 			ObjectProvider<LifecycleMetrics> metrics) {
+		if (InertLifecycleAutoConfiguration.isDisabled(environment)) {
+			return InertLifecycleAutoConfiguration.inertManager(environment);
+		}
 		return LifecycleSettings.of(properties, environment)
 			.builder()
 			.metrics(metrics.getIfAvailable(LifecycleMetrics::noop))
@@ -37,8 +42,11 @@ public final class LifecycleAutoConfiguration {
 	}
 
 	@Bean
-	static ManagedComponentRegistrar lifecycleManagedComponentRegistrar(ObjectProvider<LifecycleManager> manager,
-			ObjectProvider<LifecycleProperties> properties) {
+	static BeanPostProcessor lifecycleManagedComponentRegistrar(ObjectProvider<LifecycleManager> manager,
+			ObjectProvider<LifecycleProperties> properties, Environment environment) {
+		if (InertLifecycleAutoConfiguration.isDisabled(environment)) {
+			return new InertLifecycleAutoConfiguration.InertComponentRegistrar(manager);
+		}
 		return new ManagedComponentRegistrar(manager, properties);
 	}
 
@@ -69,10 +77,40 @@ public final class LifecycleAutoConfiguration {
 	}
 
 	@Bean
-	LifecycleCoordinator lifecycleCoordinator(LifecycleManager manager, ManagedComponentRegistrar registrar,
-			ShutdownExit exit, ObjectProvider<SignalTrap> signalTrap, ObjectProvider<LifecycleListener> listeners) {
-		return new LifecycleCoordinator(manager, registrar, exit, signalTrap.getIfAvailable(),
+	SmartLifecycle lifecycleCoordinator(LifecycleManager manager, ObjectProvider<ManagedComponentRegistrar> registrar,
+			ShutdownExit exit, ObjectProvider<SignalTrap> signalTrap, ObjectProvider<LifecycleListener> listeners,
+			LifecycleProperties properties, Environment environment) {
+		// Asked here as well as in the conditions, which are frozen in an application processed
+		// ahead of time: the off switch and the signal trap must still work at run time.
+		if (InertLifecycleAutoConfiguration.isDisabled(environment)) {
+			return NEVER_STARTED;
+		}
+		SignalTrap trap = properties.getSignals().isTrap() ? signalTrap.getIfAvailable() : null;
+		return new LifecycleCoordinator(manager, registrar.getObject(), exit, trap,
 				listeners.orderedStream().toList());
 	}
+
+	/** Stands in for the coordinator when Lifecycle is off at run time: nothing to start or stop. */
+	private static final SmartLifecycle NEVER_STARTED = new SmartLifecycle() {
+
+		@Override
+		public void start() {
+		}
+
+		@Override
+		public void stop() {
+		}
+
+		@Override
+		public boolean isRunning() {
+			return false;
+		}
+
+		@Override
+		public boolean isAutoStartup() {
+			return false;
+		}
+
+	};
 
 }

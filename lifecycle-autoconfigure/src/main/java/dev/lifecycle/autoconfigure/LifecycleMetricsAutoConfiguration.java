@@ -27,8 +27,12 @@ public final class LifecycleMetricsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(LifecycleMetrics.class)
-	MicrometerLifecycleMetrics lifecycleMetrics(MeterRegistry registry, LifecycleProperties properties,
+	LifecycleMetrics lifecycleMetrics(MeterRegistry registry, LifecycleProperties properties,
 			Environment environment) {
+		// Off at run time in an application processed ahead of time, with Lifecycle on at build time.
+		if (InertLifecycleAutoConfiguration.isDisabled(environment)) {
+			return LifecycleMetrics.noop();
+		}
 		return new MicrometerLifecycleMetrics(registry, LifecycleSettings.serviceName(properties, environment));
 	}
 
