@@ -27,7 +27,9 @@ import static org.awaitility.Awaitility.await;
  * code a native image runs), built by {@code spring-boot:process-aot} with Lifecycle on. Conditions
  * were decided at build time, so these prove that Lifecycle's run-time switches still work: on,
  * it coordinates the shutdown and exits 0; with {@code --lifecycle.enabled=false} it starts
- * nothing, traps no signal and writes no run marker, and the JVM ends as plain Spring Boot does.
+ * nothing, traps no signal and writes no run marker, and the JVM ends as plain Spring Boot does;
+ * with {@code --lifecycle.signals.trap=false} SIGTERM is the JVM's, and Spring's shutdown hook
+ * runs the sequence.
  */
 class AotModeIT {
 
@@ -75,6 +77,19 @@ class AotModeIT {
 		assertThat(this.process.waitFor(60, TimeUnit.SECONDS)).as("exited; log:\n%s", log()).isTrue();
 		assertThat(this.process.exitValue()).as("exit code; log:\n%s", log()).isEqualTo(143);
 		assertThat(log()).doesNotContain("Lifecycle: received SIGTERM", "Lifecycle: shutdown initiated");
+	}
+
+	@Test
+	void signalsTrapFalseAtRunTimeLeavesSigtermToTheJvmInTheAotProcessedSample() throws Exception {
+		start("--lifecycle.signals.trap=false");
+		assertThat(log()).contains("Lifecycle: started 4 component(s)");
+
+		this.process.destroy(); // SIGTERM: Spring's shutdown hook closes the context, which drains
+		assertThat(this.process.waitFor(60, TimeUnit.SECONDS)).as("exited; log:\n%s", log()).isTrue();
+		assertThat(this.process.exitValue()).as("exit code; log:\n%s", log()).isEqualTo(143);
+		assertThat(log()).doesNotContain("Lifecycle: received SIGTERM")
+			.contains("Lifecycle: shutdown initiated (reason=signal, component=context-close)",
+					"Lifecycle: shutdown complete (clean=true");
 	}
 
 	private int start(String... args) throws IOException {
