@@ -14,8 +14,9 @@ package dev.lifecycle.spring;
  * leaves the process alone.
  *
  * <p>The auto-configured instance is {@link #system()} when {@code lifecycle.signals.trap} is true
- * (the default; {@code lifecycle-test} sets it to false under Spring's test framework) and {@link #none()} otherwise. Declare a bean of this type to
- * replace it, for example to record the code in a test.
+ * (the default; {@code lifecycle-test} sets it to false under Spring's test framework) and
+ * {@link #none()} otherwise. Declare a bean of this type to replace it, for example to record the
+ * code in a test.
  */
 @FunctionalInterface
 public interface LifecycleExit {
