@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 repo="${1:-$(mktemp -d /tmp/lifecycle-deploy.XXXXXX)}"
-rm -rf "$repo"
+rm -rf "$repo" "$repo.consumer"
 mvn -B -q deploy -DskipTests -Dmaven.install.skip=true -DaltDeploymentRepository="local::file://$repo"
 
 failures=0
@@ -66,6 +66,55 @@ done
 bom="$(file lifecycle-bom .pom)"
 managed="$(grep -o '<artifactId>lifecycle-[a-z]*</artifactId>' "$bom" | grep -v lifecycle-bom | sed -E 's#</?artifactId>##g' | sort | tr '\n' ' ')"
 [[ "$managed" == "$(echo "$libraries" | tr ' ' '\n' | sort | tr '\n' ' ')" ]] || fail "the BOM manages '$managed'"
+
+# A consumer that imports the BOM from the deployed repository gets the versions of the starter and
+# the test support from it (model building fails on a dependency left without a version). Its own
+# local repository keeps ~/.m2 untouched; only the BOM is downloaded.
+consumer="$repo.consumer"
+mkdir -p "$consumer"
+version="$(basename "$(dirname "$bom")")"
+cat > "$consumer/pom.xml" <<POM
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>com.example</groupId>
+  <artifactId>bom-consumer</artifactId>
+  <version>1</version>
+  <repositories>
+    <repository>
+      <id>lifecycle-deployed</id>
+      <url>file://$repo</url>
+      <snapshots><enabled>true</enabled></snapshots>
+    </repository>
+  </repositories>
+  <dependencyManagement>
+    <dependencies>
+      <dependency>
+        <groupId>dev.lifecycle</groupId>
+        <artifactId>lifecycle-bom</artifactId>
+        <version>$version</version>
+        <type>pom</type>
+        <scope>import</scope>
+      </dependency>
+    </dependencies>
+  </dependencyManagement>
+  <dependencies>
+    <dependency>
+      <groupId>dev.lifecycle</groupId>
+      <artifactId>lifecycle-starter</artifactId>
+    </dependency>
+    <dependency>
+      <groupId>dev.lifecycle</groupId>
+      <artifactId>lifecycle-test</artifactId>
+      <scope>test</scope>
+    </dependency>
+  </dependencies>
+</project>
+POM
+if mvn -B -q -f "$consumer/pom.xml" validate -Dmaven.repo.local="$consumer/m2" > "$consumer/build.log" 2>&1; then
+	pass "a project importing lifecycle-bom $version gets the versions of the starter and the test support"
+else
+	fail "a project importing lifecycle-bom does not build:"; cat "$consumer/build.log"
+fi
 
 if ((failures > 0)); then
 	echo "deploy check: $failures failure(s); repository left in $repo"
