@@ -74,6 +74,7 @@ final class ComponentSettings {
 				: declared.livenessDeadline();
 		int stallThreshold = (override.getStallThreshold() != null) ? override.getStallThreshold()
 				: declared.stallThreshold();
+		boolean finite = (override.getFinite() != null) ? override.getFinite() : declared.finite();
 		String tierSource = (override.getTier() != null) ? "'" + prefix + "tier'" : declared.description();
 		requirePositive(prefix + "graceful-shutdown", graceful);
 		requirePositive(prefix + "liveness-deadline", deadline);
@@ -102,12 +103,13 @@ final class ComponentSettings {
 					"Remove the graceful shutdown budget of component '" + name + "' (property and @ManagedComponent"
 							+ "(gracefulShutdown)), or set '" + prefix + "tier=standard'.");
 		}
-		if (tier == Tier.ADVISORY && declared.finite()) {
+		if (tier == Tier.ADVISORY && finite) {
+			String finiteSource = (override.getFinite() != null) ? "'" + prefix + "finite=true'"
+					: "a finite component (" + declared.description() + ")";
 			throw new InvalidLifecycleConfigurationException(prefix + "tier",
-					"ADVISORY cannot be combined with a finite component (" + declared.description()
-							+ "): an advisory component never decides when the application ends",
-					"Remove finite = true from " + declared.description() + ", or set '" + prefix
-							+ "tier=standard'.");
+					"ADVISORY cannot be combined with " + finiteSource
+							+ ": an advisory component never decides when the application ends",
+					"Remove " + finiteSource + ", or set '" + prefix + "tier=standard'.");
 		}
 		ComponentOptions options = ComponentOptions.defaults()
 			.withPhase(phase)
@@ -115,7 +117,7 @@ final class ComponentSettings {
 			.withGracefulShutdown(graceful)
 			.withLivenessDeadline(deadline)
 			.withStallThreshold(stallThreshold)
-			.withFinite(declared.finite());
+			.withFinite(finite);
 		Map<String, Origin> origins = new LinkedHashMap<>();
 		origins.put("phase", (override.getPhase() != null) ? Origin.PROPERTY : declaredOrigin);
 		origins.put("tier", (override.getTier() != null) ? Origin.PROPERTY : declaredOrigin);
@@ -124,6 +126,7 @@ final class ComponentSettings {
 		origins.put("livenessDeadline", (override.getLivenessDeadline() != null) ? Origin.PROPERTY
 				: (deadline != null) ? declaredOrigin : Origin.DEFAULT);
 		origins.put("stallThreshold", (override.getStallThreshold() != null) ? Origin.PROPERTY : declaredOrigin);
+		origins.put("finite", (override.getFinite() != null) ? Origin.PROPERTY : declaredOrigin);
 		return new Resolved(options, origins);
 	}
 

@@ -71,6 +71,13 @@ class InvalidConfigurationTests {
 						"lifecycle.components.sink.liveness-deadline", "must be positive", "positive duration"),
 				Arguments.of("stall threshold below one", new String[] { "lifecycle.components.sink.stall-threshold=0" },
 						"lifecycle.components.sink.stall-threshold", "must be at least 1", "to 1 or more"),
+				Arguments.of("advisory and finite by property",
+						new String[] { "lifecycle.components.sink.tier=advisory",
+								"lifecycle.components.sink.liveness-deadline=10s",
+								"lifecycle.components.sink.finite=true" },
+						"lifecycle.components.sink.tier", "ADVISORY cannot be combined with "
+								+ "'lifecycle.components.sink.finite=true'",
+						"or set 'lifecycle.components.sink.tier=standard'"),
 				Arguments.of("unknown component name", new String[] { "lifecycle.components.snik.phase=3" },
 						"lifecycle.components.snik", "does not name a registered component",
 						"Correct the name under 'lifecycle.components' to one of [sink]"),

@@ -13,6 +13,7 @@ import dev.lifecycle.core.ComponentView;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.Outcome;
 import dev.lifecycle.core.PassiveComponent;
+import dev.lifecycle.core.ShutdownReason;
 import dev.lifecycle.core.ShutdownReport;
 import dev.lifecycle.core.Tier;
 import dev.lifecycle.spring.FinalAction;
@@ -126,6 +127,19 @@ class ManagedComponentTests {
 				.rootCause()
 				.isInstanceOf(InvalidLifecycleConfigurationException.class)
 				.hasMessageContaining("'lifecycle.components.payment-executor.liveness-deadline' is required"));
+	}
+
+	@Test
+	void aComponentMadeFiniteByPropertyEndsTheApplicationWhenItsWorkIsDone() {
+		TestRunners.lifecycle()
+			.withUserConfiguration(BatchConfiguration.class)
+			.withPropertyValues("lifecycle.components.batch.finite=true")
+			.run((context) -> {
+				LifecycleManager manager = context.getBean(LifecycleManager.class);
+				ShutdownReport report = manager.awaitTermination(Duration.ofSeconds(10)).orElseThrow();
+				assertThat(report.trigger().reason()).isEqualTo(ShutdownReason.COMPLETED);
+				assertThat(report.exitCode()).isZero();
+			});
 	}
 
 	@Test
@@ -442,6 +456,27 @@ class ManagedComponentTests {
 		@Bean
 		Ingest ingest(TestRunners.Events events) {
 			return new Ingest(events);
+		}
+
+	}
+
+	/** Finite only when configured so: the annotation leaves it infinite. */
+	@ManagedComponent("batch")
+	static class Batch implements ActiveComponent {
+
+		@Override
+		public void run(ComponentHandle handle) {
+			handle.workCompleted();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class BatchConfiguration {
+
+		@Bean
+		Batch batch() {
+			return new Batch();
 		}
 
 	}
