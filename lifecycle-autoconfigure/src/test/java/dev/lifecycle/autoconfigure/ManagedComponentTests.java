@@ -133,7 +133,8 @@ class ManagedComponentTests {
 	void aComponentMadeFiniteByPropertyEndsTheApplicationWhenItsWorkIsDone() {
 		TestRunners.lifecycle()
 			.withUserConfiguration(BatchConfiguration.class)
-			.withPropertyValues("lifecycle.components.batch.finite=true")
+			// The context stays open for the assertions; in an application the completion closes it.
+			.withPropertyValues("lifecycle.components.batch.finite=true", "lifecycle.close-context=false")
 			.run((context) -> {
 				LifecycleManager manager = context.getBean(LifecycleManager.class);
 				ShutdownReport report = manager.awaitTermination(Duration.ofSeconds(10)).orElseThrow();
