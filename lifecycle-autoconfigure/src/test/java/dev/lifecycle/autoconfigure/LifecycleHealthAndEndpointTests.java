@@ -33,6 +33,24 @@ class LifecycleHealthAndEndpointTests {
 				"lifecycle.health-poll-interval=50ms");
 
 	@Test
+	void theEndpointShowsWhatThePreviousRunLeft(@org.junit.jupiter.api.io.TempDir java.nio.file.Path directory)
+			throws Exception {
+		java.nio.file.Path marker = directory.resolve("lifecycle-orders.running");
+		java.nio.file.Files.writeString(marker, "pid=4242 started=2026-11-23T10:00:00Z\n");
+		this.runner
+			.withPropertyValues("lifecycle.run-marker.enabled=true", "lifecycle.run-marker.path=" + marker)
+			.run((context) -> {
+				LifecycleEndpoint.PreviousRunDescriptor previous = context.getBean(LifecycleEndpoint.class)
+					.lifecycle()
+					.previousRun();
+				assertThat(previous.unclean()).isTrue();
+				assertThat(previous.summary()).isEqualTo("previous run (pid=4242 started=2026-11-23T10:00:00Z) "
+						+ "ended without a shutdown: SIGKILL, OOM kill or crash");
+				assertThat(previous.report()).isNull();
+			});
+	}
+
+	@Test
 	@SuppressWarnings("unchecked")
 	void healthIsUpWithPerComponentDetail() {
 		this.runner.run((context) -> {
