@@ -86,6 +86,24 @@ public final class LifecycleEndpoint {
 			.orElse(null);
 	}
 
+	/**
+	 * The previous run's shutdown as an SVG timeline, at {@code /actuator/lifecycle/previous/timeline}:
+	 * steps, then one bar per component coloured by outcome.
+	 * @param run {@code previous}
+	 * @param view {@code timeline}
+	 * @return the SVG, or {@code null} (404) when the previous run left no report
+	 */
+	@ReadOperation(produces = "image/svg+xml")
+	public String timeline(@Selector String run, @Selector String view) {
+		if (!"previous".equals(run) || !"timeline".equals(view)) {
+			return null;
+		}
+		return this.manager.previousRun()
+			.filter((previous) -> !previous.report().isEmpty())
+			.map((previous) -> ShutdownTimeline.svg(previous.report()))
+			.orElse(null);
+	}
+
 	private ComponentDescriptor describe(ComponentView view) {
 		OptionsDescriptor options = (this.origins != null)
 				? this.origins.get(view.name()).map(OptionsDescriptor::of).orElse(null) : null;
