@@ -60,10 +60,11 @@ public class LifecycleProperties {
 
 	/**
 	 * Whether HTTP/1.1 responses carry 'Connection: close' from the first instant of a shutdown,
-	 * so keep-alive clients (and kube-proxy's pinned connections) reconnect to another pod during
-	 * the drain delay.
+	 * so keep-alive clients reaching the pod through a layer-4 balancer (kube-proxy pins
+	 * connections) reconnect to another pod during the drain delay. Off by default: behind a
+	 * layer-7 proxy, which balances each request anyway, the closes reach clients as read errors.
 	 */
-	private boolean connectionClose = true;
+	private boolean connectionClose;
 
 	/**
 	 * How often the health monitor checks the components that have a liveness deadline.

@@ -46,7 +46,7 @@ class ConnectionDrainTests {
 
 	@Test
 	void aKeepAliveConnectionIsClosedAfterItsFirstResponseOnceTheShutdownBegan() throws Exception {
-		try (ConfigurableApplicationContext context = start();
+		try (ConfigurableApplicationContext context = start("lifecycle.connection-close=true");
 				Socket socket = new Socket("localhost", port(context))) {
 			socket.setSoTimeout((int) Duration.ofSeconds(10).toMillis());
 			Response before = exchange(socket);
@@ -64,8 +64,8 @@ class ConnectionDrainTests {
 	}
 
 	@Test
-	void withConnectionCloseOffTheConnectionStaysOpenDuringTheDrain() throws Exception {
-		try (ConfigurableApplicationContext context = start("lifecycle.connection-close=false");
+	void byDefaultTheConnectionStaysOpenDuringTheDrain() throws Exception {
+		try (ConfigurableApplicationContext context = start();
 				Socket socket = new Socket("localhost", port(context))) {
 			socket.setSoTimeout((int) Duration.ofSeconds(10).toMillis());
 			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");

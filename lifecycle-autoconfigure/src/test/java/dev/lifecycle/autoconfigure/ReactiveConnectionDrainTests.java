@@ -58,7 +58,7 @@ class ReactiveConnectionDrainTests {
 
 	@Test
 	void aKeepAliveConnectionIsClosedAfterItsFirstResponseOnceTheShutdownBegan() throws Exception {
-		try (ConfigurableApplicationContext context = start();
+		try (ConfigurableApplicationContext context = start("lifecycle.connection-close=true");
 				Socket socket = new Socket("localhost", port(context))) {
 			assertThat(((WebServerApplicationContext) context).getWebServer().getClass().getName())
 				.contains("Netty");
