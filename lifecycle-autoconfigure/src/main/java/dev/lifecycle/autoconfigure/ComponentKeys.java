@@ -21,7 +21,7 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
 final class ComponentKeys {
 
 	static final List<String> OPTIONS = List.of("adopt", "phase", "tier", "graceful-shutdown", "liveness-deadline",
-			"stall-threshold");
+			"stall-threshold", "finite");
 
 	private static final ConfigurationPropertyName PREFIX = ConfigurationPropertyName.of("lifecycle.components");
 

@@ -445,6 +445,12 @@ public class LifecycleProperties {
 		 */
 		private Integer stallThreshold;
 
+		/**
+		 * Whether the component's work is finite: once every standard component has completed
+		 * its finite work, the application shuts down on its own with reason 'completed'.
+		 */
+		private Boolean finite;
+
 		public Boolean getAdopt() {
 			return this.adopt;
 		}
@@ -483,6 +489,14 @@ public class LifecycleProperties {
 
 		public void setLivenessDeadline(Duration livenessDeadline) {
 			this.livenessDeadline = livenessDeadline;
+		}
+
+		public Boolean getFinite() {
+			return this.finite;
+		}
+
+		public void setFinite(Boolean finite) {
+			this.finite = finite;
 		}
 
 		public Integer getStallThreshold() {

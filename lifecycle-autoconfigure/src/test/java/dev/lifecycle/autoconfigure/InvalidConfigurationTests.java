@@ -152,7 +152,8 @@ class InvalidConfigurationTests {
 	@Test
 	void analyzerIsListedInSpringFactories() {
 		assertThat(SpringFactoriesLoader.loadFactoryNames(FailureAnalyzer.class, getClass().getClassLoader()))
-			.contains(InvalidLifecycleConfigurationFailureAnalyzer.class.getName());
+			.contains(InvalidLifecycleConfigurationFailureAnalyzer.class.getName(),
+					InvalidOptionFailureAnalyzer.class.getName());
 	}
 
 	private static FailureAnalysis analyze(Throwable failure) {
