@@ -116,15 +116,24 @@ listen stats
 CFG
 }
 
-counts_total() { # port -> prints the raw /counts JSON once the pipeline has stopped moving
-  local port=$1 prev= cur deadline=$((SECONDS + 60))
+counts_total() { # port -> prints the /counts JSON, every page merged, once the pipeline has stopped moving
+  local port=$1 prev= cur deadline=$((SECONDS + 60)) after= page pages
   while ((SECONDS < deadline)); do
-    cur=$(curl -s -m 10 "http://127.0.0.1:$port/counts" | jq -c '[.offset, .pipeline]' 2>/dev/null)
+    cur=$(curl -s -m 10 "http://127.0.0.1:$port/counts?limit=1" | jq -c '[.offset, .pipeline]' 2>/dev/null)
     [[ -n $cur && $cur == "$prev" ]] && break
     prev=$cur
     sleep 1
   done
-  curl -s -m 30 "http://127.0.0.1:$port/counts"
+  # GET /counts answers a page of keys at a time; "next" is the "after" of the following page.
+  pages=$(mktemp)
+  while :; do
+    page=$(curl -s -m 30 -G "http://127.0.0.1:$port/counts" --data-urlencode limit=10000 ${after:+--data-urlencode "after=$after"})
+    printf '%s\n' "$page" >>"$pages"
+    after=$(jq -r '.next // empty' <<<"$page" 2>/dev/null)
+    [[ -n $after ]] || break
+  done
+  jq -s '{offset: .[0].offset, pipeline: .[0].pipeline, keys: (map(.keys) | add)}' "$pages"
+  rm -f "$pages"
 }
 
 run_variant() { # round variant

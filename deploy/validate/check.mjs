@@ -647,7 +647,7 @@ const MUTATIONS = {
   "liveness-path-wrong": ["livenessProbe", (r) => bothDeps(r, (d) => { container(d).livenessProbe.httpGet.path = "/health/liveness"; })],
   "readiness-on-liveness-path": ["readinessProbe", (r) => bothDeps(r, (d) => { container(d).readinessProbe.httpGet.path = "/actuator/health/liveness"; })],
   "startup-path-wrong": ["startupProbe", (r) => bothDeps(r, (d) => { container(d).startupProbe.httpGet.path = "/actuator/health/live"; })],
-  "probe-port-wrong": ["readinessProbe", (r) => bothDeps(r, (d) => { container(d).readinessProbe.httpGet.port = 8081; })],
+  "probe-port-wrong": ["readinessProbe", (r) => bothDeps(r, (d) => { container(d).readinessProbe.httpGet.port = 8080; /* the application port, not the management port */ })],
   "probe-port-name-unknown": ["livenessProbe", (r) => bothDeps(r, (d) => { container(d).livenessProbe.httpGet.port = "web"; })],
   "server-port-changed": ["container-port", (r) => editConfigMap(r, (a) => { a.server.port = 9090; })],
   "actuator-base-path-changed": ["readinessProbe", (r) => editConfigMap(r, (a) => { a.management.endpoints.web["base-path"] = "/manage"; })],

@@ -1,6 +1,7 @@
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -22,19 +23,26 @@ import java.util.regex.Pattern;
  * The torture script's client (JDK only, no dependencies).
  *
  * <pre>
- * load   BASE_URL PREFIX THREADS ACK_FILE STOP_FILE
+ * load   BASE_URL PREFIX THREADS ACK_FILE STOP_FILE [hostile]
  *     Concurrent clients post events {id, key = id, value = 1..100} until STOP_FILE exists; every
  *     acknowledged event (202) is appended to ACK_FILE as "id value offset" the moment the 202 arrives.
  *     Every tenth event is sent twice (a retry); the repeat must get the same offset.
- *     Exit 0, or 3 if a retry got a different offset.
+ *     With "hostile", every third request of every client is hostile instead: a value that would
+ *     overflow a sum (Long.MIN_VALUE, 1e30, one past the limit), an id with a lone surrogate, an id
+ *     reused for another value, malformed JSON, an unknown field, a wrong type. Each must get its 4xx
+ *     (or 503 while the service stops); a 202 or a 5xx is a violation. Hostile keys start with "hostile".
+ *     Exit 0, or 3 if a retry got a different offset or a hostile request was not refused.
  * verify BASE_URL ACK_FILE...
  *     GET /counts and check every acknowledged event is counted exactly once (count 1, sum = its value)
- *     and no key at all is counted more than once. Exit 0, or 1 with the problems listed.
+ *     and no key at all is counted more than once, and no key of a hostile request is counted at all.
+ *     Exit 0, or 1 with the problems listed.
  * </pre>
  */
 public final class TortureClient {
 
 	private static final Pattern OFFSET = Pattern.compile("\"offset\"\\s*:\\s*(\\d+)");
+
+	private static final Pattern NEXT = Pattern.compile("\"next\"\\s*:\\s*\"([^\"]+)\"");
 
 	private static final Pattern KEY = Pattern.compile("\"([^\"]+)\":\\{\"sum\":(-?\\d+),\"count\":(\\d+)\\}");
 
@@ -45,7 +53,8 @@ public final class TortureClient {
 
 	public static void main(String[] args) throws Exception {
 		if (args.length >= 6 && args[0].equals("load")) {
-			System.exit(load(args[1], args[2], Integer.parseInt(args[3]), Path.of(args[4]), Path.of(args[5])));
+			boolean hostile = args.length >= 7 && args[6].equals("hostile");
+			System.exit(load(args[1], args[2], Integer.parseInt(args[3]), Path.of(args[4]), Path.of(args[5]), hostile));
 		}
 		if (args.length >= 3 && args[0].equals("verify")) {
 			List<Path> ackFiles = new ArrayList<>();
@@ -60,8 +69,10 @@ public final class TortureClient {
 
 	// ---- load ----------------------------------------------------------------------------------
 
-	private static int load(String base, String prefix, int threads, Path ackFile, Path stopFile) throws Exception {
+	private static int load(String base, String prefix, int threads, Path ackFile, Path stopFile, boolean hostile)
+			throws Exception {
 		URI uri = URI.create(base + "/events");
+		AtomicLong hostileRefused = new AtomicLong();
 		AtomicLong acked = new AtomicLong();
 		AtomicLong refused = new AtomicLong();
 		AtomicLong failed = new AtomicLong();
@@ -73,8 +84,21 @@ public final class TortureClient {
 				int worker = w;
 				Thread thread = new Thread(() -> {
 					long seq = 0;
+					String lastAcked = null;
 					while (!Files.exists(stopFile)) {
 						seq++;
+						if (hostile && seq % 3 == 0) {
+							String attack = hostileBody(prefix + "-" + worker + "-" + seq, lastAcked);
+							int status = status(uri, attack);
+							if (status == 400 || status == 409 || status == 413 || status == 503) {
+								hostileRefused.incrementAndGet();
+							}
+							else if (status > 0) {
+								violations.incrementAndGet();
+								System.err.println("VIOLATION: hostile request answered " + status + ": " + attack);
+							}
+							continue;
+						}
 						String id = prefix + "-" + worker + "-" + seq;
 						long value = ThreadLocalRandom.current().nextLong(1, 101);
 						String body = "{\"id\":\"" + id + "\",\"key\":\"" + id + "\",\"value\":" + value + "}";
@@ -83,6 +107,7 @@ public final class TortureClient {
 							continue;
 						}
 						acked.incrementAndGet();
+						lastAcked = id;
 						synchronized (out) {
 							try {
 								out.write(id + " " + value + " " + offset + "\n");
@@ -110,8 +135,45 @@ public final class TortureClient {
 			}
 		}
 		System.out.println("client " + prefix + ": acked=" + acked + " refused(503)=" + refused + " failed(io)=" + failed
-				+ " retry-violations=" + violations);
+				+ (hostile ? " hostile-refused=" + hostileRefused : "") + " violations=" + violations);
 		return (violations.get() == 0) ? 0 : 3;
+	}
+
+	/** A request that must be refused; keys of the ones that parse start with "hostile". */
+	private static String hostileBody(String id, String lastAcked) {
+		int pick = ThreadLocalRandom.current().nextInt(9);
+		return switch (pick) {
+			case 0 -> "{\"id\":\"" + id + "\",\"key\":\"hostile-min\",\"value\":-9223372036854775808}";
+			case 1 -> "{\"id\":\"" + id + "\",\"key\":\"hostile-big\",\"value\":1e30}";
+			case 2 -> "{\"id\":\"" + id + "\",\"key\":\"hostile-over\",\"value\":1000000001}";
+			case 3 -> "{\"id\":\"" + id + "\\ud800\",\"key\":\"hostile-surrogate\",\"value\":1}";
+			case 4 -> "{\"id\":\"\\udc00" + id + "\",\"key\":\"hostile-surrogate\",\"value\":1}";
+			case 5 -> (lastAcked != null)
+					? "{\"id\":\"" + lastAcked + "\",\"key\":\"hostile-reuse\",\"value\":1}"
+					: "{\"id\":\"" + id + "\",\"key\":\"hostile-type\",\"value\":\"1\"}";
+			case 6 -> "{\"id\":\"" + id + "\",\"key\":\"hostile-json\",";
+			case 7 -> "{\"id\":\"" + id + "\",\"key\":\"hostile-field\",\"value\":1,\"admin\":true}";
+			default -> "{\"id\":\"" + id + "\",\"key\":\"hostile/slash\",\"value\":1}";
+		};
+	}
+
+	/** Posts; the status, or -1 when the request failed (the server is being killed, say). */
+	private static int status(URI uri, String body) {
+		HttpRequest request = HttpRequest.newBuilder(uri)
+			.timeout(Duration.ofSeconds(10))
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString(body))
+			.build();
+		try {
+			return HTTP.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+		}
+		catch (IOException ex) {
+			return -1;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return -1;
+		}
 	}
 
 	/** Posts; the acknowledged offset, or -1. */
@@ -163,18 +225,32 @@ public final class TortureClient {
 				}
 			}
 		}
-		HttpResponse<String> response = HTTP.send(
-				HttpRequest.newBuilder(URI.create(base + "/counts")).timeout(Duration.ofSeconds(60)).build(),
-				HttpResponse.BodyHandlers.ofString());
-		if (response.statusCode() != 200) {
-			System.out.println("verify: GET /counts answered " + response.statusCode());
-			return 1;
-		}
+		// GET /counts is paginated: follow "next" until the last page. The first page's offset is what the
+		// check below uses (the pipeline only moves forward, so later pages are at least as far).
 		Map<String, long[]> counts = new HashMap<>();
-		Matcher matcher = KEY.matcher(response.body());
-		while (matcher.find()) {
-			counts.put(matcher.group(1), new long[] { Long.parseLong(matcher.group(2)), Long.parseLong(matcher.group(3)) });
+		long processed = -1;
+		String after = null;
+		do {
+			String query = "/counts?limit=10000" + ((after != null) ? "&after=" + URLEncoder.encode(after, StandardCharsets.UTF_8) : "");
+			HttpResponse<String> response = HTTP.send(
+					HttpRequest.newBuilder(URI.create(base + query)).timeout(Duration.ofSeconds(60)).build(),
+					HttpResponse.BodyHandlers.ofString());
+			if (response.statusCode() != 200) {
+				System.out.println("verify: GET " + query + " answered " + response.statusCode());
+				return 1;
+			}
+			Matcher matcher = KEY.matcher(response.body());
+			while (matcher.find()) {
+				counts.put(matcher.group(1), new long[] { Long.parseLong(matcher.group(2)), Long.parseLong(matcher.group(3)) });
+			}
+			if (processed < 0) {
+				Matcher offset = OFFSET.matcher(response.body());
+				processed = offset.find() ? Long.parseLong(offset.group(1)) : -1;
+			}
+			Matcher next = NEXT.matcher(response.body());
+			after = next.find() ? next.group(1) : null;
 		}
+		while (after != null);
 		List<String> problems = new ArrayList<>();
 		long maxOffset = 0;
 		for (Map.Entry<String, long[]> ack : acked.entrySet()) {
@@ -190,6 +266,9 @@ public final class TortureClient {
 		}
 		long unacknowledged = 0;
 		for (Map.Entry<String, long[]> count : counts.entrySet()) {
+			if (count.getKey().startsWith("hostile")) {
+				problems.add("HOSTILE " + count.getKey() + " was counted: a request that must be refused was stored");
+			}
 			if (count.getValue()[1] != 1) {
 				problems.add("DOUBLE " + count.getKey() + " counted " + count.getValue()[1] + " times");
 			}
@@ -197,8 +276,6 @@ public final class TortureClient {
 				unacknowledged++;
 			}
 		}
-		Matcher offset = OFFSET.matcher(response.body());
-		long processed = offset.find() ? Long.parseLong(offset.group(1)) : -1;
 		if (processed < maxOffset) {
 			problems.add("processed offset " + processed + " is behind the highest acknowledged offset " + maxOffset);
 		}

@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
 # Torture test for the sample: N cycles of
-#   load (8 concurrent clients, every acknowledged id recorded client-side)
-#   → SIGTERM or SIGKILL at a random moment → restart on the same data directory
+#   load (8 concurrent clients, every acknowledged id recorded client-side; with hostile clients,
+#   every third request of each is one that must be refused: values that would overflow a sum, ids
+#   that are not valid Unicode, ids reused for another event, malformed JSON, unknown fields)
+#   → a signal (SIGTERM or SIGKILL by default) at a random moment → restart on the same data directory
 #   → verify that every event acknowledged so far, in this cycle and all earlier ones, is counted
 #     exactly once (GET /counts), that SIGTERM exited 0 and left a backup whose checkpoint equals
-#     the database's final checkpoint (checked with sqlite3 when it is installed).
+#     the database's final checkpoint (checked with sqlite3 when it is installed), that every hostile
+#     request got its 4xx and none of them was ever counted.
 # The instance restarted at the end of a cycle is the one loaded in the next cycle.
 #
 # Usage: sample-app/scripts/torture.sh [N=5]        (needs a JDK and curl; build the jar first:
 #        mvn -B -q install -DskipTests)
 # Environment: SAMPLE_JAR (default: sample-app/target/sample-app.jar), TORTURE_THREADS (8),
+#              TORTURE_HOSTILE (default 1: hostile requests mixed into the load; 0: well-behaved clients only),
+#              TORTURE_SIGNALS (default "TERM KILL": one picked at random per cycle; add HUP once the
+#                app traps SIGHUP like SIGTERM, which the cycle then expects to exit 0 with a backup),
 #              TORTURE_KEEP=1 keeps the work directory even when everything passed,
 #              TORTURE_CDS (default 1 when N >= 10): start every JVM from an application class-data
 #              archive made by one training run (a third less start-up time here; class loading only,
@@ -21,6 +27,11 @@ N=${1:-5}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 JAR=${SAMPLE_JAR:-$HERE/../target/sample-app.jar}
 THREADS=${TORTURE_THREADS:-8}
+HOSTILE=${TORTURE_HOSTILE:-1}
+read -r -a SIGNALS <<<"${TORTURE_SIGNALS:-TERM KILL}"
+for s in "${SIGNALS[@]}"; do
+  [[ $s == TERM || $s == KILL || $s == HUP || $s == INT ]] || { echo "TORTURE_SIGNALS: unknown signal $s" >&2; exit 2; }
+done
 JAVA=${JAVA_HOME:+$JAVA_HOME/bin/}java
 JAVAC=${JAVA_HOME:+$JAVA_HOME/bin/}javac
 
@@ -47,11 +58,11 @@ PORT=$(free_port)
 JAVA_ARGS=(-XX:TieredStopAtLevel=1 -jar "$JAR") STARTED_FROM=
 if [[ ${TORTURE_CDS:-$((N >= 10))} == 1 ]]; then
   if "$JAVA" -Djarmode=tools -jar "$JAR" extract --destination "$WORK/cds" >"$WORK/cds-extract.log" 2>&1 &&
-    "$JAVA" -XX:ArchiveClassesAtExit="$WORK/cds/app.jsa" -Dspring.context.exit=onRefresh -jar "$WORK/cds/sample-app.jar" \
+    "$JAVA" -XX:ArchiveClassesAtExit="$WORK/cds/app.jsa" -Dspring.context.exit=onRefresh -jar "$WORK/cds/$(basename "$JAR")" \
       --server.port=0 --sample.data-dir="$WORK/cds/train" --lifecycle.pre-stop.enabled=false \
       --lifecycle.run-marker.enabled=false >"$WORK/cds-train.log" 2>&1 && [[ -s $WORK/cds/app.jsa ]]; then
     JAVA_ARGS=(-XX:TieredStopAtLevel=1 -XX:SharedArchiveFile="$WORK/cds/app.jsa" -Xlog:cds=off -Xlog:cds+dynamic=off
-      -jar "$WORK/cds/sample-app.jar")
+      -jar "$WORK/cds/$(basename "$JAR")")
     STARTED_FROM=" (started from a class-data archive)"
   else
     echo "torture: no class-data archive (see $WORK/cds-*.log); starting from the plain jar" >&2
@@ -105,7 +116,7 @@ trap cleanup EXIT
 
 passed=0 failed=0
 start=$SECONDS
-log "torture: $N cycle(s), jar $JAR$STARTED_FROM, port $PORT, work $WORK"
+log "torture: $N cycle(s), signals ${SIGNALS[*]}, hostile clients $( ((HOSTILE)) && echo on || echo off), jar $JAR$STARTED_FROM, port $PORT, work $WORK"
 start_server start-0 || { echo "0 passed, $N failed"; exit 1; }
 
 for ((i = 1; i <= N; i++)); do
@@ -113,7 +124,7 @@ for ((i = 1; i <= N; i++)); do
   prefix=c$i
   rm -f "$WORK/stop"
   "$JAVA" -cp "$WORK/client" TortureClient load "$BASE" "$prefix" "$THREADS" "$WORK/acks/$prefix.txt" "$WORK/stop" \
-    >"$WORK/client-$i.out" 2>&1 &
+    "$( ((HOSTILE)) && echo hostile || echo polite)" >"$WORK/client-$i.out" 2>&1 &
   client=$!
   # Let the clients get going (JVM start), then strike at a random moment 0.5–2.5 s later.
   for _ in $(seq 100); do
@@ -121,20 +132,22 @@ for ((i = 1; i <= N; i++)); do
     sleep 0.1
   done
   sleep "$(awk -v seed="$RANDOM" 'BEGIN { srand(seed); printf "%.2f", 0.5 + rand() * 2 }')"
-  if ((RANDOM % 2)); then signal=TERM; expected=0; else signal=KILL; expected=137; fi
+  signal=${SIGNALS[RANDOM % ${#SIGNALS[@]}]}
+  # A clean shutdown exits 0 and leaves a backup; SIGKILL is 137 (128 + 9) and leaves none.
+  if [[ $signal == KILL ]]; then expected=137; else expected=0; fi
   kill -s "$signal" "$PID"
   wait_exit; code=$CODE
   touch "$WORK/stop"
   wait "$client"; client_code=$?
   summary=$(tail -n 1 "$WORK/client-$i.out")
   if [[ $code != "$expected" ]]; then
-    log "cycle $i: SIGTERM exit code $code, expected $expected (log: $WORK/start-$((i - 1)).log)"; ok=0
+    log "cycle $i: SIG$signal exit code $code, expected $expected (log: $WORK/start-$((i - 1)).log)"; ok=0
   fi
-  if ((client_code != 0)); then log "cycle $i: client reported retry violations"; ok=0; fi
-  if [[ $signal == TERM ]]; then
+  if ((client_code != 0)); then log "cycle $i: client reported violations (see $WORK/client-$i.out)"; ok=0; fi
+  if [[ $signal != KILL ]]; then
     backup=$(ls "$DATA"/backups/events-*.db 2>/dev/null | sort | tail -n 1)
     if [[ -z $backup ]]; then
-      log "cycle $i: no backup after SIGTERM"; ok=0
+      log "cycle $i: no backup after SIG$signal"; ok=0
     elif command -v sqlite3 >/dev/null; then
       live=$(sqlite_checkpoint "$DATA/events.db"); copy=$(sqlite_checkpoint "$backup")
       if [[ $live != "$copy" ]]; then log "cycle $i: backup checkpoint $copy != final checkpoint $live"; ok=0

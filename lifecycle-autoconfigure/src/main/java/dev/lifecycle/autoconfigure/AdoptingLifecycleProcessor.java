@@ -62,6 +62,9 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 
 	private final Duration springTimeout;
 
+	/** False when Lifecycle is off at run time: then this is Spring's own processor, nothing more. */
+	private final boolean adopting;
+
 	private final Map<String, Lifecycle> adopted = new LinkedHashMap<>();
 
 	private volatile boolean closing;
@@ -71,20 +74,23 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 	 * of an adopted bean without one of its own, and the phase timeout of the beans left to Spring
 	 */
 	AdoptingLifecycleProcessor(ObjectProvider<LifecycleManager> manager, LifecycleProperties properties,
-			ManagedComponentRegistrar registrar, ComponentOrigins origins, Duration springTimeout) {
+			ManagedComponentRegistrar registrar, ComponentOrigins origins, Duration springTimeout, boolean adopting) {
 		this.manager = manager;
 		this.properties = properties;
 		this.registrar = registrar;
 		this.origins = origins;
 		this.springTimeout = springTimeout;
+		this.adopting = adopting;
 		setTimeoutPerShutdownPhase(springTimeout.toMillis());
 	}
 
 	@Override
 	public void onRefresh() {
-		adopt();
-		// Before any bean starts, so that a misspelt entry cannot leave a port bound.
-		this.registrar.checkOverrides(this.manager.getObject());
+		if (this.adopting) {
+			adopt();
+			// Before any bean starts, so that a misspelt entry cannot leave a port bound.
+			this.registrar.checkOverrides(this.manager.getObject());
+		}
 		super.onRefresh();
 	}
 

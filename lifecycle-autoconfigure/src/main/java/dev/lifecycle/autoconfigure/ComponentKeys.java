@@ -20,8 +20,8 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
  */
 final class ComponentKeys {
 
-	static final List<String> OPTIONS = List.of("adopt", "phase", "tier", "graceful-shutdown", "liveness-deadline",
-			"stall-threshold", "finite");
+	static final List<String> OPTIONS = List.of("adopt", "phase", "tier", "graceful-shutdown", "liveness-deadline", "finite",
+			"stall-threshold");
 
 	private static final ConfigurationPropertyName PREFIX = ConfigurationPropertyName.of("lifecycle.components");
 

@@ -20,6 +20,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.thread.Threading;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Role;
 import org.springframework.context.support.AbstractApplicationContext;
@@ -45,6 +46,9 @@ public final class LifecycleAutoConfiguration {
 	@ConditionalOnMissingBean
 	LifecycleManager lifecycleManager(LifecycleProperties properties, Environment environment,
 			ComponentOrigins origins) {
+		if (InertLifecycleAutoConfiguration.isDisabled(environment)) {
+			return InertLifecycleAutoConfiguration.inertManager(environment);
+		}
 		LifecycleManager.Builder builder = LifecycleSettings.of(properties, environment)
 			.builder()
 			.componentOptions((name, options) -> origins.resolve(name, options, properties.getComponents()));
@@ -88,7 +92,9 @@ public final class LifecycleAutoConfiguration {
 		Duration springTimeout = Binder.get(environment)
 			.bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
 			.orElse(SPRING_DEFAULT_TIMEOUT_PER_SHUTDOWN_PHASE);
-		return new AdoptingLifecycleProcessor(manager, properties, registrar, origins, springTimeout);
+		// Asked at run time too: conditions are frozen in an application processed ahead of time.
+		boolean adopting = !InertLifecycleAutoConfiguration.isDisabled(environment);
+		return new AdoptingLifecycleProcessor(manager, properties, registrar, origins, springTimeout, adopting);
 	}
 
 	@Bean
@@ -128,20 +134,54 @@ public final class LifecycleAutoConfiguration {
 
 	@Bean(destroyMethod = "close")
 	@ConditionalOnBooleanProperty(name = "lifecycle.signals.trap", matchIfMissing = true)
-	SignalTrap lifecycleSignalTrap(LifecycleManager manager, ShutdownExit exit) {
+	SignalTrap lifecycleSignalTrap(LifecycleManager manager, ShutdownExit exit, LifecycleProperties properties,
+			Environment environment) {
 		SignalTrap trap = new SignalTrap(manager, exit);
 		// From here on, not only once the engine has started: a signal during start-up must not end
-		// the JVM with 143 and half-started beans.
-		trap.install();
+		// the JVM with 143 and half-started beans. Asked again at run time: under AOT the condition
+		// above was frozen at build time.
+		if (properties.getSignals().isTrap() && !InertLifecycleAutoConfiguration.isDisabled(environment)) {
+			trap.install();
+		}
 		return trap;
 	}
 
 	@Bean
-	LifecycleCoordinator lifecycleCoordinator(LifecycleManager manager, ManagedComponentRegistrar registrar,
+	SmartLifecycle lifecycleCoordinator(LifecycleManager manager, ManagedComponentRegistrar registrar,
 			ShutdownExit exit, ObjectProvider<SignalTrap> signalTrap, ObjectProvider<LifecycleListener> listeners,
-			ObjectProvider<AdoptingLifecycleProcessor> processor) {
-		return new LifecycleCoordinator(manager, registrar, exit, signalTrap.getIfAvailable(),
-				listeners.orderedStream().toList(), processor.getIfAvailable() != null);
+			ObjectProvider<AdoptingLifecycleProcessor> processor, LifecycleProperties properties,
+			Environment environment) {
+		// Asked here as well as in the conditions, which are frozen in an application processed
+		// ahead of time: the off switch and the signal trap must still work at run time.
+		if (InertLifecycleAutoConfiguration.isDisabled(environment)) {
+			return NEVER_STARTED;
+		}
+		SignalTrap trap = properties.getSignals().isTrap() ? signalTrap.getIfAvailable() : null;
+		return new LifecycleCoordinator(manager, registrar, exit, trap, listeners.orderedStream().toList(),
+				processor.getIfAvailable() != null);
 	}
+
+	/** Stands in for the coordinator when Lifecycle is off at run time: nothing to start or stop. */
+	private static final SmartLifecycle NEVER_STARTED = new SmartLifecycle() {
+
+		@Override
+		public void start() {
+		}
+
+		@Override
+		public void stop() {
+		}
+
+		@Override
+		public boolean isRunning() {
+			return false;
+		}
+
+		@Override
+		public boolean isAutoStartup() {
+			return false;
+		}
+
+	};
 
 }

@@ -10,6 +10,7 @@ import dev.lifecycle.core.ComponentState;
 import dev.lifecycle.core.ComponentView;
 import dev.lifecycle.core.HealthStatus;
 import dev.lifecycle.core.LifecycleManager;
+import dev.lifecycle.core.PreviousRun;
 import dev.lifecycle.core.ShutdownReport;
 import dev.lifecycle.core.ShutdownTrigger;
 import dev.lifecycle.core.Tier;
@@ -66,7 +67,8 @@ public final class LifecycleEndpoint {
 			.map(this::describe)
 			.toList();
 		ShutdownDescriptor shutdown = (trigger != null) ? ShutdownDescriptor.of(trigger, report) : null;
-		return new LifecycleDescriptor(this.manager.serviceName(), status, components, shutdown);
+		PreviousRunDescriptor previous = this.manager.previousRun().map(PreviousRunDescriptor::of).orElse(null);
+		return new LifecycleDescriptor(this.manager.serviceName(), status, components, shutdown, previous);
 	}
 
 	/**
@@ -84,6 +86,24 @@ public final class LifecycleEndpoint {
 			.orElse(null);
 	}
 
+	/**
+	 * The previous run's shutdown as an SVG timeline, at {@code /actuator/lifecycle/previous/timeline}:
+	 * steps, then one bar per component coloured by outcome.
+	 * @param run {@code previous}
+	 * @param view {@code timeline}
+	 * @return the SVG, or {@code null} (404) when the previous run left no report
+	 */
+	@ReadOperation(produces = "image/svg+xml")
+	public String timeline(@Selector String run, @Selector String view) {
+		if (!"previous".equals(run) || !"timeline".equals(view)) {
+			return null;
+		}
+		return this.manager.previousRun()
+			.filter((previous) -> !previous.report().isEmpty())
+			.map((previous) -> ShutdownTimeline.svg(previous.report()))
+			.orElse(null);
+	}
+
 	private ComponentDescriptor describe(ComponentView view) {
 		OptionsDescriptor options = (this.origins != null)
 				? this.origins.get(view.name()).map(OptionsDescriptor::of).orElse(null) : null;
@@ -97,9 +117,30 @@ public final class LifecycleEndpoint {
 	 * @param status {@code RUNNING}, {@code SHUTTING_DOWN} or {@code TERMINATED}
 	 * @param components every component in registration order
 	 * @param shutdown the shutdown, or {@code null} while running
+	 * @param previousRun what the process before this one left: its shutdown report, or that it
+	 * ended without one; {@code null} when nothing is known (no run marker kept)
 	 */
 	public record LifecycleDescriptor(String serviceName, String status, List<ComponentDescriptor> components,
-			ShutdownDescriptor shutdown) implements OperationResponseBody {
+			ShutdownDescriptor shutdown, PreviousRunDescriptor previousRun) implements OperationResponseBody {
+	}
+
+	/**
+	 * The process that ran before this one.
+	 *
+	 * @param unclean whether it ended without finishing a shutdown
+	 * @param summary the one line the start logged
+	 * @param reportFile its shutdown report, or {@code null}
+	 * @param report that report's content (its schema is in the reference manual), or {@code null}
+	 */
+	public record PreviousRunDescriptor(boolean unclean, String summary, String reportFile,
+			Map<String, Object> report) {
+
+		static PreviousRunDescriptor of(PreviousRun previous) {
+			return new PreviousRunDescriptor(previous.unclean(), previous.summary(),
+					(previous.reportFile() != null) ? previous.reportFile().toString() : null,
+					previous.report().isEmpty() ? null : previous.report());
+		}
+
 	}
 
 	/**

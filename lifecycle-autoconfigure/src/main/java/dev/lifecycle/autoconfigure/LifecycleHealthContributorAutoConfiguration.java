@@ -4,6 +4,7 @@ import dev.lifecycle.core.LifecycleManager;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
@@ -19,6 +20,7 @@ import org.springframework.context.annotation.Bean;
 @AutoConfiguration(after = LifecycleAutoConfiguration.class, before = HealthContributorAutoConfiguration.class)
 @ConditionalOnClass(Health.class)
 @ConditionalOnBean(LifecycleManager.class)
+@ConditionalOnBooleanProperty(name = "lifecycle.enabled", matchIfMissing = true)
 public final class LifecycleHealthContributorAutoConfiguration {
 
 	// On the method, not the class: the condition's class must not be loaded unless

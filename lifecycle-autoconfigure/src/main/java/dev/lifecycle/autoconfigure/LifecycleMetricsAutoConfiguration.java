@@ -1,5 +1,7 @@
 package dev.lifecycle.autoconfigure;
 
+import dev.lifecycle.core.LifecycleListener;
+
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -26,8 +28,13 @@ public final class LifecycleMetricsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(name = "lifecycleMetrics")
-	MicrometerLifecycleMetrics lifecycleMetrics(MeterRegistry registry, LifecycleProperties properties,
+	LifecycleListener lifecycleMetrics(MeterRegistry registry, LifecycleProperties properties,
 			Environment environment) {
+		// Off at run time in an application processed ahead of time, with Lifecycle on at build time.
+		if (InertLifecycleAutoConfiguration.isDisabled(environment)) {
+			return new LifecycleListener() {
+			};
+		}
 		return new MicrometerLifecycleMetrics(registry, LifecycleSettings.serviceName(properties, environment),
 				properties.getMetrics().isHistogram());
 	}

@@ -17,8 +17,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 public class LifecycleProperties {
 
 	/**
-	 * Whether Lifecycle coordinates the application's start and shutdown. When false, none of
-	 * Lifecycle's beans are created.
+	 * Whether Lifecycle coordinates the application's start and shutdown. When false, Lifecycle
+	 * is inert: its LifecycleManager exists (so beans that inject it or look up handles still
+	 * start) but is never started, and nothing else of Lifecycle runs.
 	 */
 	private boolean enabled = true;
 
@@ -72,8 +73,8 @@ public class LifecycleProperties {
 	/**
 	 * Whether a shutdown that Lifecycle starts itself (a trapped signal, the pre-stop file, a
 	 * component, LifecycleTestSupport) closes the application context once the sequence has begun.
-	 * Defaults to false under Spring's test framework, which owns the contexts it caches (close
-	 * them with @DirtiesContext).
+	 * Defaults to false in tests with lifecycle-test, since Spring's test framework owns the
+	 * contexts it caches (close them with @DirtiesContext).
 	 */
 	private boolean closeContext = true;
 
@@ -244,21 +245,24 @@ public class LifecycleProperties {
 	public static class PreStop {
 
 		/**
-		 * Whether the appearance of the pre-stop file starts a shutdown.
+		 * Whether the appearance of the pre-stop file starts a shutdown. Defaults to true when
+		 * Spring Boot detects Kubernetes or 'lifecycle.pre-stop.path' is set, and false elsewhere,
+		 * so that services on one laptop never share '/tmp/shutdown'.
 		 */
-		private boolean enabled = true;
+		private Boolean enabled;
 
 		/**
-		 * Absolute path of the pre-stop file. A file already there at start-up is deleted with a
-		 * warning, never taken as a shutdown request.
+		 * Absolute path of the pre-stop file. Setting it switches the watcher on unless
+		 * 'lifecycle.pre-stop.enabled' is false. A file already there at start-up is deleted with
+		 * a warning, never taken as a shutdown request.
 		 */
-		private String path = "/tmp/shutdown";
+		private String path;
 
-		public boolean isEnabled() {
+		public Boolean getEnabled() {
 			return this.enabled;
 		}
 
-		public void setEnabled(boolean enabled) {
+		public void setEnabled(Boolean enabled) {
 			this.enabled = enabled;
 		}
 
@@ -281,7 +285,7 @@ public class LifecycleProperties {
 		 * Whether Lifecycle handles SIGTERM and SIGINT and exits the JVM with its exit code (0
 		 * clean, 1 failure, 128 forced by a second signal, 129 ceiling). When false, Spring's own
 		 * shutdown hook still runs the whole sequence but Lifecycle never calls System.exit.
-		 * Defaults to false under Spring's test framework.
+		 * Defaults to false in tests with lifecycle-test.
 		 */
 		private boolean trap = true;
 
@@ -445,12 +449,6 @@ public class LifecycleProperties {
 		 */
 		private Integer stallThreshold;
 
-		/**
-		 * Whether the component's work is finite: once every standard component has completed
-		 * its finite work, the application shuts down on its own with reason 'completed'.
-		 */
-		private Boolean finite;
-
 		public Boolean getAdopt() {
 			return this.adopt;
 		}
@@ -458,6 +456,11 @@ public class LifecycleProperties {
 		public void setAdopt(Boolean adopt) {
 			this.adopt = adopt;
 		}
+		/**
+		 * Whether the component's work is finite: once every standard component has completed
+		 * its finite work, the application shuts down by itself (reason 'completed', exit 0).
+		 */
+		private Boolean finite;
 
 		public Integer getPhase() {
 			return this.phase;
@@ -491,20 +494,20 @@ public class LifecycleProperties {
 			this.livenessDeadline = livenessDeadline;
 		}
 
-		public Boolean getFinite() {
-			return this.finite;
-		}
-
-		public void setFinite(Boolean finite) {
-			this.finite = finite;
-		}
-
 		public Integer getStallThreshold() {
 			return this.stallThreshold;
 		}
 
 		public void setStallThreshold(Integer stallThreshold) {
 			this.stallThreshold = stallThreshold;
+		}
+
+		public Boolean getFinite() {
+			return this.finite;
+		}
+
+		public void setFinite(Boolean finite) {
+			this.finite = finite;
 		}
 
 	}

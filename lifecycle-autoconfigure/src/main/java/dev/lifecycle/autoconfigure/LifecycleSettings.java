@@ -20,7 +20,8 @@ import org.springframework.util.StringUtils;
  * @param globalShutdownTimeout the ceiling on a shutdown
  * @param drainDelay how long to keep serving after readiness turned DOWN
  * @param healthPollInterval the health monitor's period
- * @param preStopFile the pre-stop file, or {@code null} when disabled
+ * @param preStopFile the pre-stop file, or {@code null} when disabled (by default it is enabled only
+ * on Kubernetes or when a path is set)
  * @param runMarker the run marker, or {@code null} when disabled
  * @param shutdownReports how many shutdown reports to keep next to the run marker
  * @param applicationVersion {@code spring.application.version}, or {@code null}
@@ -34,6 +35,9 @@ record LifecycleSettings(String serviceName, Duration globalShutdownTimeout, Dur
 	/** The drain delay on Kubernetes, long enough for endpoint controllers and kube-proxy to catch up. */
 	static final Duration KUBERNETES_DRAIN_DELAY = Duration.ofSeconds(5);
 
+	/** The pre-stop file when none is set. */
+	static final String DEFAULT_PRE_STOP_FILE = "/tmp/shutdown";
+
 	/**
 	 * Resolves and checks the settings.
 	 * @throws InvalidLifecycleConfigurationException naming the first invalid property
@@ -43,7 +47,7 @@ record LifecycleSettings(String serviceName, Duration globalShutdownTimeout, Dur
 		Duration globalTimeout = properties.getGlobalShutdownTimeout();
 		LifecycleSettings settings = new LifecycleSettings(serviceName, globalTimeout,
 				drainDelay(properties, environment, globalTimeout), properties.getHealthPollInterval(),
-				preStopFile(properties), runMarker(properties, serviceName), properties.getRunMarker().getReports(),
+				preStopFile(properties, environment), runMarker(properties, serviceName), properties.getRunMarker().getReports(),
 				environment.getProperty("spring.application.version"), properties.getDrainQuietPeriod(),
 				properties.getDrainMinimum());
 		settings.builder();
@@ -138,12 +142,15 @@ record LifecycleSettings(String serviceName, Duration globalShutdownTimeout, Dur
 		return configured;
 	}
 
-	private static Path preStopFile(LifecycleProperties properties) {
+	private static Path preStopFile(LifecycleProperties properties, Environment environment) {
 		LifecycleProperties.PreStop preStop = properties.getPreStop();
-		if (!preStop.isEnabled()) {
+		boolean enabled = (preStop.getEnabled() != null) ? preStop.getEnabled()
+				// Only a pod has a preStop hook; on a laptop two services would share the file.
+				: (preStop.getPath() != null || CloudPlatform.getActive(environment) == CloudPlatform.KUBERNETES);
+		if (!enabled) {
 			return null;
 		}
-		String path = preStop.getPath();
+		String path = (preStop.getPath() != null) ? preStop.getPath() : DEFAULT_PRE_STOP_FILE;
 		if (!StringUtils.hasText(path)) {
 			throw new InvalidLifecycleConfigurationException("lifecycle.pre-stop.path", "must not be blank",
 					"Set 'lifecycle.pre-stop.path' to an absolute path, such as /tmp/shutdown, or set "

@@ -9,12 +9,14 @@ package dev.lifecycle.spring;
  * <p>It is called on a non-daemon thread, after the context has closed (unless
  * {@code lifecycle.close-context=false}), for every shutdown that did not start with the context
  * closing by itself: a trapped signal, the pre-stop file, a component, or
- * {@link LifecycleTestSupport#triggerShutdown()}. When something else closes the context (Spring's
- * shutdown hook, a test, {@code SpringApplication.exit}) Lifecycle leaves the process alone.
+ * {@code LifecycleTestSupport.triggerShutdown()} of {@code lifecycle-test}. When something else
+ * closes the context (Spring's shutdown hook, a test, {@code SpringApplication.exit}) Lifecycle
+ * leaves the process alone.
  *
  * <p>The auto-configured instance is {@link #system()} when {@code lifecycle.signals.trap} is true
- * (the default outside tests) and {@link #none()} otherwise. Declare a bean of this type to
- * replace it, for example to record the code in a test.
+ * (the default; {@code lifecycle-test} sets it to false under Spring's test framework) and
+ * {@link #none()} otherwise. Declare a bean of this type to replace it, for example to record the
+ * code in a test.
  */
 @FunctionalInterface
 public interface LifecycleExit {

@@ -8,6 +8,7 @@ import java.lang.annotation.Target;
 
 import dev.lifecycle.core.Tier;
 
+import org.springframework.aot.hint.annotation.Reflective;
 import org.springframework.core.annotation.AliasFor;
 import org.springframework.stereotype.Component;
 
@@ -30,6 +31,9 @@ import org.springframework.stereotype.Component;
  * <p>Values here are defaults: {@code lifecycle.components.<name>.*} properties win over them.
  * Durations use Spring Boot's format ({@code 30s}, {@code 500ms}, {@code PT1M}); an empty string
  * means "not set".
+ *
+ * <p>The annotation is {@link Reflective @Reflective}: ahead-of-time processing registers the
+ * component's class for reflection, so its annotation is read in a native image too.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

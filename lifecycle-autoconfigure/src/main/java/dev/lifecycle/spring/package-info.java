@@ -1,6 +1,7 @@
 /**
  * Lifecycle's user-facing Spring API: {@link dev.lifecycle.spring.ManagedComponent},
  * {@link dev.lifecycle.spring.ShutdownHandler}, {@link dev.lifecycle.spring.FinalAction},
- * {@link dev.lifecycle.spring.LifecycleExit} and {@link dev.lifecycle.spring.LifecycleTestSupport}.
+ * and {@link dev.lifecycle.spring.LifecycleExit}. Test support lives in the {@code lifecycle-test}
+ * artifact.
  */
 package dev.lifecycle.spring;

@@ -17,7 +17,7 @@ class ConfigurationMetadataTests {
 
 	/** Defaults computed at start-up, described in their descriptions instead. */
 	private static final Set<String> COMPUTED_DEFAULTS = Set.of("lifecycle.service-name", "lifecycle.drain-delay",
-			"lifecycle.run-marker.path", "lifecycle.components", "lifecycle.drain-quiet-period");
+			"lifecycle.pre-stop.enabled", "lifecycle.run-marker.path", "lifecycle.components", "lifecycle.drain-quiet-period");
 
 	@Test
 	@SuppressWarnings("unchecked")
@@ -37,13 +37,32 @@ class ConfigurationMetadataTests {
 		assertThat(properties).allSatisfy((property) -> {
 			assertThat((String) property.get("description")).as("description of %s", property.get("name"))
 				.isNotBlank();
-			if (!COMPUTED_DEFAULTS.contains(property.get("name"))) {
+			if (((String) property.get("name")).startsWith("lifecycle.components.*.")) {
+				// Per-component keys default to the @ManagedComponent attribute.
+				assertThat((String) property.get("description")).contains("Unset: the @ManagedComponent");
+			}
+			else if (!COMPUTED_DEFAULTS.contains(property.get("name"))) {
 				assertThat(property).as("default of %s", property.get("name")).containsKey("defaultValue");
 			}
 			else if (!property.get("name").equals("lifecycle.components")) {
 				assertThat((String) property.get("description")).containsIgnoringCase("default");
 			}
 		});
+	}
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void theTierOfAComponentIsOfferedWithItsThreeValues() throws Exception {
+		Map<String, Object> metadata;
+		try (InputStream json = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+			metadata = JsonMapper.builder().build().readValue(json, Map.class);
+		}
+		List<Map<String, Object>> hints = (List<Map<String, Object>>) metadata.get("hints");
+		assertThat(hints).filteredOn((hint) -> hint.get("name").equals("lifecycle.components.*.tier"))
+			.singleElement()
+			.satisfies((hint) -> assertThat((List<Map<String, Object>>) hint.get("values"))
+				.extracting((value) -> value.get("value"))
+				.containsExactly("standard", "observability", "advisory"));
 	}
 
 }

@@ -8,9 +8,9 @@ import java.time.Duration;
 
 import dev.lifecycle.core.ComponentState;
 import dev.lifecycle.core.ExitCodes;
+import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.ShutdownReason;
 import dev.lifecycle.core.ShutdownReport;
-import dev.lifecycle.spring.LifecycleTestSupport;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -27,11 +27,16 @@ import static org.awaitility.Awaitility.await;
 /**
  * A real web server during a real drain: the coordinator runs the sequence before the web
  * server's graceful shutdown, so the server keeps answering while components drain.
+ *
+ * <p>This module cannot use lifecycle-test (which depends on it), so the test sets the defaults
+ * that lifecycle-test would give it: no signal trap, no context close, no pre-stop file or marker.
  */
 @SpringBootTest(classes = DrainingApplication.class,
 		webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "spring.application.name=drain-test",
-				"management.endpoints.web.exposure.include=health,prometheus,lifecycle" })
+				"management.endpoints.web.exposure.include=health,prometheus,lifecycle",
+				"lifecycle.signals.trap=false", "lifecycle.close-context=false", "lifecycle.pre-stop.enabled=false",
+				"lifecycle.run-marker.enabled=false" })
 @AutoConfigureMetrics
 @DirtiesContext
 class GracefulShutdownIntegrationTests {
@@ -47,6 +52,9 @@ class GracefulShutdownIntegrationTests {
 	@Autowired
 	private DrainingApplication application;
 
+	@Autowired
+	private LifecycleManager manager;
+
 	@Test
 	void lifecycleEndpointIsReadOnlyOverHttp() throws Exception {
 		HttpRequest post = HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + "/actuator/lifecycle"))
@@ -54,15 +62,14 @@ class GracefulShutdownIntegrationTests {
 			.timeout(Duration.ofSeconds(10))
 			.build();
 		assertThat(this.http.send(post, HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(405);
-		assertThat(LifecycleTestSupport.of(this.context).manager().isShutdownInitiated()).isFalse();
+		assertThat(this.manager.isShutdownInitiated()).isFalse();
 	}
 
 	@Test
 	void serverKeepsServingWhileComponentsDrainHighestPhaseFirst() throws Exception {
-		LifecycleTestSupport lifecycle = LifecycleTestSupport.of(this.context);
 		assertThat(get("/actuator/health/readiness").statusCode()).isEqualTo(200);
 
-		lifecycle.manager().handle("fast").orElseThrow().requestShutdown();
+		this.manager.handle("fast").orElseThrow().requestShutdown();
 		// The slow component (phase 10) is draining and holds the sequence until released.
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.application.slowDraining.getCount() == 0);
 
@@ -81,19 +88,19 @@ class GracefulShutdownIntegrationTests {
 		HttpResponse<String> hello = get("/hello");
 		assertThat(hello.statusCode()).isEqualTo(200);
 		assertThat(hello.body()).isEqualTo("hello");
-		assertThat(lifecycle.manager().components()).filteredOn((c) -> c.name().equals("fast"))
+		assertThat(this.manager.components()).filteredOn((c) -> c.name().equals("fast"))
 			.singleElement()
 			.satisfies((fast) -> assertThat(fast.state()).isEqualTo(ComponentState.RUNNING));
 
 		this.application.releaseSlow.countDown();
-		ShutdownReport report = lifecycle.awaitReport(Duration.ofSeconds(30));
+		ShutdownReport report = this.manager.awaitTermination(Duration.ofSeconds(30)).orElseThrow();
 		assertThat(report.trigger().reason()).isEqualTo(ShutdownReason.REQUESTED);
 		assertThat(report.trigger().component()).isEqualTo("fast");
 		assertThat(report.clean()).isTrue();
 		assertThat(this.application.stops).containsExactly("slow", "fast");
 		await().atMost(Duration.ofSeconds(10)).until(() -> !this.application.exitCodes.isEmpty());
 		assertThat(this.application.exitCodes).containsExactly(ExitCodes.CLEAN);
-		// Under the test framework the context stays open for it to close (@DirtiesContext).
+		// With close-context=false the context stays open for the test framework to close (@DirtiesContext).
 		assertThat(this.context.isActive()).isTrue();
 	}
 

@@ -1,15 +1,26 @@
 package dev.lifecycle.autoconfigure;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
+import dev.lifecycle.core.ActiveComponent;
+import dev.lifecycle.core.ComponentHandle;
+import dev.lifecycle.core.ComponentOptions;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.ShutdownReason;
 import dev.lifecycle.spring.LifecycleExit;
+import dev.lifecycle.spring.ManagedComponent;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.availability.ApplicationAvailability;
 import org.springframework.boot.availability.ReadinessState;
@@ -24,6 +35,9 @@ import org.springframework.mock.env.MockEnvironment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class LifecycleAutoConfigurationTests {
+
+	@TempDir
+	Path tempDir;
 
 	@Test
 	void createsTheEngineAndItsSpringIntegration() {
@@ -50,20 +64,53 @@ class LifecycleAutoConfigurationTests {
 	}
 
 	@Test
-	void disablingLifecycleTurnsEverythingOff() {
+	void disablingLifecycleLeavesOnlyAnInertManager() {
 		TestRunners.lifecycle()
 			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
 			.withPropertyValues("lifecycle.enabled=false", "management.endpoints.jmx.exposure.include=lifecycle",
 					"spring.jmx.enabled=true")
 			.run((context) -> assertThat(context).hasNotFailed()
-				.doesNotHaveBean(LifecycleManager.class)
+				.hasSingleBean(LifecycleManager.class)
 				.doesNotHaveBean(LifecycleCoordinator.class)
 				.doesNotHaveBean(ManagedComponentRegistrar.class)
+				.doesNotHaveBean(SignalTrap.class)
 				.doesNotHaveBean(MicrometerLifecycleMetrics.class)
 				.doesNotHaveBean(LifecycleHealthIndicator.class)
 				.doesNotHaveBean(LifecycleEndpoint.class)
 				.doesNotHaveBean(LifecycleExit.class)
 				.doesNotHaveBean(LifecycleProperties.class));
+	}
+
+	@Test
+	void withLifecycleDisabledBeansThatUseTheManagerAndHandlesStillStartAndNothingIsStartedOrStopped() {
+		AtomicReference<LifecycleManager> managerRef = new AtomicReference<>();
+		TestRunners.lifecycle()
+			.withPropertyValues("lifecycle.enabled=false", "lifecycle.pre-stop.enabled=true",
+					"lifecycle.pre-stop.path=" + this.tempDir.resolve("shutdown"), "lifecycle.run-marker.enabled=true",
+					"lifecycle.run-marker.path=" + this.tempDir.resolve("running"))
+			.withUserConfiguration(InertUsersConfiguration.class)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				LifecycleManager manager = context.getBean(LifecycleManager.class);
+				managerRef.set(manager);
+				InertUser user = context.getBean(InertUser.class);
+				assertThat(user.handle.name()).isEqualTo("worker");
+				assertThat(user.handle.isShuttingDown()).isFalse();
+				try (var section = user.handle.critical()) {
+					user.handle.reportHealthy();
+				}
+				// Never started: the active component's run method is never called.
+				assertThat(context.getBean(InertWorker.class).runs).hasValue(0);
+				assertThat(manager.components()).extracting((view) -> view.name() + " " + view.state())
+					.containsExactly("worker REGISTERED", "work-executor REGISTERED");
+				// A critical executor still runs what it is given.
+				assertThat(user.executor.submit(() -> "done").get(10, TimeUnit.SECONDS)).isEqualTo("done");
+				Files.createFile(this.tempDir.resolve("shutdown"));
+			});
+		// Closing the context ran no sequence; the pre-stop file and run marker were never touched.
+		assertThat(managerRef.get().isShutdownInitiated()).isFalse();
+		assertThat(managerRef.get().report()).isEmpty();
+		assertThat(this.tempDir.resolve("running")).doesNotExist();
 	}
 
 	@Test
@@ -208,12 +255,31 @@ class LifecycleAutoConfigurationTests {
 	}
 
 	@Test
+	void preStopFileIsWatchedByDefaultOnlyOnKubernetesOrWhenAPathIsSet() {
+		MockEnvironment kubernetes = new MockEnvironment().withProperty("spring.application.name", "orders")
+			.withProperty("spring.main.cloud-platform", "kubernetes");
+		MockEnvironment laptop = new MockEnvironment().withProperty("spring.application.name", "orders");
+		assertThat(LifecycleSettings.of(new LifecycleProperties(), laptop).preStopFile()).isNull();
+		assertThat(LifecycleSettings.of(new LifecycleProperties(), kubernetes).preStopFile())
+			.isEqualTo(Path.of("/tmp/shutdown"));
+		LifecycleProperties withPath = new LifecycleProperties();
+		withPath.getPreStop().setPath("/var/run/orders/shutdown");
+		assertThat(LifecycleSettings.of(withPath, laptop).preStopFile()).isEqualTo(Path.of("/var/run/orders/shutdown"));
+		LifecycleProperties enabled = new LifecycleProperties();
+		enabled.getPreStop().setEnabled(true);
+		assertThat(LifecycleSettings.of(enabled, laptop).preStopFile()).isEqualTo(Path.of("/tmp/shutdown"));
+		LifecycleProperties disabled = new LifecycleProperties();
+		disabled.getPreStop().setEnabled(false);
+		disabled.getPreStop().setPath("/var/run/orders/shutdown");
+		assertThat(LifecycleSettings.of(disabled, kubernetes).preStopFile()).isNull();
+	}
+
+	@Test
 	void runMarkerDefaultsToAFileNamedAfterTheServiceInTheTempDirectory() {
 		MockEnvironment environment = new MockEnvironment().withProperty("spring.application.name", "orders api");
 		LifecycleSettings settings = LifecycleSettings.of(new LifecycleProperties(), environment);
 		assertThat(settings.runMarker())
 			.isEqualTo(Path.of(System.getProperty("java.io.tmpdir"), "lifecycle-orders_api.running"));
-		assertThat(settings.preStopFile()).isEqualTo(Path.of("/tmp/shutdown"));
 		assertThat(settings.globalShutdownTimeout()).isEqualTo(Duration.ofSeconds(60));
 		assertThat(settings.healthPollInterval()).isEqualTo(Duration.ofSeconds(5));
 	}
@@ -242,6 +308,47 @@ class LifecycleAutoConfigurationTests {
 		@Bean
 		LifecycleEndpoint userLifecycleEndpoint(LifecycleManager manager) {
 			return new LifecycleEndpoint(manager);
+		}
+
+	}
+
+	@ManagedComponent("worker")
+	static class InertWorker implements ActiveComponent {
+
+		final AtomicInteger runs = new AtomicInteger();
+
+		@Override
+		public void run(ComponentHandle handle) {
+			this.runs.incrementAndGet();
+		}
+
+	}
+
+	static class InertUser {
+
+		final ComponentHandle handle;
+
+		final ExecutorService executor;
+
+		InertUser(LifecycleManager manager) {
+			this.handle = manager.handle("worker").orElseThrow();
+			this.executor = manager.registerExecutor("work-executor", ComponentOptions.defaults(),
+					Executors.newSingleThreadExecutor());
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class InertUsersConfiguration {
+
+		@Bean
+		InertWorker inertWorker() {
+			return new InertWorker();
+		}
+
+		@Bean
+		InertUser inertUser(LifecycleManager manager, InertWorker worker) {
+			return new InertUser(manager);
 		}
 
 	}

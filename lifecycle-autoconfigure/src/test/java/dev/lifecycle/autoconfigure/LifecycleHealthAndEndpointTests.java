@@ -33,6 +33,56 @@ class LifecycleHealthAndEndpointTests {
 				"lifecycle.health-poll-interval=50ms");
 
 	@Test
+	void thePreviousShutdownIsDrawnAsAnSvgTimelineWithOneBarPerComponent(
+			@org.junit.jupiter.api.io.TempDir java.nio.file.Path directory) throws Exception {
+		java.nio.file.Path marker = directory.resolve("lifecycle-orders.running");
+		LifecycleManager previous = LifecycleManager.builder("orders").runMarker(marker).build();
+		previous.registerPassive("pipeline", dev.lifecycle.core.ComponentOptions.defaults().withPhase(10),
+				(handle) -> {
+				});
+		previous.registerPassive("stuck-client", dev.lifecycle.core.ComponentOptions.defaults()
+			.withGracefulShutdown(Duration.ofMillis(100)), (handle) -> Thread.sleep(5_000));
+		previous.start();
+		previous.triggerShutdown(dev.lifecycle.core.ShutdownReason.SIGNAL, "signal");
+		previous.awaitTermination();
+
+		this.runner
+			.withPropertyValues("lifecycle.run-marker.enabled=true", "lifecycle.run-marker.path=" + marker)
+			.run((context) -> {
+				String svg = context.getBean(LifecycleEndpoint.class).timeline("previous", "timeline");
+				org.w3c.dom.Document document = javax.xml.parsers.DocumentBuilderFactory.newInstance()
+					.newDocumentBuilder()
+					.parse(new java.io.ByteArrayInputStream(svg.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+				assertThat(document.getDocumentElement().getNodeName()).isEqualTo("svg");
+				assertThat(svg).contains("orders: shutdown (signal from signal), not clean, exit 0")
+					.contains("pipeline (phase 10, standard)")
+					.contains("stuck-client (phase 0, standard)")
+					.contains("fill=\"#43a047\"")
+					.contains("fill=\"#fb8c00\"")
+					.contains("standard drain, phase 10");
+				assertThat(context.getBean(LifecycleEndpoint.class).timeline("current", "timeline")).isNull();
+			});
+	}
+
+	@Test
+	void theEndpointShowsWhatThePreviousRunLeft(@org.junit.jupiter.api.io.TempDir java.nio.file.Path directory)
+			throws Exception {
+		java.nio.file.Path marker = directory.resolve("lifecycle-orders.running");
+		java.nio.file.Files.writeString(marker, "pid=4242 started=2026-11-23T10:00:00Z\n");
+		this.runner
+			.withPropertyValues("lifecycle.run-marker.enabled=true", "lifecycle.run-marker.path=" + marker)
+			.run((context) -> {
+				LifecycleEndpoint.PreviousRunDescriptor previous = context.getBean(LifecycleEndpoint.class)
+					.lifecycle()
+					.previousRun();
+				assertThat(previous.unclean()).isTrue();
+				assertThat(previous.summary()).isEqualTo("previous run (pid=4242 started=2026-11-23T10:00:00Z) "
+						+ "ended without a shutdown: SIGKILL, OOM kill or crash");
+				assertThat(previous.report()).isNull();
+			});
+	}
+
+	@Test
 	@SuppressWarnings("unchecked")
 	void healthIsUpWithPerComponentDetail() {
 		this.runner.run((context) -> {

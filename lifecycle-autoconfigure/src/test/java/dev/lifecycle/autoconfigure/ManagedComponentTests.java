@@ -13,6 +13,7 @@ import dev.lifecycle.core.ComponentView;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.Outcome;
 import dev.lifecycle.core.PassiveComponent;
+import dev.lifecycle.core.ShutdownReason;
 import dev.lifecycle.core.ShutdownReport;
 import dev.lifecycle.core.Tier;
 import dev.lifecycle.spring.FinalAction;
@@ -131,6 +132,20 @@ class ManagedComponentTests {
 					.contains("'lifecycle.components.payment-executor.liveness-deadline' is required for an ADVISORY");
 				assertThat(analysis.getAction())
 					.contains("Set 'lifecycle.components.payment-executor.liveness-deadline'");
+			});
+	}
+
+	@Test
+	void aComponentMadeFiniteByPropertyEndsTheApplicationWhenItsWorkIsDone() {
+		TestRunners.lifecycle()
+			.withUserConfiguration(BatchConfiguration.class)
+			// The context stays open for the assertions; in an application the completion closes it.
+			.withPropertyValues("lifecycle.components.batch.finite=true", "lifecycle.close-context=false")
+			.run((context) -> {
+				LifecycleManager manager = context.getBean(LifecycleManager.class);
+				ShutdownReport report = manager.awaitTermination(Duration.ofSeconds(10)).orElseThrow();
+				assertThat(report.trigger().reason()).isEqualTo(ShutdownReason.COMPLETED);
+				assertThat(report.exitCode()).isZero();
 			});
 	}
 
@@ -448,6 +463,27 @@ class ManagedComponentTests {
 		@Bean
 		Ingest ingest(TestRunners.Events events) {
 			return new Ingest(events);
+		}
+
+	}
+
+	/** Finite only when configured so: the annotation leaves it infinite. */
+	@ManagedComponent("batch")
+	static class Batch implements ActiveComponent {
+
+		@Override
+		public void run(ComponentHandle handle) {
+			handle.workCompleted();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class BatchConfiguration {
+
+		@Bean
+		Batch batch() {
+			return new Batch();
 		}
 
 	}

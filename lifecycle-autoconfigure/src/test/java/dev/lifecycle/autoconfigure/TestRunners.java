@@ -20,7 +20,8 @@ final class TestRunners {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(ApplicationAvailabilityAutoConfiguration.class,
 					LifecycleAutoConfiguration.class, LifecycleMetricsAutoConfiguration.class,
-					LifecycleHealthContributorAutoConfiguration.class, LifecycleEndpointAutoConfiguration.class))
+					LifecycleHealthContributorAutoConfiguration.class, LifecycleEndpointAutoConfiguration.class,
+					InertLifecycleAutoConfiguration.class))
 			.withPropertyValues("spring.application.name=orders", "lifecycle.signals.trap=false",
 					"lifecycle.pre-stop.enabled=false", "lifecycle.run-marker.enabled=false",
 					"lifecycle.halt-after-ceiling=false");

@@ -43,14 +43,19 @@ public record SampleProperties(@DefaultValue("./data") Path dataDir, @DefaultVal
 	/**
 	 * @param synchronous SQLite {@code PRAGMA synchronous}: {@code FULL} (each ack survives power loss)
 	 * or {@code NORMAL} (each ack survives a process crash; faster on slow disks)
-	 * @param busyTimeout how long a connection waits for a lock before failing
+	 * @param busyTimeout how long a write waits for the database's lock (held by another process, say)
+	 * before it is refused with 503
+	 * @param rebuildCheckpoint discard the checkpoint and recount every key from the log at this start: the
+	 * way out when the start is refused because the checkpoint does not match the log (remove it afterwards)
 	 */
-	public record Db(@DefaultValue("FULL") String synchronous, @DefaultValue("5s") Duration busyTimeout) {
+	public record Db(@DefaultValue("FULL") String synchronous, @DefaultValue("5s") Duration busyTimeout,
+			@DefaultValue("false") boolean rebuildCheckpoint) {
 	}
 
 	/**
 	 * @param maxBodySize the largest request body accepted; larger ones get 413 without being read
-	 * @param retryAfter the {@code Retry-After} sent with 503 once ingestion has stopped
+	 * @param retryAfter the {@code Retry-After} sent with 503 (ingestion stopped, database locked) and 507
+	 * (disk full)
 	 */
 	public record Ingest(@DefaultValue("64KB") DataSize maxBodySize, @DefaultValue("5s") Duration retryAfter) {
 	}

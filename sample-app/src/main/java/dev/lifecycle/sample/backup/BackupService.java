@@ -16,6 +16,7 @@ import dev.lifecycle.sample.store.StoreException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.beans.factory.InitializingBean;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Service;
 
@@ -23,10 +24,11 @@ import org.springframework.stereotype.Service;
  * Takes consistent backups of the database ({@code VACUUM INTO} a temporary name, fsync, atomic
  * rename) into the backup target, or into the local fallback when the advisory
  * {@link BackupTarget} is unhealthy or the write to the target fails; keeps the newest
- * {@code sample.backup.keep} backups per directory.
+ * {@code sample.backup.keep} backups per directory, and removes at start the temporary files of backups
+ * cut short by a kill. A backup directory belongs to one instance: give each its own.
  */
 @Service
-public class BackupService {
+public class BackupService implements InitializingBean {
 
 	/** Backup files are {@code events-<UTC timestamp>.db}, so names sort by age. */
 	public static final String PREFIX = "events-";
@@ -75,16 +77,50 @@ public class BackupService {
 		}
 		catch (StoreException ex) {
 			if (directory.equals(this.target.fallback())) {
-				throw ex;
+				throw new StoreException("The backup failed: the target " + this.target.target()
+						+ " is unhealthy and the fallback " + directory + " failed too (" + ex.getMessage() + ")", ex);
 			}
 			logger.warn("Backup: writing to the target failed ({}); trying the local fallback {}", ex.getMessage(),
 					this.target.fallback());
 			directory = this.target.fallback();
-			file = this.store.backupTo(directory, name);
+			try {
+				file = this.store.backupTo(directory, name);
+			}
+			catch (StoreException fallbackFailure) {
+				fallbackFailure.addSuppressed(ex);
+				throw new StoreException("The backup failed on both the target (" + ex.getMessage()
+						+ ") and the fallback (" + fallbackFailure.getMessage() + ")", fallbackFailure);
+			}
 		}
 		logger.info("Backup: wrote {} ({} bytes) in {} ms", file, size(file), (System.nanoTime() - start) / 1_000_000);
 		prune(directory);
 		return file;
+	}
+
+	/**
+	 * Removes the temporary files ({@code events-*.db.tmp}) that backups cut short by a kill left in the
+	 * target and the fallback. A backup directory belongs to one instance (as pruning assumes too), and
+	 * this one holds its data directory's lock, so no live backup writes them.
+	 */
+	@Override
+	public void afterPropertiesSet() {
+		for (Path directory : List.of(this.target.target(), this.target.fallback())) {
+			if (!Files.isDirectory(directory)) {
+				continue;
+			}
+			try (Stream<Path> files = Files.list(directory)) {
+				for (Path leftover : files.filter((p) -> p.getFileName().toString().startsWith(PREFIX)
+						&& p.getFileName().toString().endsWith(".db.tmp")).toList()) {
+					long size = size(leftover);
+					Files.deleteIfExists(leftover);
+					logger.warn("Backup: removed {} ({} bytes), left by a backup that was cut short (the process was "
+							+ "killed)", leftover, size);
+				}
+			}
+			catch (IOException ex) {
+				logger.warn("Backup: could not remove leftover temporary files in {}", directory, ex);
+			}
+		}
 	}
 
 	private void prune(Path directory) {

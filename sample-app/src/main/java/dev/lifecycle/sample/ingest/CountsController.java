@@ -1,9 +1,8 @@
 package dev.lifecycle.sample.ingest;
 
+import java.math.BigInteger;
 import java.util.Map;
-import java.util.TreeMap;
 
-import dev.lifecycle.sample.pipeline.CountsSnapshot;
 import dev.lifecycle.sample.pipeline.Pipeline;
 import dev.lifecycle.sample.store.Aggregate;
 
@@ -16,12 +15,18 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * {@code GET /counts} and {@code GET /counts/{key}}: the pipeline's aggregates (sum and count per
- * key) as of the last processed offset, read from memory, with that offset. Events acknowledged but
+ * key) as of the last processed offset, read from memory, with that offset, a page at a time. Events acknowledged but
  * not yet consumed by the pipeline are not in them yet: compare {@code offset} with the offset of the
  * acknowledgement.
  */
 @RestController
 public class CountsController {
+
+	/** Keys per page when the client does not say. */
+	static final int DEFAULT_LIMIT = 1000;
+
+	/** The most keys per page. */
+	static final int MAX_LIMIT = 10_000;
 
 	private final Pipeline pipeline;
 
@@ -30,20 +35,37 @@ public class CountsController {
 	}
 
 	/**
-	 * All keys, optionally only those starting with {@code prefix}.
+	 * Keys in key order, a page at a time, optionally only those starting with {@code prefix}. A page
+	 * holds at most {@code limit} keys ({@value #DEFAULT_LIMIT} by default, {@value #MAX_LIMIT} at most),
+	 * so the answer stays small whatever the number of keys; {@code next} is the {@code after} of the
+	 * next page ({@code null} on the last one).
 	 * @param prefix keep only keys with this prefix (optional)
-	 * @return {@code {"offset", "checkpointOffset", "pipeline", "keys": {key: {"sum", "count"}}}}
+	 * @param after start after this key (optional: from the first key)
+	 * @param limit the most keys in the answer
+	 * @return 200 {@code {"offset", "checkpointOffset", "pipeline", "keys": {key: {"sum", "count"}}, "next"}},
+	 * or 400 for a limit out of range
 	 */
 	@GetMapping("/counts")
-	public Counts counts(@RequestParam(name = "prefix", required = false) String prefix) {
-		CountsSnapshot snapshot = this.pipeline.snapshot();
-		Map<String, Aggregate> keys = new TreeMap<>();
-		snapshot.aggregates().forEach((key, aggregate) -> {
-			if (prefix == null || key.startsWith(prefix)) {
-				keys.put(key, aggregate);
+	public ResponseEntity<Object> counts(@RequestParam(name = "prefix", required = false) String prefix,
+			@RequestParam(name = "after", required = false) String after,
+			@RequestParam(name = "limit", required = false) String limit) {
+		int size = DEFAULT_LIMIT;
+		if (limit != null) {
+			try {
+				size = Integer.parseInt(limit);
 			}
-		});
-		return new Counts(snapshot.offset(), snapshot.checkpointOffset(), snapshot.state().name(), keys);
+			catch (NumberFormatException ex) {
+				size = -1;
+			}
+			if (size < 1 || size > MAX_LIMIT) {
+				return ResponseEntity.badRequest()
+					.body(new EventController.ErrorBody("invalid_limit",
+							"limit must be an integer between 1 and " + MAX_LIMIT + ", not '" + limit + "'"));
+			}
+		}
+		Pipeline.CountsPage page = this.pipeline.page((prefix != null) ? prefix : "", after, size);
+		return ResponseEntity.ok(new Counts(page.offset(), page.checkpointOffset(), page.state().name(), page.keys(),
+				page.next()));
 	}
 
 	/**
@@ -69,8 +91,10 @@ public class CountsController {
 	 * @param checkpointOffset the offset of the last durable checkpoint
 	 * @param pipeline the pipeline's state
 	 * @param keys sum and count per key, sorted by key
+	 * @param next the key to pass as {@code after} for the next page, or null on the last page
 	 */
-	public record Counts(long offset, long checkpointOffset, String pipeline, Map<String, Aggregate> keys) {
+	public record Counts(long offset, long checkpointOffset, String pipeline, Map<String, Aggregate> keys,
+			String next) {
 	}
 
 	/**
@@ -80,7 +104,7 @@ public class CountsController {
 	 * @param count the number of its events
 	 * @param offset the last log offset included
 	 */
-	public record KeyCounts(String key, long sum, long count, long offset) {
+	public record KeyCounts(String key, BigInteger sum, long count, long offset) {
 	}
 
 	/**

@@ -32,11 +32,15 @@ import org.springframework.web.bind.annotation.RestController;
  * <caption>Answers</caption>
  * <tr><td>202</td><td>{@code {"id", "offset", "duplicate"}}: committed (or a repeat of a committed id
  * with the same key and value: the original offset, {@code "duplicate": true}, not counted again)</td></tr>
- * <tr><td>400</td><td>malformed JSON, a missing, oversized or wrongly typed field, an unknown field</td></tr>
+ * <tr><td>400</td><td>malformed JSON, a missing, oversized or wrongly typed field, an unknown field, a value
+ * out of range, an id or key that is not valid Unicode</td></tr>
  * <tr><td>409</td><td>the id was already used for a different key or value</td></tr>
  * <tr><td>413</td><td>the body is larger than {@code sample.ingest.max-body-size}</td></tr>
  * <tr><td>415</td><td>a {@code Content-Type} that is not JSON (none at all is accepted)</td></tr>
- * <tr><td>503</td><td>ingestion has stopped (shutdown) or has not started; with {@code Retry-After}</td></tr>
+ * <tr><td>503</td><td>ingestion has stopped (shutdown) or has not started, or the database is locked by
+ * another process beyond {@code sample.db.busy-timeout}; with {@code Retry-After}</td></tr>
+ * <tr><td>507</td><td>the disk is full; with {@code Retry-After} (reads go on; writes resume by themselves
+ * once there is space)</td></tr>
  * <tr><td>500</td><td>the commit failed; nothing was written</td></tr>
  * </table>
  * Every error body is {@code {"error": "<code>", "reason": "<text>"}}.
@@ -64,6 +68,8 @@ public class EventController {
 
 	private final Counter refused;
 
+	private final Counter unavailable;
+
 	public EventController(Ingestion ingestion, EventStore store, SampleProperties properties, MeterRegistry registry) {
 		this.ingestion = ingestion;
 		this.store = store;
@@ -73,6 +79,7 @@ public class EventController {
 		this.duplicates = counter(registry, "duplicate");
 		this.rejected = counter(registry, "rejected");
 		this.refused = counter(registry, "refused");
+		this.unavailable = counter(registry, "unavailable");
 	}
 
 	private static Counter counter(MeterRegistry registry, String outcome) {
@@ -125,9 +132,19 @@ public class EventController {
 				if (this.ingestion.isRefusing()) {
 					return refuse();
 				}
-				logger.warn("POST /events: event '{}' not stored: {}", event.id(), ex.getMessage());
-				return error(HttpStatus.INTERNAL_SERVER_ERROR, "storage_error",
-						"the event could not be committed and was not stored; retry with the same id");
+				return switch (ex.kind()) {
+					case BUSY -> unavailable(HttpStatus.SERVICE_UNAVAILABLE, "database_busy",
+							"the database is locked by another process beyond the busy timeout; the event was not "
+									+ "stored: retry with the same id after Retry-After");
+					case FULL -> unavailable(HttpStatus.INSUFFICIENT_STORAGE, "storage_full",
+							"the disk is full; the event was not stored: retry with the same id after Retry-After");
+					case CLOSED -> refuse();
+					case OTHER -> {
+						logger.warn("POST /events: event '{}' not stored: {}", event.id(), ex.getMessage());
+						yield error(HttpStatus.INTERNAL_SERVER_ERROR, "storage_error",
+								"the event could not be committed and was not stored; retry with the same id");
+					}
+				};
 			}
 			return switch (result.outcome()) {
 				case APPENDED -> {
@@ -167,6 +184,15 @@ public class EventController {
 			.header(HttpHeaders.RETRY_AFTER, this.retryAfterSeconds)
 			.body(new ErrorBody("shutting_down", "ingestion is not accepting events (the service is shutting down "
 					+ "or still starting); retry on another instance or after Retry-After"));
+	}
+
+	/** A write that failed for a passing reason: nothing was stored, and a retry later can succeed. */
+	private ResponseEntity<Object> unavailable(HttpStatus status, String code, String reason) {
+		this.unavailable.increment();
+		return ResponseEntity.status(status)
+			.header(HttpHeaders.RETRY_AFTER, this.retryAfterSeconds)
+			.contentType(MediaType.APPLICATION_JSON)
+			.body(new ErrorBody(code, reason));
 	}
 
 	private ResponseEntity<Object> tooLarge(String reason) {

@@ -17,11 +17,13 @@ import tools.jackson.databind.json.JsonMapper;
  * <li>the body is one JSON object with exactly the fields {@code id}, {@code key}, {@code value}; no
  * duplicate or unknown fields, nothing after the object;</li>
  * <li>{@code id}: a string of 1 to {@value #MAX_ID_LENGTH} characters, not blank, no control
- * characters;</li>
+ * characters, valid Unicode (no unpaired surrogate, which has no UTF-8 form and would be stored as
+ * another id);</li>
  * <li>{@code key}: a string of 1 to {@value #MAX_KEY_LENGTH} characters from {@code A-Z a-z 0-9 . _ : -}
  * (so that {@code GET /counts/{key}} needs no escaping);</li>
  * <li>{@code value}: a JSON integer (not {@code 1.0}, not {@code "1"}) between
- * -{@value #MAX_ABS_VALUE} and {@value #MAX_ABS_VALUE}, so that no key's sum can overflow.</li>
+ * -{@value #MAX_ABS_VALUE} and {@value #MAX_ABS_VALUE} inclusive (sums are exact at any size, so the
+ * bound is about sane input, not overflow).</li>
  * </ul>
  */
 public final class EventParser {
@@ -97,6 +99,7 @@ public final class EventParser {
 			throw new InvalidEventException("field '" + field + "' must be a string, not " + type(node));
 		}
 		String text = node.stringValue();
+		checkWellFormed(field, text);
 		if (text.isEmpty()) {
 			throw new InvalidEventException("field '" + field + "' must not be empty");
 		}
@@ -107,6 +110,24 @@ public final class EventParser {
 		return text;
 	}
 
+	/**
+	 * Refuses text that is not valid Unicode: a lone surrogate (JSON lets {@code "\\ud800"} through)
+	 * has no UTF-8 form, so the database would store a replacement character instead, and two
+	 * different ids could become one.
+	 */
+	private static void checkWellFormed(String field, String text) throws InvalidEventException {
+		for (int i = 0; i < text.length(); i++) {
+			char c = text.charAt(i);
+			if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+				i++;
+			}
+			else if (Character.isSurrogate(c)) {
+				throw new InvalidEventException("field '" + field + "' is not valid Unicode text: it has an unpaired "
+						+ "surrogate (\\u" + Integer.toHexString(c) + ") at character " + i);
+			}
+		}
+	}
+
 	private static long value(JsonNode root) throws InvalidEventException {
 		JsonNode node = root.get("value");
 		if (node == null) {
@@ -115,7 +136,8 @@ public final class EventParser {
 		if (!node.isIntegralNumber()) {
 			throw new InvalidEventException("field 'value' must be an integer, not " + type(node));
 		}
-		if (!node.canConvertToLong() || Math.abs(node.longValue()) > MAX_ABS_VALUE) {
+		// A range check, not Math.abs: Math.abs(Long.MIN_VALUE) is negative and would pass.
+		if (!node.canConvertToLong() || node.longValue() < -MAX_ABS_VALUE || node.longValue() > MAX_ABS_VALUE) {
 			throw new InvalidEventException("field 'value' is out of range; it must be between -" + MAX_ABS_VALUE
 					+ " and " + MAX_ABS_VALUE);
 		}

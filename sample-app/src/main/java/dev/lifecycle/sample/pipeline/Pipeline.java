@@ -4,9 +4,12 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReadWriteLock;
@@ -20,6 +23,7 @@ import dev.lifecycle.sample.store.Aggregate;
 import dev.lifecycle.sample.store.Checkpoint;
 import dev.lifecycle.sample.store.EventStore;
 import dev.lifecycle.sample.store.LoggedEvent;
+import dev.lifecycle.sample.store.StoreException;
 import dev.lifecycle.spring.ManagedComponent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -69,7 +73,8 @@ public class Pipeline implements ActiveComponent, InitializingBean {
 	/** Guards {@link #aggregates} and {@link #offset} for readers of {@link #snapshot()}. */
 	private final ReadWriteLock stateLock = new ReentrantReadWriteLock();
 
-	private final Map<String, Aggregate> aggregates = new HashMap<>();
+	/** Sorted, so that {@code GET /counts} can be served a page at a time. */
+	private final NavigableMap<String, Aggregate> aggregates = new TreeMap<>();
 
 	/** Keys changed since the last checkpoint; touched by the consuming thread only. */
 	private final Set<String> dirty = new HashSet<>();
@@ -93,6 +98,13 @@ public class Pipeline implements ActiveComponent, InitializingBean {
 	private volatile boolean recovered;
 
 	private long sinceCheckpoint;
+
+	/** Consecutive failed checkpoints; touched by the consuming thread only. */
+	private int failedCheckpoints;
+
+	private long nextCheckpointAttemptNanos;
+
+	private static final int MAX_RETRY_SECONDS = 30;
 
 	private long lastCheckpointNanos;
 
@@ -142,10 +154,10 @@ public class Pipeline implements ActiveComponent, InitializingBean {
 			apply(batch);
 			replayed += batch.size();
 		}
-		if (replayed > 0) {
-			checkpoint();
-		}
 		this.lastCheckpointNanos = System.nanoTime();
+		if (replayed > 0) {
+			tryCheckpoint();
+		}
 		this.recovered = true;
 		logger.info("Pipeline: recovered from checkpoint at offset {} ({} key(s)), replayed {} event(s) from the log, "
 				+ "now at offset {} ({} ms)", checkpoint.offset(), checkpoint.aggregates().size(), replayed, this.offset,
@@ -249,8 +261,8 @@ public class Pipeline implements ActiveComponent, InitializingBean {
 					throw new IllegalStateException(
 							"Log offset " + event.offset() + " is not after processed offset " + this.offset);
 				}
-				this.aggregates.merge(event.key(), new Aggregate(event.value(), 1),
-						(a, b) -> new Aggregate(Math.addExact(a.sum(), b.sum()), a.count() + b.count()));
+				// Exact sums: no accepted value can make the live path or a replay fail.
+				this.aggregates.merge(event.key(), new Aggregate(event.value(), 1), Aggregate::plus);
 				this.dirty.add(event.key());
 				this.offset = event.offset();
 			}
@@ -266,10 +278,43 @@ public class Pipeline implements ActiveComponent, InitializingBean {
 		if (this.sinceCheckpoint == 0) {
 			return;
 		}
+		long now = System.nanoTime();
+		// After a failure, wait for the retry pause, unless a write (an append) has committed since:
+		// then the cause is gone and the checkpoint catches up at once.
+		if (this.failedCheckpoints > 0 && now - this.nextCheckpointAttemptNanos < 0 && !this.store.isWritable()) {
+			return;
+		}
 		boolean enoughEvents = this.sinceCheckpoint >= this.settings.checkpointEvery();
-		boolean longEnough = System.nanoTime() - this.lastCheckpointNanos >= this.settings.checkpointInterval().toNanos();
-		if (enoughEvents || longEnough) {
+		boolean longEnough = now - this.lastCheckpointNanos >= this.settings.checkpointInterval().toNanos();
+		if (enoughEvents || longEnough || this.failedCheckpoints > 0) {
+			tryCheckpoint();
+		}
+	}
+
+	/**
+	 * A checkpoint that may fail without harm: the log is the truth and the aggregates stay in memory,
+	 * so a full disk or a locked database only delays it. It is retried with a growing pause (up to
+	 * {@value #MAX_RETRY_SECONDS} s) until it succeeds; the keys changed meanwhile stay marked.
+	 */
+	private void tryCheckpoint() throws InterruptedException {
+		try {
 			checkpoint();
+			if (this.failedCheckpoints > 0) {
+				logger.info("Pipeline: checkpoint at offset {} written after {} failed attempt(s)", this.offset,
+						this.failedCheckpoints);
+				this.failedCheckpoints = 0;
+			}
+		}
+		catch (StoreException ex) {
+			this.failedCheckpoints++;
+			long pauseMillis = Math.min(TimeUnit.SECONDS.toMillis(MAX_RETRY_SECONDS),
+					this.settings.checkpointInterval().toMillis() << Math.min(this.failedCheckpoints - 1, 10));
+			this.nextCheckpointAttemptNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(pauseMillis);
+			if (this.failedCheckpoints == 1 || this.failedCheckpoints % 20 == 0) {
+				logger.warn("Pipeline: checkpoint at offset {} failed ({} attempt(s) so far, next in {} ms); the "
+						+ "pipeline goes on from memory and the log keeps every event: {}", this.offset,
+						this.failedCheckpoints, pauseMillis, ex.getMessage());
+			}
 		}
 	}
 
@@ -350,7 +395,60 @@ public class Pipeline implements ActiveComponent, InitializingBean {
 		return Math.max(this.latestAppended, this.publishedOffset);
 	}
 
-	/** Every key's aggregate and the offset they are at, consistently. */
+	/**
+	 * One page of keys in key order, consistently with the offset it is at: the keys starting with
+	 * {@code prefix} (all when empty) and after {@code after} (from the first when null), at most
+	 * {@code limit} of them. Costs O(log n + limit), whatever the number of keys.
+	 * @param prefix keep keys with this prefix ("" for all)
+	 * @param after start after this key, or null
+	 * @param limit the most keys returned (at least 1)
+	 * @return the page, with the key to continue after when there are more
+	 */
+	public CountsPage page(String prefix, String after, int limit) {
+		this.stateLock.readLock().lock();
+		try {
+			NavigableMap<String, Aggregate> from = (after != null && after.compareTo(prefix) >= 0)
+					? this.aggregates.tailMap(after, false) : this.aggregates.tailMap(prefix, true);
+			Map<String, Aggregate> keys = new LinkedHashMap<>();
+			String next = null;
+			for (Map.Entry<String, Aggregate> entry : from.entrySet()) {
+				if (!entry.getKey().startsWith(prefix)) {
+					break;
+				}
+				if (keys.size() == limit) {
+					next = (keys.isEmpty()) ? null : lastKey(keys);
+					break;
+				}
+				keys.put(entry.getKey(), entry.getValue());
+			}
+			return new CountsPage(this.offset, this.checkpointOffset, this.state, keys, next);
+		}
+		finally {
+			this.stateLock.readLock().unlock();
+		}
+	}
+
+	private static String lastKey(Map<String, Aggregate> keys) {
+		String last = null;
+		for (String key : keys.keySet()) {
+			last = key;
+		}
+		return last;
+	}
+
+	/**
+	 * A page of keys.
+	 * @param offset the last log offset included
+	 * @param checkpointOffset the offset of the last checkpoint written
+	 * @param state the pipeline's state
+	 * @param keys the aggregates of the page's keys, in key order
+	 * @param next the key to continue after, or null if this is the last page
+	 */
+	public record CountsPage(long offset, long checkpointOffset, PipelineState state, Map<String, Aggregate> keys,
+			String next) {
+	}
+
+	/** Every key's aggregate and the offset they are at, consistently (a copy of everything: tests only). */
 	public CountsSnapshot snapshot() {
 		this.stateLock.readLock().lock();
 		try {

@@ -66,6 +66,10 @@ final class PlainSpringLifecycle implements SmartLifecycle {
 			Thread.currentThread().interrupt();
 			logger.warn("Plain Spring stop: interrupted before the pipeline stopped");
 		}
+		catch (RuntimeException ex) {
+			// Plain Spring has no outcome to report it in: the log is all there is.
+			logger.error("Plain Spring stop: {}", ex.getMessage(), ex);
+		}
 		finally {
 			this.pipelineThread = null;
 		}

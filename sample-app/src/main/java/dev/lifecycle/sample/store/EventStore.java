@@ -1,6 +1,7 @@
 package dev.lifecycle.sample.store;
 
 import java.io.IOException;
+import java.math.BigInteger;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,11 +20,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
 
 import org.slf4j.Logger;
@@ -42,6 +45,15 @@ import org.sqlite.SQLiteConfig;
  * {@code synchronous=FULL}. Readers (the pipeline, backups) use their own connections; WAL lets them
  * read a consistent snapshot while the writer commits.
  *
+ * <p><b>What it refuses, how it degrades.</b> The file is stamped ({@code application_id},
+ * {@code user_version}); at open a newer or unknown schema, a foreign database and a checkpoint that
+ * does not match its log are refused with {@link UnusableDatabaseException}, without a write. Writes
+ * run in {@code BEGIN IMMEDIATE} transactions, so they wait up to the busy timeout for a lock held by
+ * another process; a write that fails because the database is busy or the disk is full fails with a
+ * {@link StoreException} of that {@link StoreException#kind() kind} and the store goes on (reads are
+ * not affected). When the disk is too full at open even to create the WAL index, the store opens
+ * read-only and becomes writable by itself once a write finds space.
+ *
  * <p><b>Offsets.</b> {@code event_log.offset} is an {@code AUTOINCREMENT} key assigned inside the
  * single writer's transactions, so committed offsets only ever grow: a reader that has seen offset
  * {@code n} never later finds a committed event below {@code n}. The pipeline can therefore consume
@@ -54,35 +66,78 @@ public final class EventStore implements AutoCloseable {
 	/** The most appends committed in one transaction. */
 	private static final int MAX_GROUP = 256;
 
+	/** Marks the file as this sample's database ({@code PRAGMA application_id}, "LCev"). */
+	static final int APPLICATION_ID = 0x4c436576;
+
+	/**
+	 * The schema version this code reads and writes ({@code PRAGMA user_version}). Version 1 was the
+	 * unstamped layout of earlier releases (sums as 64-bit integers); version 2 stores exact sums as text.
+	 */
+	static final int SCHEMA_VERSION = 2;
+
 	private static final String SCHEMA = """
-			CREATE TABLE IF NOT EXISTS event_log (
+			CREATE TABLE event_log (
 			    offset   INTEGER PRIMARY KEY AUTOINCREMENT,
 			    event_id TEXT UNIQUE NOT NULL,
 			    key      TEXT NOT NULL,
 			    value    INTEGER NOT NULL);
-			CREATE TABLE IF NOT EXISTS aggregates (
+			CREATE TABLE aggregates (
 			    key   TEXT PRIMARY KEY,
-			    sum   INTEGER,
-			    count INTEGER);
-			CREATE TABLE IF NOT EXISTS checkpoint (
+			    sum   TEXT NOT NULL,
+			    count INTEGER NOT NULL);
+			CREATE TABLE checkpoint (
 			    id         INTEGER PRIMARY KEY CHECK (id = 1),
 			    log_offset INTEGER NOT NULL,
 			    updated_at TEXT);
+			""";
+
+	/** The tables of the current schema and their columns, as {@code PRAGMA table_info} lists them. */
+	private static final Map<String, String> LAYOUT = Map.of(
+			"event_log", "offset INTEGER, event_id TEXT, key TEXT, value INTEGER",
+			"aggregates", "key TEXT, sum TEXT, count INTEGER",
+			"checkpoint", "id INTEGER, log_offset INTEGER, updated_at TEXT");
+
+	/** The unstamped layout of earlier releases (schema version 1), migrated in place. */
+	private static final Map<String, String> LEGACY_LAYOUT = Map.of(
+			"event_log", "offset INTEGER, event_id TEXT, key TEXT, value INTEGER",
+			"aggregates", "key TEXT, sum INTEGER, count INTEGER",
+			"checkpoint", "id INTEGER, log_offset INTEGER, updated_at TEXT");
+
+	private static final String MIGRATE_LEGACY = """
+			CREATE TABLE aggregates_v2 (
+			    key   TEXT PRIMARY KEY,
+			    sum   TEXT NOT NULL,
+			    count INTEGER NOT NULL);
+			INSERT INTO aggregates_v2(key, sum, count)
+			    SELECT key, CAST(COALESCE(sum, 0) AS TEXT), COALESCE(count, 0) FROM aggregates;
+			DROP TABLE aggregates;
+			ALTER TABLE aggregates_v2 RENAME TO aggregates;
 			""";
 
 	private final Path file;
 
 	private final Duration busyTimeout;
 
-	private final Connection writeConnection;
+	private final String synchronous;
 
-	private final Connection readConnection;
+	/** The write connection and its statements: null while the store is read-only; writer thread only. */
+	private Connection writeConnection;
 
-	private final PreparedStatement insert;
+	private PreparedStatement insert;
 
-	private final PreparedStatement findById;
+	private PreparedStatement findById;
 
-	private final PreparedStatement readAfter;
+	/** Guards the read connection and its statement, which are replaced when the store becomes writable. */
+	private final Object readLock = new Object();
+
+	private Connection readConnection;
+
+	private PreparedStatement readAfter;
+
+	/** Opened without a write connection because the disk was full at start; see {@link #ensureWritable()}. */
+	private volatile boolean readOnly;
+
+	private long nextWritableAttemptNanos;
 
 	private final BlockingQueue<Task> queue = new LinkedBlockingQueue<>();
 
@@ -94,46 +149,330 @@ public final class EventStore implements AutoCloseable {
 
 	private volatile boolean closed;
 
+	/** The failure of the last write, or null if it committed. */
+	private volatile StoreException writeFailure;
+
 	/**
 	 * Opens (creating if needed) the database and starts the writer thread.
 	 * @param file the database file; its directory is created
 	 * @param synchronous {@code FULL} or {@code NORMAL}
 	 * @param busyTimeout how long a connection waits for a lock
+	 * @throws UnusableDatabaseException if the file is not this sample's database, has a newer or unknown
+	 * schema, or its checkpoint does not match its log (the file is left unchanged)
 	 */
 	public EventStore(Path file, String synchronous, Duration busyTimeout) {
+		this(file, synchronous, busyTimeout, false);
+	}
+
+	/**
+	 * Opens (creating if needed) the database and starts the writer thread.
+	 * @param file the database file; its directory is created
+	 * @param synchronous {@code FULL} or {@code NORMAL}
+	 * @param busyTimeout how long a connection waits for a lock
+	 * @param rebuildCheckpoint discard the checkpoint and the stored aggregates first, so that the
+	 * pipeline recounts every key from the log (the way out of a checkpoint that does not match its log)
+	 * @throws UnusableDatabaseException if the file is not this sample's database, has a newer or unknown
+	 * schema, or its checkpoint does not match its log (the file is left unchanged)
+	 */
+	public EventStore(Path file, String synchronous, Duration busyTimeout, boolean rebuildCheckpoint) {
 		this.file = file.toAbsolutePath().normalize();
 		this.busyTimeout = busyTimeout;
+		this.synchronous = synchronous.toUpperCase(Locale.ROOT);
+		SQLiteConfig.SynchronousMode.valueOf(this.synchronous);
 		try {
 			Files.createDirectories(this.file.getParent());
-			SQLiteConfig writeConfig = baseConfig(busyTimeout);
-			writeConfig.setJournalMode(SQLiteConfig.JournalMode.WAL);
-			writeConfig.setSynchronous(SQLiteConfig.SynchronousMode.valueOf(synchronous.toUpperCase(Locale.ROOT)));
-			this.writeConnection = DriverManager.getConnection(url(), writeConfig.toProperties());
-			try (Statement statement = this.writeConnection.createStatement()) {
-				for (String ddl : SCHEMA.split(";")) {
-					if (!ddl.isBlank()) {
-						statement.executeUpdate(ddl);
-					}
-				}
-			}
-			this.writeConnection.setAutoCommit(false);
-			this.insert = this.writeConnection.prepareStatement(
-					"INSERT INTO event_log(event_id, key, value) VALUES (?, ?, ?) RETURNING offset");
-			this.findById = this.writeConnection
-				.prepareStatement("SELECT offset, key, value FROM event_log WHERE event_id = ?");
-			SQLiteConfig readConfig = baseConfig(busyTimeout);
-			readConfig.setReadOnly(true);
-			this.readConnection = DriverManager.getConnection(url(), readConfig.toProperties());
-			this.readAfter = this.readConnection.prepareStatement(
-					"SELECT offset, event_id, key, value FROM event_log WHERE offset > ? ORDER BY offset LIMIT ?");
+			openWritable(rebuildCheckpoint);
 		}
-		catch (SQLException | IOException ex) {
+		catch (IOException ex) {
 			throw new StoreException("Cannot open the event store at " + this.file + ": " + ex.getMessage(), ex);
+		}
+		catch (StoreException ex) {
+			if (!(ex instanceof UnusableDatabaseException) && ex.kind() == StoreException.Cause.FULL
+					&& !rebuildCheckpoint) {
+				openReadOnly(ex);
+			}
+			else {
+				throw ex;
+			}
 		}
 		this.writer = new Thread(this::writeLoop, "event-store-writer");
 		this.writer.setDaemon(true);
 		this.writer.start();
-		logger.info("Event store: opened {} (WAL, synchronous={})", this.file, synchronous);
+		logger.info("Event store: opened {} (WAL, synchronous={}, schema version {}{})", this.file, this.synchronous,
+				SCHEMA_VERSION, this.readOnly ? ", READ-ONLY until the disk has space" : "");
+	}
+
+	/**
+	 * Opens the write connection (checking the schema and the checkpoint) and a read connection, and
+	 * swaps them in. On failure nothing is left open and the store is as it was.
+	 */
+	private void openWritable(boolean rebuildCheckpoint) {
+		Connection write = null;
+		Connection read = null;
+		try {
+			SQLiteConfig writeConfig = baseConfig(this.busyTimeout);
+			writeConfig.setJournalMode(SQLiteConfig.JournalMode.WAL);
+			writeConfig.setSynchronous(SQLiteConfig.SynchronousMode.valueOf(this.synchronous));
+			write = DriverManager.getConnection(url(), writeConfig.toProperties());
+			prepareSchema(write, rebuildCheckpoint, false);
+			checkCheckpointMatchesLog(write);
+			PreparedStatement insert = write.prepareStatement(
+					"INSERT INTO event_log(event_id, key, value) VALUES (?, ?, ?) RETURNING offset");
+			PreparedStatement findById = write.prepareStatement("SELECT offset, key, value FROM event_log WHERE event_id = ?");
+			SQLiteConfig readConfig = baseConfig(this.busyTimeout);
+			readConfig.setReadOnly(true);
+			read = DriverManager.getConnection(url(), readConfig.toProperties());
+			useForReads(read);
+			this.writeConnection = write;
+			this.insert = insert;
+			this.findById = findById;
+			this.readOnly = false;
+		}
+		catch (UnusableDatabaseException ex) {
+			closeQuietly(read);
+			closeQuietly(write);
+			throw ex;
+		}
+		catch (SQLException | RuntimeException ex) {
+			closeQuietly(read);
+			closeQuietly(write);
+			if (ex instanceof StoreException store) {
+				throw store;
+			}
+			throw new StoreException("Cannot open the event store at " + this.file + ": " + ex.getMessage(), ex,
+					diskFull() ? StoreException.Cause.FULL : null);
+		}
+	}
+
+	/**
+	 * The disk is full and SQLite cannot even create the shared-memory index a WAL database needs to
+	 * be read: open the file immutable (read-only, no index) so that the service starts, recovers and
+	 * serves reads; every write is refused as FULL until {@link #ensureWritable()} manages to open it
+	 * normally. Only a database closed cleanly is in that state, so its main file holds everything.
+	 */
+	private void openReadOnly(StoreException cause) {
+		Connection read = null;
+		try {
+			SQLiteConfig config = baseConfig(this.busyTimeout);
+			config.setReadOnly(true);
+			read = DriverManager.getConnection("jdbc:sqlite:file:" + this.file + "?immutable=1", config.toProperties());
+			prepareSchema(read, false, true);
+			checkCheckpointMatchesLog(read);
+			useForReads(read);
+			this.readOnly = true;
+			this.writeFailure = cause;
+			logger.warn("Event store: the disk holding {} is full ({}); opened it READ-ONLY: reads and recovery work, "
+					+ "writes are refused with 507 until there is space, then it becomes writable by itself", this.file,
+					cause.getMessage());
+		}
+		catch (SQLException | RuntimeException ex) {
+			closeQuietly(read);
+			if (ex instanceof UnusableDatabaseException unusable) {
+				throw unusable;
+			}
+			cause.addSuppressed(ex);
+			throw cause;
+		}
+	}
+
+	/** Swaps in a new read connection (closing the previous one). */
+	private void useForReads(Connection read) throws SQLException {
+		PreparedStatement statement = read.prepareStatement(
+				"SELECT offset, event_id, key, value FROM event_log WHERE offset > ? ORDER BY offset LIMIT ?");
+		synchronized (this.readLock) {
+			Connection previous = this.readConnection;
+			this.readConnection = read;
+			this.readAfter = statement;
+			closeQuietly(previous);
+		}
+	}
+
+	/**
+	 * Before a write on the writer thread: a read-only store tries, at most once a second, to open
+	 * the database for writing.
+	 * @throws StoreException (FULL) while it cannot
+	 */
+	private void ensureWritable() {
+		if (!this.readOnly) {
+			return;
+		}
+		long now = System.nanoTime();
+		if (now - this.nextWritableAttemptNanos < 0) {
+			throw new StoreException("The event store is read-only: the disk holding " + this.file + " is full",
+					StoreException.Cause.FULL);
+		}
+		this.nextWritableAttemptNanos = now + TimeUnit.SECONDS.toNanos(1);
+		openWritable(false);
+		logger.info("Event store: {} is writable again (the disk has space)", this.file);
+	}
+
+	private boolean diskFull() {
+		try {
+			return Files.getFileStore(this.file.getParent()).getUsableSpace() < 1024 * 1024;
+		}
+		catch (IOException ex) {
+			return false;
+		}
+	}
+
+	// ---- schema --------------------------------------------------------------------------------
+
+	/**
+	 * Creates the schema in an empty file, migrates the unstamped layout of earlier releases, accepts
+	 * the current version, and refuses everything else without writing a byte.
+	 */
+	private void prepareSchema(Connection c, boolean rebuildCheckpoint, boolean readOnly) throws SQLException {
+		int applicationId = (int) queryLong(c, "PRAGMA application_id");
+		int version = (int) queryLong(c, "PRAGMA user_version");
+		Map<String, String> layout = layout(c);
+		boolean create = layout.isEmpty() && applicationId == 0 && version == 0;
+		boolean migrate = applicationId == 0 && version == 0 && layout.equals(LEGACY_LAYOUT);
+		if (readOnly && (create || migrate)) {
+			throw new StoreException("Cannot " + (create ? "create" : "migrate") + " the database " + this.file
+					+ " on a full disk", StoreException.Cause.FULL);
+		}
+		if (create) {
+			inTransaction(c, SCHEMA + stamp());
+			logger.info("Event store: created the schema (version {}) in {}", SCHEMA_VERSION, this.file);
+			return;
+		}
+		if (applicationId == APPLICATION_ID) {
+			if (version > SCHEMA_VERSION) {
+				throw unusable("it has schema version " + version + ", written by a newer release of the sample; this "
+						+ "release knows versions up to " + SCHEMA_VERSION + ".",
+						"Run the release that wrote it, or restore a backup taken by this release (events-*.db in the "
+								+ "backup directory), or point sample.data-dir at an empty directory to start afresh. "
+								+ "The file was not changed.");
+			}
+			if (version != SCHEMA_VERSION) {
+				throw unusable("it has schema version " + version + ", which this release does not know (it reads "
+						+ "version " + SCHEMA_VERSION + ").",
+						"Restore a backup taken by this release, or point sample.data-dir at an empty directory. "
+								+ "The file was not changed.");
+			}
+			if (!layout.equals(LAYOUT)) {
+				throw unusable("it says schema version " + SCHEMA_VERSION + " but its tables do not match that version: "
+						+ describe(layout) + "; expected " + describe(LAYOUT) + ".",
+						"The file was altered by something else. Restore a backup (events-*.db in the backup "
+								+ "directory) or point sample.data-dir at an empty directory. The file was not changed.");
+			}
+		}
+		else if (migrate) {
+			inTransaction(c, MIGRATE_LEGACY + stamp());
+			logger.warn("Event store: migrated {} from the unstamped schema of earlier releases (version 1: 64-bit "
+					+ "sums) to version {} (exact sums); earlier releases cannot open it any more", this.file,
+					SCHEMA_VERSION);
+		}
+		else {
+			throw unusable("it is not this sample's event database (application_id " + applicationId
+					+ ", user_version " + version + ", tables: " + (layout.isEmpty() ? "none" : describe(layout)) + ").",
+					"Point sample.data-dir at the sample's own data directory or at an empty one. The file was not "
+							+ "changed: the sample never adds its tables to a database it did not create.");
+		}
+		if (rebuildCheckpoint) {
+			inTransaction(c, "DELETE FROM aggregates; DELETE FROM checkpoint;");
+			logger.warn("Event store: sample.db.rebuild-checkpoint=true: discarded the checkpoint and the stored "
+					+ "aggregates of {}; every key is recounted from the log now. Remove the setting for later starts.",
+					this.file);
+		}
+	}
+
+	private String stamp() {
+		return "PRAGMA application_id = " + APPLICATION_ID + "; PRAGMA user_version = " + SCHEMA_VERSION + ";";
+	}
+
+	/**
+	 * Refuses a checkpoint that does not describe a prefix of this log: one ahead of the log's last
+	 * offset (its aggregates count events the log does not have, and the pipeline would skip new
+	 * events up to its offset), or aggregates whose counts do not add up to the events at or below
+	 * its offset (a checkpoint of another log).
+	 */
+	private void checkCheckpointMatchesLog(Connection c) throws SQLException {
+		long checkpointOffset = queryLong(c, "SELECT COALESCE((SELECT log_offset FROM checkpoint WHERE id = 1), 0)");
+		long lastOffset = queryLong(c, "SELECT COALESCE(MAX(offset), 0) FROM event_log");
+		String rebuild = "If the log is the truth (a restored or copied file), start once with "
+				+ "--sample.db.rebuild-checkpoint=true: the checkpoint is discarded and every key recounted from the "
+				+ "log. Otherwise restore a backup (events-*.db in the backup directory). The file was not changed.";
+		if (checkpointOffset > lastOffset) {
+			throw unusable("its checkpoint is at log offset " + checkpointOffset + " but its log ends at offset "
+					+ lastOffset + ": the checkpoint counts events this log does not have, and new events would be "
+					+ "skipped.", rebuild);
+		}
+		long counted = queryLong(c, "SELECT COALESCE(SUM(count), 0) FROM aggregates");
+		long logged = queryLong(c, "SELECT COUNT(*) FROM event_log WHERE offset <= " + checkpointOffset);
+		if (counted != logged) {
+			throw unusable("its checkpoint at log offset " + checkpointOffset + " counts " + counted + " event(s), but "
+					+ "the log has " + logged + " event(s) up to that offset: the checkpoint belongs to another log.",
+					rebuild);
+		}
+	}
+
+	private UnusableDatabaseException unusable(String description, String action) {
+		return new UnusableDatabaseException(this.file, description, action);
+	}
+
+	private static long queryLong(Connection c, String sql) throws SQLException {
+		try (Statement statement = c.createStatement(); ResultSet row = statement.executeQuery(sql)) {
+			return row.next() ? row.getLong(1) : 0;
+		}
+	}
+
+	/** Table name to its columns ({@code "name TYPE, ..."}), SQLite's own tables left out. */
+	private static Map<String, String> layout(Connection c) throws SQLException {
+		Map<String, String> tables = new TreeMap<>();
+		try (Statement statement = c.createStatement();
+				ResultSet rows = statement.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table' "
+						+ "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")) {
+			while (rows.next()) {
+				tables.put(rows.getString(1), null);
+			}
+		}
+		for (String table : List.copyOf(tables.keySet())) {
+			List<String> columns = new ArrayList<>();
+			try (Statement statement = c.createStatement();
+					ResultSet rows = statement.executeQuery("PRAGMA table_info(\"" + table.replace("\"", "\"\"") + "\")")) {
+				while (rows.next()) {
+					columns.add(rows.getString("name") + " " + rows.getString("type").toUpperCase(Locale.ROOT));
+				}
+			}
+			tables.put(table, String.join(", ", columns));
+		}
+		return tables;
+	}
+
+	private static String describe(Map<String, String> layout) {
+		StringBuilder text = new StringBuilder();
+		new TreeMap<>(layout).forEach((table, columns) -> {
+			if (text.length() > 0) {
+				text.append("; ");
+			}
+			text.append(table).append('(').append(columns).append(')');
+		});
+		return text.toString();
+	}
+
+	/** Runs statements separated by {@code ;} in one transaction (the write connection is in auto-commit). */
+	private static void inTransaction(Connection c, String statements) throws SQLException {
+		try (Statement statement = c.createStatement()) {
+			statement.execute("BEGIN IMMEDIATE");
+			try {
+				for (String sql : statements.split(";")) {
+					if (!sql.isBlank()) {
+						statement.executeUpdate(sql);
+					}
+				}
+				statement.execute("COMMIT");
+			}
+			catch (SQLException | RuntimeException ex) {
+				try {
+					statement.execute("ROLLBACK");
+				}
+				catch (SQLException rollback) {
+					ex.addSuppressed(rollback);
+				}
+				throw ex;
+			}
+		}
 	}
 
 	private static SQLiteConfig baseConfig(Duration busyTimeout) {
@@ -174,6 +513,8 @@ public final class EventStore implements AutoCloseable {
 	 * @throws InterruptedException if interrupted while waiting for the commit (it may still commit)
 	 */
 	public AppendResult append(String id, String key, long value) throws InterruptedException {
+		requireWellFormed("id", id);
+		requireWellFormed("key", key);
 		Append task = new Append(id, key, value);
 		submit(task);
 		return await(task.result);
@@ -192,10 +533,27 @@ public final class EventStore implements AutoCloseable {
 		await(task.result);
 	}
 
+	/**
+	 * Text with an unpaired surrogate has no UTF-8 form: the driver would store a replacement
+	 * character, and a different id would then look like a repeat of this one.
+	 */
+	private static void requireWellFormed(String what, String text) {
+		for (int i = 0; i < text.length(); i++) {
+			char c = text.charAt(i);
+			if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+				i++;
+			}
+			else if (Character.isSurrogate(c)) {
+				throw new IllegalArgumentException("The event's " + what + " is not valid Unicode (unpaired surrogate at "
+						+ i + ")");
+			}
+		}
+	}
+
 	private void submit(Task task) {
 		synchronized (this.queueLock) {
 			if (this.closed) {
-				throw new StoreException("The event store is closed");
+				throw new StoreException("The event store is closed", StoreException.Cause.CLOSED);
 			}
 			this.queue.add(task);
 		}
@@ -253,6 +611,8 @@ public final class EventStore implements AutoCloseable {
 		List<AppendResult> results = new ArrayList<>(appends.size());
 		long highest = 0;
 		try {
+			ensureWritable();
+			begin();
 			for (Append append : appends) {
 				AppendResult result = insertOrFind(append);
 				results.add(result);
@@ -260,16 +620,17 @@ public final class EventStore implements AutoCloseable {
 					highest = Math.max(highest, result.offset());
 				}
 			}
-			this.writeConnection.commit();
+			commit();
 		}
 		catch (SQLException | RuntimeException ex) {
 			rollback();
-			logger.error("Event store: could not commit {} append(s); none is acknowledged", appends.size(), ex);
 			StoreException failure = new StoreException("Could not commit the event: " + ex.getMessage(), ex);
+			writeFailed(failure, appends.size() + " append(s)");
 			appends.forEach((append) -> append.result.completeExceptionally(failure));
 			appends.clear();
 			return;
 		}
+		writeSucceeded();
 		for (int i = 0; i < appends.size(); i++) {
 			appends.get(i).result.complete(results.get(i));
 		}
@@ -310,6 +671,14 @@ public final class EventStore implements AutoCloseable {
 	}
 
 	private void commitCheckpoint(WriteCheckpoint task) {
+		try {
+			ensureWritable();
+		}
+		catch (StoreException ex) {
+			writeFailed(ex, "the checkpoint");
+			task.result.completeExceptionally(ex);
+			return;
+		}
 		try (PreparedStatement upsertAggregate = this.writeConnection.prepareStatement(
 				"INSERT INTO aggregates(key, sum, count) VALUES (?, ?, ?) "
 						+ "ON CONFLICT(key) DO UPDATE SET sum = excluded.sum, count = excluded.count");
@@ -317,9 +686,10 @@ public final class EventStore implements AutoCloseable {
 						"INSERT INTO checkpoint(id, log_offset, updated_at) VALUES (1, ?, ?) "
 								+ "ON CONFLICT(id) DO UPDATE SET log_offset = excluded.log_offset, "
 								+ "updated_at = excluded.updated_at")) {
+			begin();
 			for (Map.Entry<String, Aggregate> entry : task.changed.entrySet()) {
 				upsertAggregate.setString(1, entry.getKey());
-				upsertAggregate.setLong(2, entry.getValue().sum());
+				upsertAggregate.setString(2, entry.getValue().sum().toString());
 				upsertAggregate.setLong(3, entry.getValue().count());
 				upsertAggregate.addBatch();
 			}
@@ -327,29 +697,85 @@ public final class EventStore implements AutoCloseable {
 			upsertCheckpoint.setLong(1, task.offset);
 			upsertCheckpoint.setString(2, Instant.now().toString());
 			upsertCheckpoint.executeUpdate();
-			this.writeConnection.commit();
+			commit();
+			writeSucceeded();
 			task.result.complete(null);
 		}
 		catch (SQLException | RuntimeException ex) {
 			rollback();
-			task.result.completeExceptionally(
-					new StoreException("Could not write the checkpoint at offset " + task.offset + ": " + ex, ex));
+			StoreException failure = new StoreException("Could not write the checkpoint at offset " + task.offset + ": "
+					+ ex.getMessage(), ex);
+			writeFailed(failure, "the checkpoint");
+			task.result.completeExceptionally(failure);
+		}
+	}
+
+	/**
+	 * Records a failed write. A busy database or a full disk passes by itself: it is logged when it
+	 * starts and when it ends, not for every request in between.
+	 */
+	private void writeFailed(StoreException failure, String what) {
+		StoreException previous = this.writeFailure;
+		this.writeFailure = failure;
+		if (failure.kind() == StoreException.Cause.OTHER) {
+			logger.error("Event store: could not commit {}; nothing of it was written", what, failure);
+		}
+		else if (previous == null || previous.kind() != failure.kind()) {
+			logger.warn("Event store: writes to {} fail ({}: {}); appends are refused with Retry-After and "
+					+ "checkpoints retried until a write succeeds again; reads go on", this.file, failure.kind(),
+					failure.getMessage());
+		}
+	}
+
+	private void writeSucceeded() {
+		StoreException previous = this.writeFailure;
+		if (previous != null) {
+			this.writeFailure = null;
+			logger.info("Event store: writes to {} succeed again (after {})", this.file, previous.kind());
+		}
+	}
+
+	/** Whether the last write committed (true until one fails, and again after one succeeds). */
+	public boolean isWritable() {
+		return this.writeFailure == null && !this.readOnly;
+	}
+
+	/**
+	 * Begins a write transaction with {@code BEGIN IMMEDIATE}: it takes the write lock at once, waiting
+	 * up to the busy timeout while another process holds it. (A deferred transaction would take it at
+	 * its first write after a read and then fail at once, without waiting, and the driver's own
+	 * transactions would begin the next one, holding the lock, right after each commit.) The write
+	 * connection stays in auto-commit mode outside these explicit transactions.
+	 */
+	private void begin() throws SQLException {
+		try (Statement statement = this.writeConnection.createStatement()) {
+			statement.execute("BEGIN IMMEDIATE");
+		}
+	}
+
+	private void commit() throws SQLException {
+		try (Statement statement = this.writeConnection.createStatement()) {
+			statement.execute("COMMIT");
 		}
 	}
 
 	private void rollback() {
-		try {
-			this.writeConnection.rollback();
+		if (this.writeConnection == null) {
+			return;
+		}
+		try (Statement statement = this.writeConnection.createStatement()) {
+			statement.execute("ROLLBACK");
 		}
 		catch (SQLException ex) {
-			logger.warn("Event store: rollback failed", ex);
+			// No transaction was open (BEGIN itself failed), or SQLite already rolled it back.
+			logger.debug("Event store: rollback: {}", ex.getMessage());
 		}
 	}
 
 	private void failRemaining() {
 		List<Task> left = new ArrayList<>();
 		this.queue.drainTo(left);
-		StoreException closedException = new StoreException("The event store is closed");
+		StoreException closedException = new StoreException("The event store is closed", StoreException.Cause.CLOSED);
 		for (Task task : left) {
 			if (task instanceof Append append) {
 				append.result.completeExceptionally(closedException);
@@ -369,7 +795,7 @@ public final class EventStore implements AutoCloseable {
 	 * @return the entries, possibly none
 	 */
 	public List<LoggedEvent> readAfter(long offset, int limit) {
-		synchronized (this.readConnection) {
+		synchronized (this.readLock) {
 			checkOpen();
 			try {
 				this.readAfter.setLong(1, offset);
@@ -391,7 +817,7 @@ public final class EventStore implements AutoCloseable {
 
 	/** The last checkpoint, or {@link Checkpoint#empty()}; aggregates and offset from one snapshot. */
 	public Checkpoint loadCheckpoint() {
-		synchronized (this.readConnection) {
+		synchronized (this.readLock) {
 			checkOpen();
 			try {
 				return readCheckpoint(this.readConnection);
@@ -423,7 +849,8 @@ public final class EventStore implements AutoCloseable {
 			Map<String, Aggregate> aggregates = new HashMap<>();
 			try (ResultSet rows = statement.executeQuery("SELECT key, sum, count FROM aggregates")) {
 				while (rows.next()) {
-					aggregates.put(rows.getString(1), new Aggregate(rows.getLong(2), rows.getLong(3)));
+					// Text in the current schema; an integer in a legacy (version 1) file, read the same way.
+					aggregates.put(rows.getString(1), new Aggregate(new BigInteger(rows.getString(2)), rows.getLong(3)));
 				}
 			}
 			return new Checkpoint(offset, aggregates, updatedAt);
@@ -436,7 +863,7 @@ public final class EventStore implements AutoCloseable {
 
 	/** The highest committed offset, 0 for an empty log. */
 	public long lastOffset() {
-		synchronized (this.readConnection) {
+		synchronized (this.readLock) {
 			checkOpen();
 			try (Statement statement = this.readConnection.createStatement();
 					ResultSet row = statement.executeQuery("SELECT COALESCE(MAX(offset), 0) FROM event_log")) {
@@ -451,7 +878,7 @@ public final class EventStore implements AutoCloseable {
 
 	private void checkOpen() {
 		if (this.closed) {
-			throw new StoreException("The event store is closed");
+			throw new StoreException("The event store is closed", StoreException.Cause.CLOSED);
 		}
 	}
 
@@ -527,13 +954,14 @@ public final class EventStore implements AutoCloseable {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
-		synchronized (this.readConnection) {
-			try (Statement statement = this.writeConnection.createStatement()) {
-				this.writeConnection.setAutoCommit(true);
-				statement.execute("PRAGMA wal_checkpoint(TRUNCATE)");
-			}
-			catch (SQLException ex) {
-				logger.warn("Event store: WAL checkpoint at close failed (the WAL is replayed at next open)", ex);
+		synchronized (this.readLock) {
+			if (this.writeConnection != null) {
+				try (Statement statement = this.writeConnection.createStatement()) {
+					statement.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+				}
+				catch (SQLException ex) {
+					logger.warn("Event store: WAL checkpoint at close failed (the WAL is replayed at next open)", ex);
+				}
 			}
 			closeQuietly(this.readConnection);
 			closeQuietly(this.writeConnection);
@@ -542,6 +970,9 @@ public final class EventStore implements AutoCloseable {
 	}
 
 	private static void closeQuietly(Connection connection) {
+		if (connection == null) {
+			return;
+		}
 		try {
 			connection.close();
 		}

@@ -2,6 +2,8 @@ package dev.lifecycle.sample.store;
 
 import dev.lifecycle.sample.SampleProperties;
 import dev.lifecycle.spring.FinalAction;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,8 +20,13 @@ import org.springframework.context.annotation.Configuration;
 public class StoreConfiguration {
 
 	@Bean(destroyMethod = "close")
-	public EventStore eventStore(SampleProperties properties) {
-		return new EventStore(properties.databaseFile(), properties.db().synchronous(), properties.db().busyTimeout());
+	public EventStore eventStore(SampleProperties properties, MeterRegistry registry) {
+		EventStore store = new EventStore(properties.databaseFile(), properties.db().synchronous(),
+				properties.db().busyTimeout(), properties.db().rebuildCheckpoint());
+		Gauge.builder("sample.store.writable", store, (s) -> s.isWritable() ? 1 : 0)
+			.description("1 while writes to the event database commit, 0 while they fail (disk full, database locked)")
+			.register(registry);
+		return store;
 	}
 
 	@Bean

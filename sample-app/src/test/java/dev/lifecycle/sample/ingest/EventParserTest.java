@@ -24,6 +24,13 @@ class EventParserTest {
 	}
 
 	@Test
+	void acceptsIdsWithCharactersBeyondTheBasicPlane() throws InvalidEventException {
+		// A surrogate pair (here U+1F600, escaped in JSON) is valid Unicode.
+		assertThat(parse("{\"id\":\"smile-\\ud83d\\ude00\",\"key\":\"k\",\"value\":1}").id())
+			.isEqualTo("smile-" + new String(Character.toChars(0x1F600)));
+	}
+
+	@Test
 	void acceptsLimitsExactly() throws InvalidEventException {
 		String id = "i".repeat(EventParser.MAX_ID_LENGTH);
 		String key = "k".repeat(EventParser.MAX_KEY_LENGTH);
@@ -54,6 +61,12 @@ class EventParserTest {
 			boolean value               | {"id":"a","key":"k","value":true}                    | not a boolean
 			huge value                  | {"id":"a","key":"k","value":99999999999999999999999} | out of range
 			value over the limit        | {"id":"a","key":"k","value":1000000001}              | out of range
+			value under the limit       | {"id":"a","key":"k","value":-1000000001}             | out of range
+			Long.MIN_VALUE              | {"id":"a","key":"k","value":-9223372036854775808}    | out of range
+			lone high surrogate in id   | {"id":"a\\ud800","key":"k","value":1}                 | 'id' is not valid Unicode
+			lone low surrogate in id    | {"id":"\\udc00b","key":"k","value":1}                 | 'id' is not valid Unicode
+			reversed pair in id         | {"id":"\\udc00\\ud800","key":"k","value":1}            | 'id' is not valid Unicode
+			lone surrogate in key       | {"id":"a","key":"k\\ud800","value":1}                 | 'key' is not valid Unicode
 			unknown field               | {"id":"a","key":"k","value":1,"extra":2}             | unknown field 'extra'
 			""")
 	void rejectsInvalidBodiesWithAReason(String name, String json, String reason) {

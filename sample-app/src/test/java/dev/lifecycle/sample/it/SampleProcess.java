@@ -35,10 +35,15 @@ final class SampleProcess implements AutoCloseable {
 
 	private int port;
 
-	private SampleProcess(Process process, Path log, Path preStopFile) {
+	private int managementPort;
+
+	private final boolean separateManagementPort;
+
+	private SampleProcess(Process process, Path log, Path preStopFile, boolean separateManagementPort) {
 		this.process = process;
 		this.log = log;
 		this.preStopFile = preStopFile;
+		this.separateManagementPort = separateManagementPort;
 	}
 
 	/**
@@ -55,16 +60,25 @@ final class SampleProcess implements AutoCloseable {
 		Files.createDirectories(work);
 		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
 				// C1 only and a small heap: quicker starts on a two-core CI machine, plenty for the tests.
-				"-XX:TieredStopAtLevel=1", "-Xmx256m", "-jar", jar.toString(), "--server.port=0",
-				"--sample.data-dir=" + dataDir, "--lifecycle.pre-stop.path=" + work.resolve("shutdown"),
-				"--lifecycle.run-marker.path=" + work.resolve("running"), "--sample.status.interval=1s"));
+				"-XX:TieredStopAtLevel=1", "-Xmx256m", "-jar", jar.toString()));
+		List<String> defaults = List.of("--server.port=0", "--sample.data-dir=" + dataDir,
+				"--lifecycle.pre-stop.path=" + work.resolve("shutdown"), "--lifecycle.run-marker.path=" + work.resolve("running"),
+				"--sample.status.interval=1s");
+		// A property given twice on the command line would be bound as "a,b": the caller's value replaces the default.
+		for (String option : defaults) {
+			String name = option.substring(0, option.indexOf('=') + 1);
+			if (List.of(args).stream().noneMatch((arg) -> arg.startsWith(name))) {
+				command.add(option);
+			}
+		}
 		command.addAll(List.of(args));
 		Path log = Files.createTempFile(work, "sample-", ".log");
 		Process process = new ProcessBuilder(command).directory(work.toFile())
 			.redirectErrorStream(true)
 			.redirectOutput(log.toFile())
 			.start();
-		return new SampleProcess(process, log, work.resolve("shutdown"));
+		boolean separate = command.stream().anyMatch((arg) -> arg.startsWith("--management.server.port="));
+		return new SampleProcess(process, log, work.resolve("shutdown"), separate);
 	}
 
 	/** Waits for the port in the log and readiness 200. */
@@ -73,16 +87,49 @@ final class SampleProcess implements AutoCloseable {
 			if (!this.process.isAlive()) {
 				throw new IllegalStateException("The sample exited with " + this.process.exitValue() + ":\n" + log());
 			}
+			// The application's server starts first, then the management server when it has its own port.
 			Matcher matcher = PORT.matcher(log());
 			if (matcher.find()) {
-				this.port = Integer.parseInt(matcher.group(1));
-				return true;
+				int first = Integer.parseInt(matcher.group(1));
+				if (!this.separateManagementPort) {
+					this.port = first;
+					this.managementPort = first;
+					return true;
+				}
+				if (matcher.find()) {
+					this.port = first;
+					this.managementPort = Integer.parseInt(matcher.group(1));
+					return true;
+				}
 			}
 			return false;
 		});
 		await("readiness").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-			.until(() -> status("/actuator/health/readiness") == 200);
+			.until(() -> managementStatus("/actuator/health/readiness") == 200);
 		return this;
+	}
+
+	int managementPort() {
+		return this.managementPort;
+	}
+
+	URI managementUri(String path) {
+		return URI.create("http://127.0.0.1:" + this.managementPort + path);
+	}
+
+	/** GET status on the management port (the application's port unless it has its own), or -1. */
+	int managementStatus(String path) {
+		try {
+			HttpRequest request = HttpRequest.newBuilder(managementUri(path)).timeout(Duration.ofSeconds(5)).GET().build();
+			return HTTP.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+		}
+		catch (IOException ex) {
+			return -1;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return -1;
+		}
 	}
 
 	long pid() {
@@ -147,7 +194,8 @@ final class SampleProcess implements AutoCloseable {
 		this.process.destroyForcibly();
 	}
 
-	private void signal(String name) throws IOException, InterruptedException {
+	/** Any signal by name (TERM, INT, HUP, ...). */
+	void signal(String name) throws IOException, InterruptedException {
 		int code = new ProcessBuilder("kill", "-s", name, Long.toString(this.process.pid())).inheritIO().start().waitFor();
 		if (code != 0) {
 			throw new IllegalStateException("kill -s " + name + " " + this.process.pid() + " failed with " + code);

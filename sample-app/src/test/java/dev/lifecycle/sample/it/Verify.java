@@ -37,8 +37,8 @@ final class Verify {
 	 */
 	static void everyAcknowledgedEventCountedExactlyOnce(SampleProcess sample, Map<String, LoadGenerator.Ack> acked,
 			String prefix) throws IOException {
-		JsonNode counts = JSON.readTree(sample.get("/counts?prefix=" + prefix).body());
-		JsonNode keys = counts.get("keys");
+		Map<String, JsonNode> keys = new java.util.LinkedHashMap<>();
+		JsonNode counts = allCounts(sample, prefix, keys);
 		List<String> problems = new ArrayList<>();
 		acked.forEach((id, ack) -> {
 			JsonNode key = keys.get(id);
@@ -49,7 +49,7 @@ final class Verify {
 				problems.add(id + " has " + key + " but was sent once with value " + ack.value());
 			}
 		});
-		for (Map.Entry<String, JsonNode> entry : keys.properties()) {
+		for (Map.Entry<String, JsonNode> entry : keys.entrySet()) {
 			if (entry.getValue().get("count").longValue() != 1) {
 				problems.add(entry.getKey() + " counted " + entry.getValue().get("count") + " times");
 			}
@@ -57,6 +57,29 @@ final class Verify {
 		assertThat(problems).as("lost or double-counted events (%d acknowledged)", acked.size()).isEmpty();
 		long maxAcked = acked.values().stream().mapToLong(LoadGenerator.Ack::offset).max().orElse(0);
 		assertThat(counts.get("offset").longValue()).as("processed offset").isGreaterThanOrEqualTo(maxAcked);
+	}
+
+	/**
+	 * Reads every page of {@code GET /counts?prefix=} into {@code keys}; returns the first page (its
+	 * offset is a lower bound for all pages: the pipeline only moves forward).
+	 */
+	static JsonNode allCounts(SampleProcess sample, String prefix, Map<String, JsonNode> keys) throws IOException {
+		JsonNode first = null;
+		String after = null;
+		do {
+			String query = "/counts?limit=10000&prefix=" + prefix
+					+ ((after != null) ? "&after=" + java.net.URLEncoder.encode(after, java.nio.charset.StandardCharsets.UTF_8) : "");
+			JsonNode page = JSON.readTree(sample.get(query).body());
+			if (first == null) {
+				first = page;
+			}
+			for (Map.Entry<String, JsonNode> entry : page.get("keys").properties()) {
+				keys.put(entry.getKey(), entry.getValue());
+			}
+			after = page.get("next").isNull() ? null : page.get("next").stringValue();
+		}
+		while (after != null);
+		return first;
 	}
 
 	static Checkpoint checkpointOf(Path database) throws SQLException {
@@ -81,6 +104,45 @@ final class Verify {
 		try (Stream<Path> files = Files.list(directory)) {
 			return files.filter((p) -> p.getFileName().toString().matches("events-.*\\.db"))
 				.max(Comparator.comparing((Path p) -> p.getFileName().toString()));
+		}
+	}
+
+	/** Runs SQL statements on a database file with a plain connection (to build or tamper with a file). */
+	static void sql(Path database, String... statements) throws SQLException {
+		try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database);
+				Statement statement = connection.createStatement()) {
+			for (String sql : statements) {
+				statement.executeUpdate(sql);
+			}
+		}
+	}
+
+	/** One number from a query. */
+	static long sqlLong(Path database, String query) throws SQLException {
+		try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database);
+				Statement statement = connection.createStatement();
+				ResultSet row = statement.executeQuery(query)) {
+			row.next();
+			return row.getLong(1);
+		}
+	}
+
+	/** The layout of the sample's releases before schema versioning (unstamped, 64-bit sums). */
+	static void createLegacyDatabase(Path database, String... inserts) throws Exception {
+		Files.createDirectories(database.getParent());
+		List<String> statements = new ArrayList<>(List.of(
+				"CREATE TABLE event_log (offset INTEGER PRIMARY KEY AUTOINCREMENT, event_id TEXT UNIQUE NOT NULL, "
+						+ "key TEXT NOT NULL, value INTEGER NOT NULL)",
+				"CREATE TABLE aggregates (key TEXT PRIMARY KEY, sum INTEGER, count INTEGER)",
+				"CREATE TABLE checkpoint (id INTEGER PRIMARY KEY CHECK (id = 1), log_offset INTEGER NOT NULL, "
+						+ "updated_at TEXT)",
+				"PRAGMA journal_mode = WAL"));
+		statements.addAll(List.of(inserts));
+		try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database);
+				Statement statement = connection.createStatement()) {
+			for (String sql : statements) {
+				statement.execute(sql);
+			}
 		}
 	}
 

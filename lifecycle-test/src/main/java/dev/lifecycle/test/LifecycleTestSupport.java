@@ -1,4 +1,4 @@
-package dev.lifecycle.spring;
+package dev.lifecycle.test;
 
 import java.time.Duration;
 import java.util.Optional;
@@ -6,6 +6,7 @@ import java.util.Optional;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.ShutdownReason;
 import dev.lifecycle.core.ShutdownReport;
+import dev.lifecycle.spring.LifecycleExit;
 
 import org.springframework.context.ApplicationContext;
 
@@ -32,13 +33,14 @@ import org.springframework.context.ApplicationContext;
  * }
  * }</pre>
  *
- * <p>The sequence runs exactly as in production: readiness turns DOWN at once, the drain delay,
- * shutdown handlers, the drain by phase, final actions and the observability drain follow, while
- * the web server keeps serving. Under Spring's test framework Lifecycle defaults to
+ * <p>The sequence runs exactly as in production: readiness turns DOWN at once, then shutdown
+ * handlers, the drain by phase, final actions and the observability drain follow, while the web
+ * server keeps serving. Only the defaults for tests differ (see the package documentation):
  * {@code lifecycle.signals.trap=false} (the JVM is never exited; replace {@link LifecycleExit} with
- * a bean to record the exit code) and {@code lifecycle.close-context=false} (the context stays open
- * after the report, for the test to inspect, until the framework closes it). Pre-stop file and
- * run marker are off by default in tests too; set their properties to test them.
+ * a bean to record the exit code), {@code lifecycle.close-context=false} (the context stays open
+ * after the report, for the test to inspect, until the framework closes it),
+ * {@code lifecycle.drain-delay=0s}, and no pre-stop file or run marker. Set a property on the test
+ * to change any of them.
  */
 public final class LifecycleTestSupport {
 

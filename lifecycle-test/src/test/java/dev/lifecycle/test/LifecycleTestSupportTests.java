@@ -1,4 +1,4 @@
-package dev.lifecycle.spring;
+package dev.lifecycle.test;
 
 import java.time.Duration;
 
@@ -12,12 +12,17 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.ApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.Environment;
 import org.springframework.test.annotation.DirtiesContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
+/**
+ * What a test gets from lifecycle-test on its classpath: safe defaults that beat the application's
+ * own configuration but not the test's, and a deterministic shutdown with its report.
+ */
 class LifecycleTestSupportTests {
 
 	@Nested
@@ -38,6 +43,7 @@ class LifecycleTestSupportTests {
 			assertThat(this.environment.getProperty("lifecycle.close-context")).isEqualTo("false");
 			assertThat(this.environment.getProperty("lifecycle.pre-stop.enabled")).isEqualTo("false");
 			assertThat(this.environment.getProperty("lifecycle.run-marker.enabled")).isEqualTo("false");
+			assertThat(this.environment.getProperty("lifecycle.drain-delay")).isEqualTo("0s");
 			assertThat(this.context.containsBean("lifecycleSignalTrap")).isFalse();
 		}
 
@@ -67,6 +73,38 @@ class LifecycleTestSupportTests {
 		@Test
 		void aTestsOwnPropertyWinsOverTheDefaults() {
 			assertThat(this.environment.getProperty("lifecycle.close-context")).isEqualTo("true");
+		}
+
+	}
+
+	@Nested
+	@SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
+			properties = { "spring.application.name=support-test", "spring.config.name=production-like" })
+	@DirtiesContext
+	class ProductionConfiguration {
+
+		@Autowired
+		ApplicationContext context;
+
+		@Autowired
+		Environment environment;
+
+		@Test
+		void theApplicationsProductionSettingsDoNotReachTheTestContext() {
+			assertThat(this.environment.getProperty("lifecycle.global-shutdown-timeout")).isEqualTo("60s");
+			assertThat(this.environment.getProperty("lifecycle.drain-delay")).isEqualTo("0s");
+			assertThat(this.environment.getProperty("lifecycle.pre-stop.enabled")).isEqualTo("false");
+			assertThat(this.context.containsBean("lifecycleSignalTrap")).isFalse();
+		}
+
+		@Test
+		void aTriggeredShutdownDoesNotWaitForTheConfiguredDrainDelay() {
+			LifecycleTestSupport lifecycle = LifecycleTestSupport.of(this.context);
+			lifecycle.triggerShutdown();
+			// The yml's 30 s drain delay would hold the report far beyond this bound.
+			ShutdownReport report = lifecycle.awaitReport(Duration.ofSeconds(15));
+			assertThat(report.clean()).isTrue();
+			assertThat(((ConfigurableApplicationContext) this.context).isActive()).isTrue();
 		}
 
 	}

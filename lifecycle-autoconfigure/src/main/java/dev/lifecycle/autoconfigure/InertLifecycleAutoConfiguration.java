@@ -1,0 +1,107 @@
+package dev.lifecycle.autoconfigure;
+
+import dev.lifecycle.core.ComponentHandle;
+import dev.lifecycle.core.ComponentOptions;
+import dev.lifecycle.core.LifecycleManager;
+import dev.lifecycle.core.PassiveComponent;
+import dev.lifecycle.spring.ManagedComponent;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.env.Environment;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.StringUtils;
+
+/**
+ * Lifecycle switched off with {@code lifecycle.enabled=false}: an inert {@link LifecycleManager}
+ * so that an application whose beans inject the manager, look up a component's handle or register
+ * a critical executor still starts, and nothing else.
+ *
+ * <p>The inert manager is never started: no signal is trapped, no pre-stop file watched, no run
+ * marker written, no metric, health contributor or endpoint exists, and Spring stops the
+ * application as it would without Lifecycle. Each {@code @ManagedComponent} bean gets a handle
+ * (as a component with nothing to start or stop) whose heartbeats and critical sections do
+ * nothing; a critical executor runs its tasks on its delegate. A shutdown that the application
+ * asks for itself ({@code requestShutdown()}, {@code signalFailure()}) is only recorded on the
+ * handles: it stops no bean and never exits the process.
+ *
+ * <p>In an application processed ahead of time with Lifecycle on, this class's condition was
+ * decided at build time; {@link LifecycleAutoConfiguration} then gives the same inert result when
+ * {@code lifecycle.enabled=false} is set at run time.
+ */
+@AutoConfiguration
+@ConditionalOnBooleanProperty(name = "lifecycle.enabled", havingValue = false)
+public final class InertLifecycleAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	LifecycleManager lifecycleManager(Environment environment) {
+		return inertManager(environment);
+	}
+
+	/**
+	 * Whether {@code lifecycle.enabled} is false now. Conditions are frozen when an application is
+	 * processed ahead of time, so the active configuration also asks at run time.
+	 */
+	static boolean isDisabled(Environment environment) {
+		return !environment.getProperty("lifecycle.enabled", Boolean.class, true);
+	}
+
+	/** A manager that is never started: no pre-stop file, no run marker, no metrics. */
+	static LifecycleManager inertManager(Environment environment) {
+		String serviceName = environment.getProperty("lifecycle.service-name",
+				environment.getProperty("spring.application.name", "application"));
+		return LifecycleManager.builder(StringUtils.hasText(serviceName) ? serviceName.trim() : "application").build();
+	}
+
+	@Bean
+	static InertComponentRegistrar lifecycleInertComponentRegistrar(ObjectProvider<LifecycleManager> manager) {
+		return new InertComponentRegistrar(manager);
+	}
+
+	/**
+	 * Gives every {@code @ManagedComponent} bean a handle on the inert manager, before its init
+	 * callbacks as in the active mode, so a {@code @PostConstruct} lookup finds it.
+	 */
+	static final class InertComponentRegistrar implements BeanPostProcessor {
+
+		private static final PassiveComponent NOTHING = new PassiveComponent() {
+
+			@Override
+			public void start(ComponentHandle handle) {
+			}
+
+			@Override
+			public void stop(ComponentHandle handle) {
+			}
+
+		};
+
+		private final ObjectProvider<LifecycleManager> manager;
+
+		InertComponentRegistrar(ObjectProvider<LifecycleManager> manager) {
+			this.manager = manager;
+		}
+
+		@Override
+		public Object postProcessBeforeInitialization(Object bean, String beanName) {
+			ManagedComponent annotation = AnnotatedElementUtils.findMergedAnnotation(ClassUtils.getUserClass(bean),
+					ManagedComponent.class);
+			if (annotation != null) {
+				String name = StringUtils.hasText(annotation.value()) ? annotation.value() : beanName;
+				LifecycleManager manager = this.manager.getObject();
+				if (manager.handle(name).isEmpty()) {
+					manager.registerPassive(name, ComponentOptions.defaults(), NOTHING);
+				}
+			}
+			return bean;
+		}
+
+	}
+
+}

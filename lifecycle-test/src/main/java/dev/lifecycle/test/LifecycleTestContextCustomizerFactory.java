@@ -1,0 +1,72 @@
+package dev.lifecycle.test;
+
+import java.util.List;
+import java.util.Map;
+
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.MutablePropertySources;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.test.context.ContextConfigurationAttributes;
+import org.springframework.test.context.ContextCustomizer;
+import org.springframework.test.context.ContextCustomizerFactory;
+import org.springframework.test.context.MergedContextConfiguration;
+
+/**
+ * Gives every context that Spring's TestContext framework creates test-friendly Lifecycle
+ * defaults: {@code lifecycle.signals.trap=false} (a test must never take over the build's signals
+ * or exit its JVM), {@code lifecycle.close-context=false} (the framework owns the contexts it
+ * caches and cannot reuse one closed behind its back), {@code lifecycle.pre-stop.enabled=false} (a
+ * shared {@code /tmp/shutdown} would stop every cached context), {@code lifecycle.run-marker.enabled=false}
+ * (several cached contexts of one service would see each other's marker as an unclean run) and
+ * {@code lifecycle.drain-delay=0s} (nothing routes traffic to a test context, so closing one must
+ * not wait for load balancers).
+ *
+ * <p>The defaults sit just below system properties and environment variables: they win over the
+ * application's own configuration files (whose production values, such as a drain delay, are
+ * wrong in a test) and lose to whatever the test sets itself ({@code @SpringBootTest(properties)},
+ * {@code @TestPropertySource}, {@code @DynamicPropertySource}, {@code -D} options).
+ */
+class LifecycleTestContextCustomizerFactory implements ContextCustomizerFactory {
+
+	static final String PROPERTY_SOURCE_NAME = "lifecycleTestDefaults";
+
+	static final Map<String, Object> DEFAULTS = Map.of("lifecycle.signals.trap", "false", "lifecycle.close-context",
+			"false", "lifecycle.pre-stop.enabled", "false", "lifecycle.run-marker.enabled", "false",
+			"lifecycle.drain-delay", "0s", "lifecycle.halt-after-ceiling", "false");
+
+	@Override
+	public ContextCustomizer createContextCustomizer(Class<?> testClass,
+			List<ContextConfigurationAttributes> configAttributes) {
+		return new LifecycleTestDefaults();
+	}
+
+	private static final class LifecycleTestDefaults implements ContextCustomizer {
+
+		@Override
+		public void customizeContext(ConfigurableApplicationContext context,
+				MergedContextConfiguration mergedConfig) {
+			MutablePropertySources sources = context.getEnvironment().getPropertySources();
+			MapPropertySource defaults = new MapPropertySource(PROPERTY_SOURCE_NAME, DEFAULTS);
+			if (sources.contains(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME)) {
+				sources.addAfter(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, defaults);
+			}
+			else {
+				// A non-standard environment: without a landmark, never override anything.
+				sources.addLast(defaults);
+			}
+		}
+
+		@Override
+		public boolean equals(Object other) {
+			return other != null && other.getClass() == getClass();
+		}
+
+		@Override
+		public int hashCode() {
+			return getClass().hashCode();
+		}
+
+	}
+
+}
