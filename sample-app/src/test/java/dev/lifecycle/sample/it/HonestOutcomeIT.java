@@ -8,7 +8,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assumptions.assumeThat;
 
 /**
  * Honest outcomes (finding 6 of the hardening issue), on a real process: a final backup that fails on
@@ -39,11 +38,8 @@ class HonestOutcomeIT {
 			assertThat(log).contains("Lifecycle: shutdown handler 'pipeline-checkpoint-and-backup' failed")
 				.contains("No final backup: The backup failed")
 				.contains(fallback.toString());
-			// The exit code is the engine's: it must count a throwing handler as not clean (exit 1).
-			assumeThat(log).as("the engine on this branch still reports a throwing shutdown handler as clean "
-					+ "(exit %d); the lifecycle-core change that makes it exit 1 is not merged here", exit)
-				.doesNotContain("shutdown complete (clean=true");
-			assertThat(log).contains("clean=false");
+			// The engine counts a throwing handler as not clean: exit 1, and the report names it.
+			assertThat(log).contains("shutdown complete (clean=false, exitCode=1");
 			assertThat(exit).as("exit code").isEqualTo(1);
 		}
 		assertThat(Verify.rowsIn(data.resolve("events.db"))).isEqualTo(5);
