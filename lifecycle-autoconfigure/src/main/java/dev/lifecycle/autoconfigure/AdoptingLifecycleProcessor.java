@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 
+import dev.lifecycle.core.InvalidOptionException;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.Tier;
 import org.apache.commons.logging.Log;
@@ -173,6 +174,9 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 			this.origins.record(name, resolved, true);
 			try {
 				manager.registerPassive(name, resolved.options(), new AdoptedLifecycleBean(bean));
+			}
+			catch (InvalidOptionException ex) {
+				throw ComponentSettings.translate(ex);
 			}
 			catch (IllegalArgumentException ex) {
 				throw new InvalidLifecycleConfigurationException("lifecycle.components." + name,

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.function.UnaryOperator;
 
 import dev.lifecycle.core.ComponentOptions;
+import dev.lifecycle.core.InvalidOptionException;
 import dev.lifecycle.core.Tier;
 import dev.lifecycle.spring.ManagedComponent;
 
@@ -14,10 +15,10 @@ import org.springframework.boot.convert.DurationStyle;
 import org.springframework.util.StringUtils;
 
 /**
- * Resolves one component's options: the {@link ManagedComponent} attributes, overridden by
- * {@code lifecycle.components.<name>.*}. It checks the same rules as the engine, but reports them
- * against the property that fixes them, since a Spring user configures properties, not
- * {@link ComponentOptions}.
+ * Resolves one component's options: what an annotation, Spring or code declared, overridden by
+ * {@code lifecycle.components.<name>.*}, with the origin of each value. The engine checks the
+ * options; what it rejects is reported here against the property that fixes it, since a Spring
+ * user configures properties, not {@link ComponentOptions}.
  */
 final class ComponentSettings {
 
@@ -53,14 +54,13 @@ final class ComponentSettings {
 	}
 
 	/**
-	 * Applies the {@code lifecycle.components.<name>.*} overrides to declared options and checks
-	 * the result against the engine's rules, reporting a violation against the property that
-	 * fixes it.
+	 * Applies the {@code lifecycle.components.<name>.*} overrides to declared options. The engine
+	 * checks the result when the component is registered; {@link #translate} reports what it
+	 * rejects against the property that fixes it.
 	 * @param name the component name
 	 * @param declared the options as declared by an annotation, by Spring or in code
 	 * @param overrides every {@code lifecycle.components} entry
 	 * @return the options and the origin of each value
-	 * @throws InvalidLifecycleConfigurationException naming the first invalid setting
 	 */
 	static Resolved resolve(String name, Declared declared, Map<String, LifecycleProperties.Component> overrides) {
 		LifecycleProperties.Component override = find(overrides, name);
@@ -75,42 +75,6 @@ final class ComponentSettings {
 		int stallThreshold = (override.getStallThreshold() != null) ? override.getStallThreshold()
 				: declared.stallThreshold();
 		boolean finite = (override.getFinite() != null) ? override.getFinite() : declared.finite();
-		String tierSource = (override.getTier() != null) ? "'" + prefix + "tier'" : declared.description();
-		requirePositive(prefix + "graceful-shutdown", graceful);
-		requirePositive(prefix + "liveness-deadline", deadline);
-		if (stallThreshold < 1) {
-			throw new InvalidLifecycleConfigurationException(prefix + "stall-threshold",
-					"must be at least 1 but was " + stallThreshold,
-					"Set '" + prefix + "stall-threshold' (or @ManagedComponent(stallThreshold)) to 1 or more.");
-		}
-		if (tier == Tier.OBSERVABILITY && deadline != null) {
-			throw new InvalidLifecycleConfigurationException(prefix + "liveness-deadline",
-					"is not allowed on an OBSERVABILITY component (tier set by " + tierSource + ")",
-					"Remove the liveness deadline of component '" + name + "' (property and @ManagedComponent"
-							+ "(livenessDeadline)), or set '" + prefix + "tier=standard'.");
-		}
-		if (tier == Tier.ADVISORY && deadline == null) {
-			throw new InvalidLifecycleConfigurationException(prefix + "liveness-deadline",
-					"is required for an ADVISORY component (tier set by " + tierSource
-							+ "): without one it could never be observed",
-					"Set '" + prefix + "liveness-deadline' (or @ManagedComponent(livenessDeadline)), for example 10s, "
-							+ "or set '" + prefix + "tier=standard'.");
-		}
-		if (tier == Tier.ADVISORY && graceful != null) {
-			throw new InvalidLifecycleConfigurationException(prefix + "graceful-shutdown",
-					"is not allowed on an ADVISORY component (tier set by " + tierSource
-							+ "): shutdown never waits for it",
-					"Remove the graceful shutdown budget of component '" + name + "' (property and @ManagedComponent"
-							+ "(gracefulShutdown)), or set '" + prefix + "tier=standard'.");
-		}
-		if (tier == Tier.ADVISORY && finite) {
-			String finiteSource = (override.getFinite() != null) ? "'" + prefix + "finite=true'"
-					: "a finite component (" + declared.description() + ")";
-			throw new InvalidLifecycleConfigurationException(prefix + "tier",
-					"ADVISORY cannot be combined with " + finiteSource
-							+ ": an advisory component never decides when the application ends",
-					"Remove " + finiteSource + ", or set '" + prefix + "tier=standard'.");
-		}
 		ComponentOptions options = ComponentOptions.defaults()
 			.withPhase(phase)
 			.withTier(tier)
@@ -144,6 +108,52 @@ final class ComponentSettings {
 				"the registration of component '" + name + "' in code");
 		return resolve(name, declared, overrides);
 	}
+
+	/**
+	 * Reports an option the engine rejected at registration against the property that fixes it,
+	 * {@code lifecycle.components.<name>.<option>}; the rule itself lives in the engine only.
+	 * @param ex what the engine rejected
+	 * @return the exception to fail the start with
+	 */
+	static InvalidLifecycleConfigurationException translate(InvalidOptionException ex) {
+		String component = ex.component();
+		String option = DASHED.getOrDefault(ex.option(), ex.option());
+		String prefix = "lifecycle.components." + component + ".";
+		String property = prefix + option;
+		String problem = ex.problem();
+		String tierFix = " or set '" + prefix + "tier=standard'.";
+		String fix;
+		if (problem.startsWith("must be positive")) {
+			fix = "Set '" + property + "' (or the matching @ManagedComponent attribute or option in code) to a "
+					+ "positive duration, or leave it unset.";
+		}
+		else if (problem.startsWith("must be at least 1")) {
+			fix = "Set '" + property + "' (or @ManagedComponent(stallThreshold)) to 1 or more.";
+		}
+		else if (problem.startsWith("is required")) {
+			fix = "Set '" + property + "' (or @ManagedComponent(livenessDeadline)), for example 10s," + tierFix;
+		}
+		else if (ex.option().equals("livenessDeadline")) {
+			fix = "Remove the liveness deadline of component '" + component + "' (property, @ManagedComponent"
+					+ "(livenessDeadline) or code)," + tierFix;
+		}
+		else if (ex.option().equals("gracefulShutdown")) {
+			fix = "Remove the graceful shutdown budget of component '" + component + "' (property, @ManagedComponent"
+					+ "(gracefulShutdown) or code)," + tierFix;
+		}
+		else if (ex.option().equals("finite")) {
+			fix = "Remove finite = true from component '" + component + "' (property, @ManagedComponent(finite) or "
+					+ "code)," + tierFix;
+		}
+		else {
+			fix = "Correct '" + property + "'.";
+		}
+		return new InvalidLifecycleConfigurationException(property, problem, fix);
+	}
+
+	/** The property name of each engine option whose name differs. */
+	private static final Map<String, String> DASHED = Map.of("gracefulShutdown", "graceful-shutdown",
+			"livenessDeadline", "liveness-deadline", "stallThreshold", "stall-threshold");
 
 	/**
 	 * Finds the override entry for a component. Keys are compared in canonical form so that
@@ -236,14 +246,6 @@ final class ComponentSettings {
 			throw new InvalidLifecycleConfigurationException("@ManagedComponent(" + attribute + ") on " + source,
 					"is not a duration: '" + resolved + "'",
 					"Use Spring Boot's duration format, such as \"30s\", \"500ms\" or \"PT1M\".");
-		}
-	}
-
-	private static void requirePositive(String property, Duration value) {
-		if (value != null && (value.isNegative() || value.isZero())) {
-			throw new InvalidLifecycleConfigurationException(property, "must be positive but was " + value,
-					"Set '" + property + "' (or the matching @ManagedComponent attribute) to a positive duration, "
-							+ "or leave it unset.");
 		}
 	}
 

@@ -18,6 +18,7 @@ import dev.lifecycle.core.ActiveComponent;
 import dev.lifecycle.core.ComponentHandle;
 import dev.lifecycle.core.ComponentOptions;
 import dev.lifecycle.core.ComponentView;
+import dev.lifecycle.core.InvalidOptionException;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.PassiveComponent;
 import dev.lifecycle.spring.FinalAction;
@@ -166,6 +167,9 @@ final class ManagedComponentRegistrar implements BeanPostProcessor, BeanFactoryA
 			throw new IllegalStateException("Lifecycle: " + source + " was created after Lifecycle started; a "
 					+ "@ManagedComponent must be a singleton created at start-up, not a prototype or scoped bean",
 					ex);
+		}
+		catch (InvalidOptionException ex) {
+			throw ComponentSettings.translate(ex);
 		}
 		catch (IllegalArgumentException ex) {
 			throw new InvalidLifecycleConfigurationException("lifecycle.components." + name, "is invalid: "

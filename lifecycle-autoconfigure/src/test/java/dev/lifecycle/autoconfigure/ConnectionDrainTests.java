@@ -35,7 +35,8 @@ class ConnectionDrainTests {
 	private static ConfigurableApplicationContext start(String... properties) {
 		List<String> all = new ArrayList<>(List.of("server.port=0", "spring.application.name=keep-alive",
 				"lifecycle.signals.trap=false", "lifecycle.close-context=false", "lifecycle.pre-stop.enabled=false",
-				"lifecycle.run-marker.enabled=false", "lifecycle.drain-delay=2s", "lifecycle.global-shutdown-timeout=20s"));
+				"lifecycle.run-marker.enabled=false", "lifecycle.halt-after-ceiling=false", "lifecycle.drain-delay=2s",
+				"lifecycle.global-shutdown-timeout=20s"));
 		all.addAll(List.of(properties));
 		return new SpringApplicationBuilder(KeepAliveApplication.class).properties(all.toArray(String[]::new)).run();
 	}

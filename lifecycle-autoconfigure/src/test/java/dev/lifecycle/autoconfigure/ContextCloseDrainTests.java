@@ -103,7 +103,7 @@ class ContextCloseDrainTests {
 		this.context = new SpringApplicationBuilder(DrainingApplication.class).run("--server.port=0",
 				"--spring.application.name=drain-test", "--management.endpoints.web.exposure.include=health,prometheus",
 				"--lifecycle.signals.trap=false", "--lifecycle.pre-stop.enabled=false",
-				"--lifecycle.run-marker.enabled=false");
+				"--lifecycle.run-marker.enabled=false", "--lifecycle.halt-after-ceiling=false");
 		this.port = this.context.getEnvironment().getProperty("local.server.port", Integer.class);
 		this.application = this.context.getBean(DrainingApplication.class);
 	}

@@ -36,7 +36,7 @@ import static org.awaitility.Awaitility.await;
 		properties = { "spring.application.name=drain-test",
 				"management.endpoints.web.exposure.include=health,prometheus,lifecycle",
 				"lifecycle.signals.trap=false", "lifecycle.close-context=false", "lifecycle.pre-stop.enabled=false",
-				"lifecycle.run-marker.enabled=false" })
+				"lifecycle.run-marker.enabled=false", "lifecycle.halt-after-ceiling=false" })
 @AutoConfigureMetrics
 @DirtiesContext
 class GracefulShutdownIntegrationTests {

@@ -75,8 +75,7 @@ class InvalidConfigurationTests {
 						new String[] { "lifecycle.components.sink.tier=advisory",
 								"lifecycle.components.sink.liveness-deadline=10s",
 								"lifecycle.components.sink.finite=true" },
-						"lifecycle.components.sink.tier", "ADVISORY cannot be combined with "
-								+ "'lifecycle.components.sink.finite=true'",
+						"lifecycle.components.sink.finite", "is not allowed on an ADVISORY component",
 						"or set 'lifecycle.components.sink.tier=standard'"),
 				Arguments.of("unknown component name", new String[] { "lifecycle.components.snik.phase=3" },
 						"lifecycle.components.snik", "does not name a registered component",
@@ -159,7 +158,8 @@ class InvalidConfigurationTests {
 	@Test
 	void analyzerIsListedInSpringFactories() {
 		assertThat(SpringFactoriesLoader.loadFactoryNames(FailureAnalyzer.class, getClass().getClassLoader()))
-			.contains(InvalidLifecycleConfigurationFailureAnalyzer.class.getName());
+			.contains(InvalidLifecycleConfigurationFailureAnalyzer.class.getName(),
+					InvalidOptionFailureAnalyzer.class.getName());
 	}
 
 	private static FailureAnalysis analyze(Throwable failure) {

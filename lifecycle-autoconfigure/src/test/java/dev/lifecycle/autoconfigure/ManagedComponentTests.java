@@ -103,7 +103,8 @@ class ManagedComponentTests {
 		TestRunners.lifecycle()
 			.withUserConfiguration(CodeRegisteredConfiguration.class)
 			.withPropertyValues("lifecycle.components.payment-executor.phase=12",
-					"lifecycle.components.payment-executor.graceful-shutdown=3s")
+					"lifecycle.components.payment-executor.graceful-shutdown=3s",
+					"lifecycle.components.payment-executor.finite=true")
 			.run((context) -> {
 				assertThat(context).hasNotFailed();
 				assertThat(view(context.getBean(LifecycleManager.class), "payment-executor").phase()).isEqualTo(12);
@@ -113,6 +114,7 @@ class ManagedComponentTests {
 				assertThat(descriptor.options().phase()).isEqualTo(12);
 				assertThat(descriptor.options().origins()).containsEntry("phase", "property")
 					.containsEntry("gracefulShutdown", "property")
+					.containsEntry("finite", "property")
 					.containsEntry("tier", "code");
 			});
 	}
@@ -122,11 +124,15 @@ class ManagedComponentTests {
 		TestRunners.lifecycle()
 			.withUserConfiguration(CodeRegisteredConfiguration.class)
 			.withPropertyValues("lifecycle.components.payment-executor.tier=advisory")
-			.run((context) -> assertThat(context).hasFailed()
-				.getFailure()
-				.rootCause()
-				.isInstanceOf(InvalidLifecycleConfigurationException.class)
-				.hasMessageContaining("'lifecycle.components.payment-executor.liveness-deadline' is required"));
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				org.springframework.boot.diagnostics.FailureAnalysis analysis = new InvalidOptionFailureAnalyzer(null)
+					.analyze(context.getStartupFailure());
+				assertThat(analysis.getDescription())
+					.contains("'lifecycle.components.payment-executor.liveness-deadline' is required for an ADVISORY");
+				assertThat(analysis.getAction())
+					.contains("Set 'lifecycle.components.payment-executor.liveness-deadline'");
+			});
 	}
 
 	@Test

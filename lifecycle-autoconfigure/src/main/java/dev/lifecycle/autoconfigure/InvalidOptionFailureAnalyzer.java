@@ -1,0 +1,32 @@
+package dev.lifecycle.autoconfigure;
+
+import dev.lifecycle.core.InvalidOptionException;
+
+import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.core.env.Environment;
+
+/**
+ * Reports a component option the engine rejected when the registration happened in application
+ * code (a {@code @Bean} method calling {@code LifecycleManager.register…}): against the
+ * {@code lifecycle.components.<name>.<option>} property that fixes it, like every other invalid
+ * Lifecycle setting.
+ */
+class InvalidOptionFailureAnalyzer extends AbstractFailureAnalyzer<InvalidOptionException> {
+
+	private final InvalidLifecycleConfigurationFailureAnalyzer delegate;
+
+	InvalidOptionFailureAnalyzer(Environment environment) {
+		this.delegate = new InvalidLifecycleConfigurationFailureAnalyzer(environment);
+	}
+
+	@Override
+	protected FailureAnalysis analyze(Throwable rootFailure, InvalidOptionException cause) {
+		InvalidLifecycleConfigurationException translated = (cause.component() != null)
+				? ComponentSettings.translate(cause)
+				: new InvalidLifecycleConfigurationException(cause.option(), cause.problem(),
+						"Correct the '" + cause.option() + "' option of the LifecycleManager.");
+		return this.delegate.analyze(rootFailure, translated);
+	}
+
+}
