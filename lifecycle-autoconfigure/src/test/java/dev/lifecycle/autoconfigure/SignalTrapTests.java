@@ -67,8 +67,19 @@ class SignalTrapTests {
 
 	@Test
 	void secondSignalHaltsAtOnceWithCode128() {
+		// A drain that is still under way when the second signal arrives.
+		this.manager = LifecycleManager.builder("orders").drainDelay(Duration.ofSeconds(5)).build();
+		ShutdownExit exit = new ShutdownExit(this.context, this.exits::add, false, Duration.ofSeconds(10), this.manager,
+				null);
+		this.manager.addListener(exit);
+		this.manager.start();
+		exit.release();
+		this.trap = new SignalTrap(this.manager, exit, this.halts::add);
+
 		this.trap.handle("SIGTERM");
 		this.trap.handle("SIGINT");
+
+		assertThat(this.manager.report()).isEmpty();
 		assertThat(this.halts).containsExactly(ExitCodes.FORCED);
 	}
 
