@@ -100,7 +100,7 @@ final class ShutdownTimeline {
 				.append(format(x)).append("\" y2=\"").append(height - 30).append("\" stroke=\"#eee\"/>\n");
 			svg.append("<text x=\"").append(format(x)).append("\" y=\"").append(height - 14)
 				.append("\" text-anchor=\"middle\" fill=\"#555\">")
-				.append(String.format(Locale.ROOT, "%.1f s", t / 1000.0))
+				.append((tick < 1000) ? t + " ms" : String.format(Locale.ROOT, "%.1f s", t / 1000.0))
 				.append("</text>\n");
 		}
 	}
