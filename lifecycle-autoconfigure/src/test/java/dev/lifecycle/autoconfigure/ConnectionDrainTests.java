@@ -2,16 +2,10 @@ package dev.lifecycle.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.ShutdownReason;
@@ -50,12 +44,12 @@ class ConnectionDrainTests {
 		try (ConfigurableApplicationContext context = start("lifecycle.connection-close=true");
 				Socket socket = new Socket("localhost", port(context))) {
 			socket.setSoTimeout((int) Duration.ofSeconds(10).toMillis());
-			Response before = exchange(socket);
+			RawHttp.Response before = RawHttp.get(socket, "/hello");
 			assertThat(before.status()).isEqualTo(200);
 			assertThat(before.header("connection")).isNotEqualToIgnoringCase("close");
 
 			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
-			Response during = exchange(socket);
+			RawHttp.Response during = RawHttp.get(socket, "/hello");
 
 			assertThat(during.status()).isEqualTo(200);
 			assertThat(during.body()).isEqualTo("hello");
@@ -71,8 +65,8 @@ class ConnectionDrainTests {
 			socket.setSoTimeout((int) Duration.ofSeconds(10).toMillis());
 			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
 
-			assertThat(exchange(socket).header("connection")).isNotEqualToIgnoringCase("close");
-			assertThat(exchange(socket).status()).isEqualTo(200);
+			assertThat(RawHttp.get(socket, "/hello").header("connection")).isNotEqualToIgnoringCase("close");
+			assertThat(RawHttp.get(socket, "/hello").status()).isEqualTo(200);
 		}
 	}
 
@@ -84,7 +78,7 @@ class ConnectionDrainTests {
 			socket.setSoTimeout((int) Duration.ofSeconds(10).toMillis());
 			LifecycleManager manager = context.getBean(LifecycleManager.class);
 			manager.triggerShutdown(ShutdownReason.SIGNAL, "test");
-			exchange(socket);
+			RawHttp.get(socket, "/hello");
 
 			var report = manager.awaitTermination(Duration.ofSeconds(10)).orElseThrow();
 			assertThat(report.steps()).filteredOn((step) -> step.name().equals("drain delay"))
@@ -123,42 +117,6 @@ class ConnectionDrainTests {
 			assertThat(ticksAfter.get(10, java.util.concurrent.TimeUnit.SECONDS)).isPositive();
 			assertThat(Duration.ofNanos(System.nanoTime() - triggered)).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
 		}
-	}
-
-	/** One HTTP/1.1 request and its response on a connection kept open. */
-	private static Response exchange(Socket socket) throws IOException {
-		OutputStream out = socket.getOutputStream();
-		out.write("GET /hello HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-		out.flush();
-		BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII),
-				1);
-		String statusLine = in.readLine();
-		List<String> headers = new ArrayList<>();
-		int length = 0;
-		for (String line = in.readLine(); line != null && !line.isEmpty(); line = in.readLine()) {
-			headers.add(line);
-			if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
-				length = Integer.parseInt(line.substring(line.indexOf(':') + 1).trim());
-			}
-		}
-		char[] body = new char[length];
-		int read = 0;
-		while (read < length) {
-			read += in.read(body, read, length - read);
-		}
-		return new Response(Integer.parseInt(statusLine.split(" ")[1]), headers, new String(body));
-	}
-
-	record Response(int status, List<String> headers, String body) {
-
-		String header(String name) {
-			return this.headers.stream()
-				.filter((line) -> line.toLowerCase(Locale.ROOT).startsWith(name + ":"))
-				.map((line) -> line.substring(line.indexOf(':') + 1).trim())
-				.findFirst()
-				.orElse("");
-		}
-
 	}
 
 	@SpringBootConfiguration(proxyBeanMethods = false)

@@ -2,21 +2,15 @@ package dev.lifecycle.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -63,13 +57,13 @@ class ReactiveConnectionDrainTests {
 			assertThat(((WebServerApplicationContext) context).getWebServer().getClass().getName())
 				.contains("Netty");
 			socket.setSoTimeout((int) Duration.ofSeconds(10).toMillis());
-			assertThat(header(exchange(socket), "connection")).isNotEqualToIgnoringCase("close");
+			assertThat(RawHttp.get(socket, "/hello").header("connection")).isNotEqualToIgnoringCase("close");
 
 			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
-			List<String> during = exchange(socket);
+			RawHttp.Response during = RawHttp.get(socket, "/hello");
 
-			assertThat(during.get(0)).contains(" 200");
-			assertThat(header(during, "connection")).isEqualToIgnoringCase("close");
+			assertThat(during.status()).isEqualTo(200);
+			assertThat(during.header("connection")).isEqualToIgnoringCase("close");
 			assertThat(socket.getInputStream().read()).as("the server closed the connection").isEqualTo(-1);
 		}
 	}
@@ -96,35 +90,6 @@ class ReactiveConnectionDrainTests {
 
 			assertThat(ticks.get(10, TimeUnit.SECONDS)).isPositive();
 		}
-	}
-
-	/** One HTTP/1.1 request on a kept-alive connection: the status line and headers of its response. */
-	private static List<String> exchange(Socket socket) throws IOException {
-		OutputStream out = socket.getOutputStream();
-		out.write("GET /hello HTTP/1.1\r\nHost: localhost\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-		out.flush();
-		BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII),
-				1);
-		List<String> head = new ArrayList<>();
-		int length = 0;
-		for (String line = in.readLine(); line != null && !line.isEmpty(); line = in.readLine()) {
-			head.add(line);
-			if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
-				length = Integer.parseInt(line.substring(line.indexOf(':') + 1).trim());
-			}
-		}
-		for (int i = 0; i < length; i++) {
-			in.read();
-		}
-		return head;
-	}
-
-	private static String header(List<String> head, String name) {
-		return head.stream()
-			.filter((line) -> line.toLowerCase(Locale.ROOT).startsWith(name + ":"))
-			.map((line) -> line.substring(line.indexOf(':') + 1).trim())
-			.findFirst()
-			.orElse("");
 	}
 
 	@SpringBootConfiguration(proxyBeanMethods = false)

@@ -1,0 +1,59 @@
+package dev.lifecycle.autoconfigure;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One HTTP/1.1 exchange on a socket kept open between requests, so a test sees exactly what a
+ * keep-alive client sees: the status, the headers (such as {@code Connection: close}) and whether
+ * the server closed the connection afterwards.
+ */
+final class RawHttp {
+
+	private RawHttp() {
+	}
+
+	static Response get(Socket socket, String path) throws IOException {
+		OutputStream out = socket.getOutputStream();
+		out.write(("GET " + path + " HTTP/1.1\r\nHost: localhost\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+		out.flush();
+		// One byte at a time: nothing of a later response may be buffered away from the socket.
+		BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII),
+				1);
+		String statusLine = in.readLine();
+		List<String> headers = new ArrayList<>();
+		int length = 0;
+		for (String line = in.readLine(); line != null && !line.isEmpty(); line = in.readLine()) {
+			headers.add(line);
+			if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
+				length = Integer.parseInt(line.substring(line.indexOf(':') + 1).trim());
+			}
+		}
+		char[] body = new char[length];
+		int read = 0;
+		while (read < length) {
+			read += in.read(body, read, length - read);
+		}
+		return new Response(Integer.parseInt(statusLine.split(" ")[1]), headers, new String(body));
+	}
+
+	record Response(int status, List<String> headers, String body) {
+
+		String header(String name) {
+			return this.headers.stream()
+				.filter((line) -> line.toLowerCase(Locale.ROOT).startsWith(name + ":"))
+				.map((line) -> line.substring(line.indexOf(':') + 1).trim())
+				.findFirst()
+				.orElse("");
+		}
+
+	}
+
+}
