@@ -67,6 +67,11 @@ final class SignalTrap {
 						+ "); it will end the JVM without Lifecycle's exit code");
 			}
 		}
+		// The early trap held the signals since the application started: restore the JVM's handlers
+		// one day, not the early ones, and act now on what already arrived.
+		EarlySignalTrap.TakeOver early = EarlySignalTrap.takeOver();
+		this.previous.putAll(early.originals());
+		early.signals().forEach(this::handle);
 	}
 
 	/**

@@ -248,6 +248,18 @@ class ProcessShutdownTests {
 	}
 
 	@Test
+	void aSigtermBeforeAnyBeanExistsIsHeldAndEndsTheStartCleanlyWithExitZero() throws Exception {
+		AppProcess app = AppProcess.launch("app", this.directory, "--process-test.slow-start=2s");
+		this.processes.add(app);
+		// Logged before the context is refreshed: no Lifecycle bean exists yet.
+		app.awaitLog("Starting ProcessTestApplication", Duration.ofSeconds(60));
+		app.signal("TERM");
+		assertThat(app.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.CLEAN);
+		assertThat(app.log()).contains("Lifecycle: received SIGTERM", "Lifecycle: shutdown initiated (reason=signal",
+				"Lifecycle: shutdown complete (clean=true, exitCode=0");
+	}
+
+	@Test
 	void sigtermDuringStartUpEndsTheStartCleanlyWithExitZero() throws Exception {
 		AppProcess app = AppProcess.launch("app", this.directory, "--process-test.slow-start=3s");
 		this.processes.add(app);
