@@ -91,6 +91,9 @@ final class LifecycleCoordinator implements SmartLifecycle, SmartInitializingSin
 			throw ex;
 		}
 		this.running = true;
+		if (this.signalTrap != null) {
+			this.signalTrap.replayEarlySignals();
+		}
 		this.exit.release();
 	}
 

@@ -1,5 +1,6 @@
 package dev.lifecycle.autoconfigure;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,6 +46,8 @@ final class SignalTrap {
 
 	private final Map<Signal, SignalHandler> previous = new LinkedHashMap<>();
 
+	private final List<String> early = new ArrayList<>();
+
 	SignalTrap(LifecycleManager manager, ShutdownExit exit) {
 		this(manager, exit, (code) -> Runtime.getRuntime().halt(code));
 	}
@@ -68,10 +71,21 @@ final class SignalTrap {
 			}
 		}
 		// The early trap held the signals since the application started: restore the JVM's handlers
-		// one day, not the early ones, and act now on what already arrived.
+		// one day, not the early ones, and act on what already arrived once the engine has started
+		// and every listener hears of it (see replayEarlySignals).
 		EarlySignalTrap.TakeOver early = EarlySignalTrap.takeOver();
 		this.previous.putAll(early.originals());
-		early.signals().forEach(this::handle);
+		this.early.addAll(early.signals());
+	}
+
+	/**
+	 * Acts on the signals the early trap held, as if they arrived now; called once the engine has
+	 * started, before the exit is released, so the start then ends cleanly.
+	 */
+	synchronized void replayEarlySignals() {
+		List<String> signals = List.copyOf(this.early);
+		this.early.clear();
+		signals.forEach(this::handle);
 	}
 
 	/**
