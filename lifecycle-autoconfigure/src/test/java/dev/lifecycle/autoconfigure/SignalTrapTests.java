@@ -49,6 +49,17 @@ class SignalTrapTests {
 		this.trap = new SignalTrap(this.manager, exit, this.halts::add);
 	}
 
+	/** A manager whose drain is still under way when a test's second signal arrives. */
+	private void drainStillUnderWayAtTheSecondSignal() {
+		this.manager = LifecycleManager.builder("orders").drainDelay(Duration.ofSeconds(5)).build();
+		ShutdownExit exit = new ShutdownExit(this.context, this.exits::add, false, Duration.ofSeconds(10), this.manager,
+				null);
+		this.manager.addListener(exit);
+		this.manager.start();
+		exit.release();
+		this.trap = new SignalTrap(this.manager, exit, this.halts::add);
+	}
+
 	@AfterEach
 	void stopEngine() {
 		this.manager.triggerShutdown(ShutdownReason.SIGNAL, "test-cleanup");
@@ -67,14 +78,7 @@ class SignalTrapTests {
 
 	@Test
 	void secondSignalHaltsAtOnceWithCode128() {
-		// A drain that is still under way when the second signal arrives.
-		this.manager = LifecycleManager.builder("orders").drainDelay(Duration.ofSeconds(5)).build();
-		ShutdownExit exit = new ShutdownExit(this.context, this.exits::add, false, Duration.ofSeconds(10), this.manager,
-				null);
-		this.manager.addListener(exit);
-		this.manager.start();
-		exit.release();
-		this.trap = new SignalTrap(this.manager, exit, this.halts::add);
+		drainStillUnderWayAtTheSecondSignal();
 
 		this.trap.handle("SIGTERM");
 		this.trap.handle("SIGINT");
@@ -85,6 +89,7 @@ class SignalTrapTests {
 
 	@Test
 	void aSignalAfterThePreStopFileIsTheFirstSignal() {
+		drainStillUnderWayAtTheSecondSignal();
 		this.manager.triggerShutdown(ShutdownReason.PRESTOP, "prestop");
 		this.trap.handle("SIGTERM");
 		assertThat(this.halts).isEmpty();
