@@ -298,10 +298,7 @@ public final class LifecycleManager {
 		Objects.requireNonNull(listener, "listener");
 		this.registration.lock();
 		try {
-			for (Component component : this.componentList) {
-				new Listeners(List.of(listener)).componentRegistered(component);
-			}
-			this.listeners.add(listener);
+			this.listeners.addLate(listener, this.componentList);
 		}
 		finally {
 			this.registration.unlock();

@@ -25,6 +25,19 @@ final class Listeners {
 		this.listeners.add(listener);
 	}
 
+	/** Adds a listener that first hears of the components registered before it, as if it had been there. */
+	void addLate(LifecycleListener listener, List<? extends ComponentView> registered) {
+		for (ComponentView component : registered) {
+			try {
+				listener.onComponentRegistered(component);
+			}
+			catch (RuntimeException ex) {
+				logger.error("Lifecycle: listener {} failed on component registered", listener, ex);
+			}
+		}
+		this.listeners.add(listener);
+	}
+
 	void componentRegistered(ComponentView component) {
 		each("component registered", (listener) -> listener.onComponentRegistered(component));
 	}

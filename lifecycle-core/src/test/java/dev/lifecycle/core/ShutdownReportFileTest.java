@@ -142,7 +142,9 @@ class ShutdownReportFileTest {
 			manager.start();
 			manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
 			manager.awaitTermination();
-			Thread.sleep(5); // distinct millisecond timestamps in the file names
+			// Report files are named by millisecond: the next run must start in a later one.
+			long finished = System.currentTimeMillis();
+			await().atMost(Duration.ofSeconds(5)).until(() -> System.currentTimeMillis() > finished);
 		}
 		assertThat(reports()).hasSize(2);
 		try (var files = Files.list(this.directory)) {
