@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.lifecycle.core.ExitCodes;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import sun.misc.Signal;
@@ -31,8 +32,6 @@ import org.springframework.core.env.ConfigurableEnvironment;
 final class EarlySignalTrap implements ApplicationListener<SpringApplicationEvent> {
 
 	private static final Log logger = LogFactory.getLog(EarlySignalTrap.class);
-
-	private static final List<String> SIGNALS = List.of("TERM", "INT", "HUP");
 
 	/** The JVM's handlers, replaced while the early trap is installed; guarded by the class. */
 	private static final Map<Signal, SignalHandler> originals = new LinkedHashMap<>();
@@ -68,7 +67,7 @@ final class EarlySignalTrap implements ApplicationListener<SpringApplicationEven
 		if (installed) {
 			return;
 		}
-		for (String name : SIGNALS) {
+		for (String name : SignalTrap.SIGNALS) {
 			Signal signal = new Signal(name);
 			try {
 				originals.put(signal, Signal.handle(signal, (arrived) -> early("SIG" + arrived.getName())));
@@ -95,7 +94,7 @@ final class EarlySignalTrap implements ApplicationListener<SpringApplicationEven
 			return;
 		}
 		logger.error("Lifecycle: second shutdown signal during start-up; forcing exit with code 128");
-		Runtime.getRuntime().halt(dev.lifecycle.core.ExitCodes.FORCED);
+		Runtime.getRuntime().halt(ExitCodes.FORCED);
 	}
 
 	/**

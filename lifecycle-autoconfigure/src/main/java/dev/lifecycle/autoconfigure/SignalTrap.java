@@ -34,7 +34,8 @@ final class SignalTrap {
 	/** The trigger source a trapped signal is recorded under. */
 	static final String SOURCE = "signal";
 
-	private static final List<String> SIGNALS = List.of("TERM", "INT", "HUP");
+	/** The signals Lifecycle handles, here and in the {@link EarlySignalTrap}. */
+	static final List<String> SIGNALS = List.of("TERM", "INT", "HUP");
 
 	private final LifecycleManager manager;
 

@@ -22,8 +22,6 @@ final class StreamDrain implements LifecycleListener {
 
 	private static final Log logger = LogFactory.getLog(StreamDrain.class);
 
-	private static final String DRAIN_DELAY_STEP = "drain delay";
-
 	private final LifecycleProperties.Streams.EndAt endAt;
 
 	private final List<Runnable> enders = new CopyOnWriteArrayList<>();
@@ -53,7 +51,7 @@ final class StreamDrain implements LifecycleListener {
 
 	@Override
 	public void onStepCompleted(StepReport step) {
-		if (DRAIN_DELAY_STEP.equals(step.name())) {
+		if (StepReport.DRAIN_DELAY.equals(step.name())) {
 			end("the drain delay ended");
 		}
 	}

@@ -138,10 +138,10 @@ final class ShutdownSequence {
 		Duration delay = this.drain.delay();
 		if (delay.isZero()) {
 			// Still a step: listeners that act at the end of the drain delay act now.
-			stepCompleted("drain delay", this.initiatedAt, StepReport.OK);
+			stepCompleted(StepReport.DRAIN_DELAY, this.initiatedAt, StepReport.OK);
 			return;
 		}
-		this.step = "drain delay";
+		this.step = StepReport.DRAIN_DELAY;
 		logger.info("Lifecycle: draining traffic for {} before stopping components", delay);
 		long end = this.initiatedAt + delay.toNanos();
 		Duration quiet = this.drain.quietPeriod();
@@ -151,7 +151,7 @@ final class ShutdownSequence {
 		else {
 			drainUntilQuiet(end, quiet);
 		}
-		stepCompleted("drain delay", this.initiatedAt, StepReport.OK);
+		stepCompleted(StepReport.DRAIN_DELAY, this.initiatedAt, StepReport.OK);
 	}
 
 	private static void sleepUntil(long end) throws InterruptedException {

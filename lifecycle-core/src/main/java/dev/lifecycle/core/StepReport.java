@@ -14,6 +14,9 @@ import java.time.Duration;
  */
 public record StepReport(String name, Duration start, Duration duration, String result) {
 
+	/** The name of the drain delay's step, always the first; it ends when traffic may stop. */
+	public static final String DRAIN_DELAY = "drain delay";
+
 	static final String OK = "ok";
 
 	static final String FAILED = "failed";
