@@ -33,6 +33,24 @@ public interface LifecycleListener {
 	}
 
 	/**
+	 * Called when a step of the sequence begins (the drain delay, a shutdown handler, a phase of the
+	 * standard drain, a final action, the observability drain or a closing step); the matching
+	 * {@link #onStepCompleted(StepReport)} carries the same name. Steps never overlap.
+	 * @param step the step's name, as {@link StepReport#name()} will give it
+	 */
+	default void onStepStarted(String step) {
+	}
+
+	/**
+	 * Called when the sequence tells a component that has not ended yet to stop, just before it is
+	 * told; its {@link #onComponentEnded(ComponentReport)} follows, whenever it ends. Components of one
+	 * phase are told one after another on the sequence's thread and then drained concurrently.
+	 * @param component the component
+	 */
+	default void onComponentStopping(ComponentView component) {
+	}
+
+	/**
 	 * Called once when a component's outcome is recorded, whenever that is: a death during normal
 	 * operation, a completion of finite work, or its end in the shutdown.
 	 * @param report the component's outcome

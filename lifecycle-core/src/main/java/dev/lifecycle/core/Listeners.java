@@ -50,6 +50,14 @@ final class Listeners {
 		each("shutdown initiated", (listener) -> listener.onShutdownInitiated(trigger));
 	}
 
+	void stepStarted(String step) {
+		each("step started", (listener) -> listener.onStepStarted(step));
+	}
+
+	void componentStopping(ComponentView component) {
+		each("component stopping", (listener) -> listener.onComponentStopping(component));
+	}
+
 	void componentEnded(ComponentReport report) {
 		each("component ended", (listener) -> listener.onComponentEnded(report));
 	}

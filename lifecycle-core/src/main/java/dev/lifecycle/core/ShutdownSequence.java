@@ -136,12 +136,12 @@ final class ShutdownSequence {
 
 	private void drainDelay() throws InterruptedException {
 		Duration delay = this.drain.delay();
+		startStep(StepReport.DRAIN_DELAY);
 		if (delay.isZero()) {
 			// Still a step: listeners that act at the end of the drain delay act now.
 			stepCompleted(StepReport.DRAIN_DELAY, this.initiatedAt, StepReport.OK);
 			return;
 		}
-		this.step = StepReport.DRAIN_DELAY;
 		logger.info("Lifecycle: draining traffic for {} before stopping components", delay);
 		long end = this.initiatedAt + delay.toNanos();
 		Duration quiet = this.drain.quietPeriod();
@@ -186,6 +186,13 @@ final class ShutdownSequence {
 		}
 	}
 
+	/** Names the step now running (the ceiling's diagnostics say it) and tells the listeners. */
+	private long startStep(String name) {
+		this.step = name;
+		this.listeners.stepStarted(name);
+		return System.nanoTime();
+	}
+
 	/** Records a finished step and tells the listeners, so a report on disk grows as the sequence goes. */
 	private void stepCompleted(String name, long startedAt, String result) {
 		long now = System.nanoTime();
@@ -203,9 +210,8 @@ final class ShutdownSequence {
 		for (NamedHandler handler : steps) {
 			checkNotCut();
 			String label = kind + " '" + handler.name() + "'";
-			this.step = label;
 			logger.info("Lifecycle: running {} (timeout {})", label, handler.timeout());
-			long start = System.nanoTime();
+			long start = startStep(label);
 			AtomicBoolean failed = new AtomicBoolean();
 			Thread runner = this.threads.newThread(threadPrefix + handler.name(), () -> {
 				try {
@@ -253,9 +259,8 @@ final class ShutdownSequence {
 		}
 		for (Map.Entry<Integer, List<Component>> phase : phases.entrySet()) {
 			checkNotCut();
-			this.step = "standard drain, phase " + phase.getKey();
 			logger.info("Lifecycle: stopping phase {} ({} component(s))", phase.getKey(), phase.getValue().size());
-			long start = System.nanoTime();
+			long start = startStep("standard drain, phase " + phase.getKey());
 			drain(phase.getValue());
 			stepCompleted(this.step, start, StepReport.OK);
 		}
@@ -267,8 +272,7 @@ final class ShutdownSequence {
 				return;
 			}
 			NamedAction action = this.finalActions.get(i);
-			this.step = "final action '" + action.name() + "'";
-			long start = System.nanoTime();
+			long start = startStep("final action '" + action.name() + "'");
 			try {
 				action.action().run();
 				logger.info("Lifecycle: final action '{}' done", action.name());
@@ -282,7 +286,7 @@ final class ShutdownSequence {
 	}
 
 	private void drainObservability() throws InterruptedException {
-		this.step = "observability drain";
+		long start = startStep("observability drain");
 		List<Component> observability = new ArrayList<>();
 		for (Component component : this.components) {
 			if (component.tier() == Tier.OBSERVABILITY) {
@@ -293,7 +297,6 @@ final class ShutdownSequence {
 				component.requestStop();
 			}
 		}
-		long start = System.nanoTime();
 		drain(observability);
 		stepCompleted(this.step, start, StepReport.OK);
 	}
@@ -302,6 +305,9 @@ final class ShutdownSequence {
 	private void drain(List<Component> group) throws InterruptedException {
 		long start = System.nanoTime();
 		for (Component component : group) {
+			if (!component.state().isTerminal()) {
+				this.listeners.componentStopping(component);
+			}
 			component.requestStop();
 		}
 		// Wait in deadline order so each component is judged at its own deadline, not after a sibling

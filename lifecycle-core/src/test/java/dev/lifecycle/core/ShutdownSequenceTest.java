@@ -158,6 +158,68 @@ class ShutdownSequenceTest {
 	}
 
 	@Test
+	void listenersHearEachStepBeginAndEndAndEachComponentToldToStopBeforeItEnds() throws InterruptedException {
+		List<String> heard = new CopyOnWriteArrayList<>();
+		LifecycleManager manager = builder().listener(new LifecycleListener() {
+			@Override
+			public void onStepStarted(String step) {
+				heard.add("start " + step);
+			}
+
+			@Override
+			public void onStepCompleted(StepReport step) {
+				heard.add("end " + step.name() + " " + step.result());
+			}
+
+			@Override
+			public void onComponentStopping(ComponentView component) {
+				heard.add("stopping " + component.name());
+			}
+
+			@Override
+			public void onComponentEnded(ComponentReport report) {
+				heard.add("ended " + report.name() + " " + report.outcome().label());
+			}
+		}).build();
+		manager.registerPassive("pipeline", ComponentOptions.defaults().withPhase(5), recording("pipeline"));
+		manager.registerPassive("metrics", ComponentOptions.defaults().withTier(Tier.OBSERVABILITY),
+				recording("metrics"));
+		manager.addShutdownHandler("checkpoint", Duration.ofSeconds(5), () -> this.events.add("checkpoint"));
+		manager.addClosingStep("web-server-stop", Duration.ofSeconds(5), () -> this.events.add("web"));
+		manager.start();
+
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		manager.awaitTermination();
+
+		assertThat(heard).containsExactly("start drain delay", "end drain delay ok",
+				"start shutdown handler 'checkpoint'", "end shutdown handler 'checkpoint' ok",
+				"start standard drain, phase 5", "stopping pipeline", "ended pipeline completed",
+				"end standard drain, phase 5 ok", "start observability drain", "stopping metrics",
+				"ended metrics completed", "end observability drain ok", "start closing step 'web-server-stop'",
+				"end closing step 'web-server-stop' ok");
+	}
+
+	@Test
+	void aComponentThatDiedBeforeTheShutdownIsNotToldToStopAgain() throws InterruptedException {
+		List<String> stopping = new CopyOnWriteArrayList<>();
+		LifecycleManager manager = builder().listener(new LifecycleListener() {
+			@Override
+			public void onComponentStopping(ComponentView component) {
+				stopping.add(component.name());
+			}
+		}).build();
+		ComponentHandle broken = manager.registerPassive("broken", ComponentOptions.defaults(), recording("broken"));
+		manager.registerPassive("pipeline", ComponentOptions.defaults(), recording("pipeline"));
+		manager.start();
+
+		broken.signalFailure(new IllegalStateException("disk gone"));
+		ShutdownReport report = manager.awaitTermination();
+
+		assertThat(report.exitCode()).isEqualTo(ExitCodes.FAILURE);
+		assertThat(stopping).containsExactly("pipeline");
+	}
+
+	@Test
 	void finalActionsRunAfterTheDrainInReverseRegistrationOrder() throws InterruptedException {
 		LifecycleManager manager = builder().build();
 		manager.registerPassive("pipeline", ComponentOptions.defaults(), recording("pipeline"));
