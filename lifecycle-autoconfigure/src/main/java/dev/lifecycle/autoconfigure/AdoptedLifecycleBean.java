@@ -1,11 +1,13 @@
 package dev.lifecycle.autoconfigure;
 
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import dev.lifecycle.core.ComponentHandle;
+import dev.lifecycle.core.ComponentView;
 import dev.lifecycle.core.PassiveComponent;
 
 import org.springframework.context.Lifecycle;
@@ -24,13 +26,28 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
  * container) is waited for. A Spring task executor or scheduler stops taking new work (a scheduler
  * fires no new trigger, not even one already due later) and its accepted tasks finish; nothing is
  * interrupted. A stop that throws ends the component as died at once.
+ *
+ * <p>As in Spring, a bean is stopped only after the adopted beans of its phase that depend on it
+ * have stopped (or ended otherwise: died, never started); its budget covers that wait. Beans in
+ * higher phases have stopped already; the processor warns about dependents in lower phases.
  */
 final class AdoptedLifecycleBean implements PassiveComponent {
 
+	private static final long DEPENDENT_CHECK_MILLIS = 50;
+
 	private final Lifecycle bean;
+
+	private final CountDownLatch stopped = new CountDownLatch(1);
+
+	private volatile List<Dependent> dependents = List.of();
 
 	AdoptedLifecycleBean(Lifecycle bean) {
 		this.bean = bean;
+	}
+
+	/** The adopted beans of the same phase that depend on this one, with their components. */
+	void dependents(List<Dependent> dependents) {
+		this.dependents = List.copyOf(dependents);
 	}
 
 	@Override
@@ -40,6 +57,18 @@ final class AdoptedLifecycleBean implements PassiveComponent {
 
 	@Override
 	public void stop(ComponentHandle handle) throws Exception {
+		try {
+			for (Dependent dependent : this.dependents) {
+				dependent.awaitStopped();
+			}
+			stopBean();
+		}
+		finally {
+			this.stopped.countDown();
+		}
+	}
+
+	private void stopBean() throws Exception {
 		if (!this.bean.isRunning()) {
 			return;
 		}
@@ -54,6 +83,22 @@ final class AdoptedLifecycleBean implements PassiveComponent {
 		else {
 			this.bean.stop();
 		}
+	}
+
+	/**
+	 * An adopted bean that must stop first. A component that ended without its stop being called
+	 * (it died, or never started) releases the wait too.
+	 */
+	record Dependent(AdoptedLifecycleBean bean, ComponentView component) {
+
+		void awaitStopped() throws InterruptedException {
+			while (!this.bean.stopped.await(DEPENDENT_CHECK_MILLIS, TimeUnit.MILLISECONDS)) {
+				if (this.component.state().isTerminal()) {
+					return;
+				}
+			}
+		}
+
 	}
 
 	private static void drain(ExecutorConfigurationSupport executor) throws InterruptedException {

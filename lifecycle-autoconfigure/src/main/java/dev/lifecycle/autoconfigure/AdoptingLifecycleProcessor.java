@@ -1,18 +1,23 @@
 package dev.lifecycle.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 
+import dev.lifecycle.core.ComponentView;
 import dev.lifecycle.core.InvalidOptionException;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.Tier;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.context.Lifecycle;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.support.DefaultLifecycleProcessor;
@@ -67,6 +72,10 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 
 	private final Map<String, Lifecycle> adopted = new LinkedHashMap<>();
 
+	private final Map<String, AdoptedLifecycleBean> components = new LinkedHashMap<>();
+
+	private volatile ConfigurableListableBeanFactory beanFactory;
+
 	private volatile boolean closing;
 
 	/**
@@ -82,6 +91,12 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 		this.springTimeout = springTimeout;
 		this.adopting = adopting;
 		setTimeoutPerShutdownPhase(springTimeout.toMillis());
+	}
+
+	@Override
+	public void setBeanFactory(BeanFactory beanFactory) {
+		super.setBeanFactory(beanFactory);
+		this.beanFactory = (ConfigurableListableBeanFactory) beanFactory;
 	}
 
 	@Override
@@ -147,6 +162,36 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 		}
 	}
 
+	/**
+	 * Spring stops the beans that depend on a bean before the bean itself; the engine stops a
+	 * phase concurrently, so each adopted bean waits for its adopted dependents of the same phase.
+	 * A dependent in a lower phase would stop after the bean it needs: said once, at start.
+	 */
+	private void orderDependentsFirst(LifecycleManager manager) {
+		Map<String, ComponentView> views = new LinkedHashMap<>();
+		manager.components().forEach((view) -> views.put(view.name(), view));
+		this.components.forEach((name, component) -> {
+			ComponentView view = views.get(name);
+			List<AdoptedLifecycleBean.Dependent> first = new ArrayList<>();
+			for (String dependentName : this.beanFactory.getDependentBeans(name)) {
+				AdoptedLifecycleBean dependent = this.components.get(dependentName);
+				ComponentView dependentView = views.get(dependentName);
+				if (dependent == null || dependentView == null || view == null) {
+					continue;
+				}
+				if (dependentView.phase() == view.phase()) {
+					first.add(new AdoptedLifecycleBean.Dependent(dependent, dependentView));
+				}
+				else if (dependentView.phase() < view.phase()) {
+					logger.warn("Lifecycle: '" + dependentName + "' depends on '" + name + "' but stops after it (phase "
+							+ dependentView.phase() + " < " + view.phase() + "); give it a phase of at least "
+							+ view.phase() + " if it needs '" + name + "' while it stops");
+				}
+			}
+			component.dependents(first);
+		});
+	}
+
 	/** The adopted beans by name, in the order they were adopted. */
 	Map<String, Lifecycle> adopted() {
 		return Map.copyOf(this.adopted);
@@ -172,8 +217,9 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 					"Spring Lifecycle bean '" + name + "' (" + bean.getClass().getName() + ")");
 			ComponentSettings.Resolved resolved = ComponentSettings.resolve(name, declared, overrides);
 			this.origins.record(name, resolved, true);
+			AdoptedLifecycleBean component = new AdoptedLifecycleBean(bean);
 			try {
-				manager.registerPassive(name, resolved.options(), new AdoptedLifecycleBean(bean));
+				manager.registerPassive(name, resolved.options(), component);
 			}
 			catch (InvalidOptionException ex) {
 				throw ComponentSettings.translate(ex);
@@ -185,7 +231,9 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 								+ name + ".adopt=false' to leave the bean to Spring.");
 			}
 			this.adopted.put(name, bean);
+			this.components.put(name, component);
 		});
+		orderDependentsFirst(manager);
 		if (!this.adopted.isEmpty()) {
 			logger.info("Lifecycle: adopted " + this.adopted.size() + " Spring lifecycle bean(s) as components: "
 					+ this.adopted.keySet());

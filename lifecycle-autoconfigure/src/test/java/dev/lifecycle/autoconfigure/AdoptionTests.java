@@ -85,6 +85,26 @@ class AdoptionTests {
 	}
 
 	@Test
+	void asInSpringABeanOfThePhaseStopsOnlyAfterTheBeansThatDependOnItWhileOthersStopConcurrently() {
+		TestRunners.lifecycle()
+			.withBean(TestRunners.Events.class, () -> this.events)
+			.withBean("pool", SlowLifecycle.class, () -> new SlowLifecycle("pool", this.events))
+			.withBean("consumer", SlowLifecycle.class, () -> new SlowLifecycle("consumer", this.events),
+					(definition) -> definition.setDependsOn("pool"))
+			.withBean("other", SlowLifecycle.class, () -> new SlowLifecycle("other", this.events))
+			.run((context) -> {
+				LifecycleManager manager = context.getBean(LifecycleManager.class);
+				context.close();
+				assertThat(manager.report().orElseThrow().clean()).isTrue();
+			});
+		assertThat(this.events.list()).containsSubsequence("stopping consumer", "stopped consumer", "stopping pool",
+				"stopped pool");
+		// The independent bean is not held back by the pair.
+		assertThat(this.events.list().indexOf("stopping other"))
+			.isLessThan(this.events.list().indexOf("stopped consumer"));
+	}
+
+	@Test
 	void aStopThatThrowsIsDiedAtOnceAndTheExitCodeIsOne() {
 		TestRunners.lifecycle()
 			.withBean("broken", ThrowingLifecycle.class, ThrowingLifecycle::new)
