@@ -3,5 +3,9 @@
  * {@link dev.lifecycle.spring.ShutdownHandler}, {@link dev.lifecycle.spring.FinalAction},
  * and {@link dev.lifecycle.spring.LifecycleExit}. Test support lives in the {@code lifecycle-test}
  * artifact.
+ * Nothing here is null unless marked {@code @Nullable}.
  */
+@NullMarked
 package dev.lifecycle.spring;
+
+import org.jspecify.annotations.NullMarked;

@@ -3,6 +3,8 @@ package dev.lifecycle.test;
 import java.util.List;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.MutablePropertySources;
@@ -58,7 +60,7 @@ class LifecycleTestContextCustomizerFactory implements ContextCustomizerFactory 
 		}
 
 		@Override
-		public boolean equals(Object other) {
+		public boolean equals(@Nullable Object other) {
 			return other != null && other.getClass() == getClass();
 		}
 

@@ -4,5 +4,9 @@
  * defaults (no signal trap, no JVM exit, no pre-stop file, no run marker, no drain delay), and
  * {@link dev.lifecycle.test.LifecycleTestSupport} triggers a deterministic shutdown and awaits its
  * report.
+ * Nothing here is null unless marked {@code @Nullable}.
  */
+@NullMarked
 package dev.lifecycle.test;
+
+import org.jspecify.annotations.NullMarked;
