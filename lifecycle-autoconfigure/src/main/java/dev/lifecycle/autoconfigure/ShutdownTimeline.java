@@ -73,8 +73,14 @@ final class ShutdownTimeline {
 
 	private static String title(Map<String, Object> report) {
 		Object trigger = report.get("trigger");
-		String reason = (trigger instanceof Map<?, ?> map) ? map.get("reason") + " from " + map.get("component")
-				: "unknown trigger";
+		String reason = "unknown trigger";
+		if (trigger instanceof Map<?, ?> map) {
+			// A signal's component is "signal", the pre-stop file's "prestop": say it once.
+			reason = String.valueOf(map.get("reason"));
+			if (!reason.equals(String.valueOf(map.get("component")))) {
+				reason += " from " + map.get("component");
+			}
+		}
 		String state = String.valueOf(report.get("state"));
 		String outcome = switch (state) {
 			case "completed" -> Boolean.TRUE.equals(report.get("clean")) ? "clean" : "not clean";
