@@ -6,11 +6,13 @@
 #      completed shutdowns (pushed) and no Lifecycle alert fires or is pending;
 #   2. a SIGKILL of one, then its restart: LifecycleUncleanPreviousShutdown fires;
 #   3. a component that ignores its stop (the sample's test-only switch), short budgets:
-#      LifecycleComponentShutdownTimeout fires.
+#      LifecycleComponentShutdownTimeout fires;
+#   4. that instance restarted: its previous shutdown's SVG timeline (/actuator/lifecycle/previous/
+#      timeline), rendered by headless Chromium, kept as target/live-prometheus/previous-shutdown.png.
 #
 #   deploy/live-prometheus.sh     (needs sample-app/target/sample-app.jar, or SAMPLE_JAR; installs
-#                                  prometheus, prometheus-pushgateway, curl and jq with apt-get
-#                                  when missing)
+#                                  prometheus, prometheus-pushgateway, curl, jq and chromium with
+#                                  apt-get when missing)
 #
 # Exit 0 when every verdict holds; otherwise 1, with the Prometheus answer and the logs.
 set -euo pipefail
@@ -26,6 +28,7 @@ missing=()
 [[ -x /usr/bin/prometheus-pushgateway ]] || missing+=(prometheus-pushgateway)
 command -v curl >/dev/null 2>&1 || missing+=(curl)
 command -v jq >/dev/null 2>&1 || missing+=(jq)
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 if ((${#missing[@]})); then
   [[ "$(id -u)" == 0 ]] || { echo "live-prometheus: missing ${missing[*]} (apt-get install -y ${missing[*]})" >&2; exit 2; }
   echo "live-prometheus: installing ${missing[*]} from Debian" >&2
@@ -196,6 +199,21 @@ echo "live-prometheus: the instance whose pipeline ignores its stop exited with 
 await_query 'ALERTS{alertname="LifecycleComponentShutdownTimeout",alertstate="firing",component="pipeline"}' 'length == 1' 20 \
   || fail "LifecycleComponentShutdownTimeout does not fire for a component that ignored its stop"
 verdict ok "a component ignoring its stop: LifecycleComponentShutdownTimeout fires (component=pipeline)"
+
+# ------------------------------------------------------------------------------------ 4. timeline
+artifacts="$root/target/live-prometheus"
+mkdir -p "$artifacts"
+start_instance 2 --management.endpoints.web.exposure.include=health,prometheus,lifecycle
+await_ready 2
+curl -fs "http://127.0.0.1:${ports[2]}/actuator/lifecycle/previous/timeline" -o "$artifacts/previous-shutdown.svg" \
+  || fail "no SVG timeline of the previous shutdown at /actuator/lifecycle/previous/timeline"
+grep -q 'pipeline' "$artifacts/previous-shutdown.svg" || fail "the timeline does not show the pipeline"
+# Chromium writes its profile under HOME; a throw-away one keeps the user's alone.
+HOME="$work/chromium-home" timeout 60 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars \
+  --window-size=1200,700 --screenshot="$artifacts/previous-shutdown.png" "file://$artifacts/previous-shutdown.svg" \
+  >"$work/chromium.log" 2>&1 || fail "headless Chromium could not render the timeline"
+[[ -s "$artifacts/previous-shutdown.png" ]] || fail "headless Chromium wrote no screenshot"
+verdict ok "the hung shutdown's timeline rendered by headless Chromium: $artifacts/previous-shutdown.png ($(wc -c <"$artifacts/previous-shutdown.png") bytes)"
 
 echo "live-prometheus: firing now: $(query 'ALERTS{alertstate="firing"}' | jq -r '[.[].metric.alertname] | unique | join(", ")')"
 echo "live-prometheus: all verdicts hold ($((SECONDS - started)) s)"

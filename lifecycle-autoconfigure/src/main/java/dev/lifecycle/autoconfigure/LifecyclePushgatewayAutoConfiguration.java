@@ -51,7 +51,7 @@ public final class LifecyclePushgatewayAutoConfiguration {
 	private static final Log logger = LogFactory.getLog(LifecyclePushgatewayAutoConfiguration.class);
 
 	@Bean
-	@ConditionalOnMissingBean
+	@ConditionalOnMissingBean(name = "lifecyclePushgatewayShutdownPublisher")
 	PushgatewayShutdownPublisher lifecyclePushgatewayShutdownPublisher(PrometheusRegistry registry,
 			PrometheusProperties prometheusProperties, LifecycleManager manager, Environment environment) {
 		PrometheusProperties.Pushgateway properties = prometheusProperties.getPushgateway();

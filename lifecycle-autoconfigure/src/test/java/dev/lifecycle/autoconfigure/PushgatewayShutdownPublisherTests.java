@@ -164,10 +164,13 @@ class PushgatewayShutdownPublisherTests {
 	}
 
 	@Test
-	void aUserPublisherReplacesOurs() {
-		PushgatewayShutdownPublisher own = new PushgatewayShutdownPublisher(gateway(), Duration.ofSeconds(30));
-		runner().withBean(PushgatewayShutdownPublisher.class, () -> own)
-			.run((context) -> assertThat(context).getBean(PushgatewayShutdownPublisher.class).isSameAs(own));
+	void aUserBeanNamedLikeOursReplacesIt() {
+		dev.lifecycle.core.LifecycleListener own = new dev.lifecycle.core.LifecycleListener() {
+		};
+		runner().withBean("lifecyclePushgatewayShutdownPublisher", dev.lifecycle.core.LifecycleListener.class, () -> own)
+			.run((context) -> assertThat(context).doesNotHaveBean(PushgatewayShutdownPublisher.class)
+				.getBean("lifecyclePushgatewayShutdownPublisher")
+				.isSameAs(own));
 	}
 
 	@Test
