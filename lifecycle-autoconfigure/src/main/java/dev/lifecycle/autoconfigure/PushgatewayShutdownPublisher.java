@@ -3,6 +3,7 @@ package dev.lifecycle.autoconfigure;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -90,15 +91,13 @@ final class PushgatewayShutdownPublisher implements LifecycleListener, CeilingHa
 	/** A ceiling exit is pushed too: its initiated count without a completed one is the evidence. */
 	@Override
 	public void onShutdownCompleted(ShutdownReport report) {
-		Duration bound = FINAL_PUSH_BOUND;
-		if (!report.ceilingFired()) {
-			Duration left = this.ceiling.minusNanos(System.nanoTime() - this.initiatedAtNanos);
-			bound = (left.compareTo(bound) < 0) ? left : bound;
+		if (report.ceilingFired()) {
+			// Past the ceiling already: the watchdog's grace is all that is left.
+			pushAndWait(HALT_PUSH_BOUND);
+			return;
 		}
-		else {
-			bound = HALT_PUSH_BOUND;
-		}
-		pushAndWait(bound);
+		Duration left = this.ceiling.minusNanos(System.nanoTime() - this.initiatedAtNanos);
+		pushAndWait((left.compareTo(FINAL_PUSH_BOUND) < 0) ? left : FINAL_PUSH_BOUND);
 	}
 
 	/** The watchdog is about to halt the JVM: what the counters say now is all there will be. */
@@ -121,8 +120,8 @@ final class PushgatewayShutdownPublisher implements LifecycleListener, CeilingHa
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
-		catch (Exception ex) {
-			// The push itself logs its failure.
+		catch (ExecutionException ex) {
+			// Not thrown: a push catches and logs its own failure.
 		}
 	}
 
