@@ -32,6 +32,9 @@ const SERIES = {
   lifecycle_component_healthy: ["component"],
 };
 const HISTOGRAMS = ["lifecycle_component_shutdown_duration_seconds"];
+// The Pushgateway's own series beside each pushed group (job and the grouping key, e.g. instance):
+// the rules tell pushed groups from direct scrapes by it. Not in an app's scrape.
+const PUSHGATEWAY_SERIES = { push_time_seconds: [] };
 // Labels Prometheus itself attaches to every scraped series (target labels).
 const TARGET_LABELS = ["job", "instance", "namespace", "pod", "container", "service", "endpoint", "node"];
 
@@ -48,6 +51,7 @@ function allowedNames() {
       out.set(name, all);
     }
   }
+  for (const [name, labels] of Object.entries(PUSHGATEWAY_SERIES)) out.set(name, [...labels, ...TARGET_LABELS]);
   return out;
 }
 
@@ -501,7 +505,7 @@ function cmdRulesMetrics(file, failuresBefore = 0) {
     const name = r.record ?? r.alert;
     if (problems.length) fail("rules-metrics", `${name}: ${problems.join("; ")}`);
   }
-  if (failures === failuresBefore) pass("rules-metrics", `${n} rules in ${basename(file)} use only the five lifecycle series (and their own recordings)`);
+  if (failures === failuresBefore) pass("rules-metrics", `${n} rules in ${basename(file)} use only the five lifecycle series, push_time_seconds and their own recordings`);
 }
 
 const GRAFANA_VARS = {
@@ -589,9 +593,9 @@ function cmdGrafana(file, outRules, scrapeFile, failuresBefore = 0) {
     const lifecycleScraped = [...scraped.keys()].filter((n) => n.startsWith("lifecycle_"));
     const unexpected = lifecycleScraped.filter((n) => !allowed.has(n) && !n.endsWith("_created") && !n.endsWith("_max"));
     if (unexpected.length) fail("grafana-scrape", `the app exports lifecycle series outside the contract: ${unexpected.join(", ")}`);
-    const absent = [...referenced].filter((n) => !scraped.has(n));
+    const absent = [...referenced].filter((n) => !scraped.has(n) && !(n in PUSHGATEWAY_SERIES));
     if (absent.length) fail("grafana-scrape", `not in ${scrapeFile}: ${absent.join(", ")} (the counters and the histogram appear only after a shutdown or an unclean start: take the scrape then)`);
-    for (const n of [...referenced].filter((x) => scraped.has(x))) {
+    for (const n of [...referenced].filter((x) => scraped.has(x) && !(x in PUSHGATEWAY_SERIES))) {
       const missingLabels = ["service_name", ...(SERIES[n.replace(/_(bucket|sum|count)$/, "")] ?? [])].filter((l) => !scraped.get(n).has(l));
       if (missingLabels.length) fail("grafana-scrape", `${n} in the scrape lacks label(s) ${missingLabels.join(", ")}`);
     }
@@ -674,11 +678,14 @@ const MUTATIONS = {
   "pdb-selector-wrong": ["pdb", (r) => editYaml(join(r, "k8s/pdb.yaml"), (p) => { p.spec.selector.matchLabels = { "app.kubernetes.io/name": "other" }; })],
   "handler-exceeds-ceiling": ["handler-fits-ceiling", (r) => editConfigMap(r, (a) => { delete a.sample.pipeline["stop-timeout"]; })],
   "rule-unknown-metric": ["rules-metrics", (r) => editText(rulesFile(r), "(lifecycle_component_healthy == 0)", "(lifecycle_component_health == 0)")],
-  "rule-syntax-error": ["promtool-check-rules", (r) => editText(rulesFile(r), "round(lifecycle:shutdown_incomplete:increase1h) > 0", "round(lifecycle:shutdown_incomplete:increase1h) >")],
-  "alert-threshold-broken": ["promtool-test-rules", (r) => editText(rulesFile(r), "round(lifecycle:shutdown_incomplete:increase1h) > 0", "round(lifecycle:shutdown_incomplete:increase1h) > 1")],
+  "rule-syntax-error": ["promtool-check-rules", (r) => editText(rulesFile(r), "round(lifecycle:component_shutdown_result:increase1h{result=\"timeout\"}) > 0", "round(lifecycle:component_shutdown_result:increase1h{result=\"timeout\"}) >")],
+  "alert-threshold-broken": ["promtool-test-rules", (r) => editText(rulesFile(r), "round(lifecycle:component_shutdown_result:increase1h{result=\"timeout\"}) > 0", "round(lifecycle:component_shutdown_result:increase1h{result=\"timeout\"}) > 1")],
   "alert-for-too-long": ["promtool-test-rules", (r) => editText(rulesFile(r), "\n        for: 30s\n", "\n        for: 5m\n")],
+  "incomplete-for-shorter-than-a-drain": ["promtool-test-rules", (r) => editText(rulesFile(r), "\n        for: 5m\n", "\n        for: 1m\n")],
+  "unhealthy-from-pushed-groups": ["promtool-test-rules", (r) => editText(rulesFile(r), "          unless on (job, instance)\n          push_time_seconds\n", "")],
+  "pushed-and-scraped-summed": ["promtool-test-rules", (r) => editText(rulesFile(r), "          or\n          (\n            sum by (service_name, component, result) (", "          +\n          (\n            sum by (service_name, component, result) (")],
   "alert-plain-increase": ["promtool-test-rules", (r) => editText(rulesFile(r),
-    "(increase(lifecycle_component_shutdown_result_total[1h]) and lifecycle_component_shutdown_result_total offset 1h)\n            or\n              (max_over_time(lifecycle_component_shutdown_result_total[1h]) unless lifecycle_component_shutdown_result_total offset 1h)",
+    "(increase(lifecycle_component_shutdown_result_total[1h]) and lifecycle_component_shutdown_result_total offset 1h)\n                  or\n                (max_over_time(lifecycle_component_shutdown_result_total[1h]) unless lifecycle_component_shutdown_result_total offset 1h)",
     "increase(lifecycle_component_shutdown_result_total[1h])")],
   "grafana-unknown-metric": ["grafana-metrics", (r) => editDashboard(r, (ps) => panelExpr(ps, "Shutdowns by trigger", (e) => e.replaceAll("lifecycle_shutdown_initiated_total", "lifecycle_shutdown_started_total")))],
   "grafana-histogram-base-name": ["grafana-metrics", (r) => editDashboard(r, (ps) => panelExpr(ps, "p95 component shutdown duration", (e) => e.replaceAll("_seconds_bucket", "_seconds")))],

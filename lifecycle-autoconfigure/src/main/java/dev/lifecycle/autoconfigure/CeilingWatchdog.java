@@ -1,10 +1,12 @@
 package dev.lifecycle.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntConsumer;
+import java.util.function.Supplier;
 
 import dev.lifecycle.core.ExitCodes;
 import org.apache.commons.logging.Log;
@@ -16,7 +18,9 @@ import org.apache.commons.logging.LogFactory;
  * {@code DisposableBean}s, JVM shutdown hooks. Armed when a shutdown begins; if the application
  * is still on its way out {@link #GRACE} after the global ceiling, it logs every thread that can hold the JVM
  * (naming the bean a thread is destroying) and halts with {@link ExitCodes#CEILING}. A halt, not an
- * exit: {@code System.exit} blocks for ever once shutdown hooks are running.
+ * exit: {@code System.exit} blocks for ever once shutdown hooks are running. Just before the halt
+ * it runs its {@link CeilingHaltHook}s (each bounds its own time), so what the process knows of
+ * its end can still leave it.
  */
 final class CeilingWatchdog {
 
@@ -33,24 +37,42 @@ final class CeilingWatchdog {
 
 	private final BooleanSupplier ending;
 
+	private final Supplier<List<CeilingHaltHook>> hooks;
+
+	private volatile List<CeilingHaltHook> armedHooks = List.of();
+
 	private volatile Thread thread;
+
+	CeilingWatchdog(Duration ceiling, BeanDestructionTracker destructions, IntConsumer halt, BooleanSupplier ending) {
+		this(ceiling, destructions, halt, ending, List::of);
+	}
 
 	/**
 	 * @param ending whether the application is still on its way out when the watchdog fires: the
 	 * context is still closing or the JVM is running its shutdown hooks. A JVM whose context has
 	 * closed and that nobody is exiting (a test, a DevTools restart) is left alone.
+	 * @param hooks what to run just before the halt, looked up when the watchdog is armed (the
+	 * context may be gone by the halt); what a hook throws is logged and the halt goes on
 	 */
-	CeilingWatchdog(Duration ceiling, BeanDestructionTracker destructions, IntConsumer halt, BooleanSupplier ending) {
+	CeilingWatchdog(Duration ceiling, BeanDestructionTracker destructions, IntConsumer halt, BooleanSupplier ending,
+			Supplier<List<CeilingHaltHook>> hooks) {
 		this.ceiling = ceiling;
 		this.destructions = destructions;
 		this.halt = halt;
 		this.ending = ending;
+		this.hooks = hooks;
 	}
 
 	/** Starts the clock at the shutdown's first instant; later calls do nothing. */
 	synchronized void arm(long initiatedAtNanos) {
 		if (this.thread != null) {
 			return;
+		}
+		try {
+			this.armedHooks = List.copyOf(this.hooks.get());
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Lifecycle: could not look up what to run before a ceiling halt", ex);
 		}
 		long deadline = initiatedAtNanos + this.ceiling.plus(GRACE).toNanos();
 		Thread watchdog = new Thread(() -> watch(deadline), "lifecycle-ceiling-watchdog");
@@ -75,6 +97,14 @@ final class CeilingWatchdog {
 		}
 		try {
 			logger.error(diagnostics());
+			for (CeilingHaltHook hook : this.armedHooks) {
+				try {
+					hook.beforeHalt();
+				}
+				catch (RuntimeException ex) {
+					logger.error("Lifecycle: " + hook + " failed before the halt", ex);
+				}
+			}
 		}
 		finally {
 			this.halt.accept(ExitCodes.CEILING);

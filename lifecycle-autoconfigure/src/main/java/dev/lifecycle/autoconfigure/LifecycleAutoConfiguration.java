@@ -111,11 +111,14 @@ public final class LifecycleAutoConfiguration {
 
 	@Bean
 	ShutdownExit lifecycleShutdownExit(ConfigurableApplicationContext context, LifecycleExit exit,
-			LifecycleManager manager, LifecycleProperties properties, BeanDestructionTracker destructions) {
+			LifecycleManager manager, LifecycleProperties properties, BeanDestructionTracker destructions,
+			ObjectProvider<CeilingHaltHook> haltHooks) {
 		IntConsumer halt = (code) -> Runtime.getRuntime().halt(code);
 		AtomicReference<ShutdownExit> self = new AtomicReference<>();
-		CeilingWatchdog watchdog = properties.isHaltAfterCeiling() ? new CeilingWatchdog(
-				manager.globalShutdownTimeout(), destructions, halt, () -> self.get().isEnding()) : null;
+		CeilingWatchdog watchdog = properties.isHaltAfterCeiling()
+				? new CeilingWatchdog(manager.globalShutdownTimeout(), destructions, halt,
+						() -> self.get().isEnding(), () -> haltHooks.orderedStream().toList())
+				: null;
 		ShutdownExit shutdownExit = new ShutdownExit(context, exit, properties.isCloseContext(),
 				manager.globalShutdownTimeout().plus(LifecycleCoordinator.CEILING_SLACK), manager, watchdog);
 		self.set(shutdownExit);

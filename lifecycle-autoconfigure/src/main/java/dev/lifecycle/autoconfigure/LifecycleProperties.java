@@ -402,12 +402,27 @@ public class LifecycleProperties {
 		 */
 		private boolean histogram = true;
 
+		/**
+		 * Whether a shutdown's metrics are pushed to Spring Boot's Pushgateway (when
+		 * management.prometheus.metrics.export.pushgateway.enabled is true) at its start, at its
+		 * end and before a ceiling halt, so Prometheus sees every shutdown complete or not.
+		 */
+		private boolean pushOnShutdown = true;
+
 		public boolean isHistogram() {
 			return this.histogram;
 		}
 
 		public void setHistogram(boolean histogram) {
 			this.histogram = histogram;
+		}
+
+		public boolean isPushOnShutdown() {
+			return this.pushOnShutdown;
+		}
+
+		public void setPushOnShutdown(boolean pushOnShutdown) {
+			this.pushOnShutdown = pushOnShutdown;
 		}
 
 	}
