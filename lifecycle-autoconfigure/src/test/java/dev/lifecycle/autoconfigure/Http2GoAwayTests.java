@@ -1,0 +1,126 @@
+package dev.lifecycle.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.lifecycle.core.LifecycleManager;
+import dev.lifecycle.core.ShutdownReason;
+import org.eclipse.jetty.http2.ErrorCode;
+import org.eclipse.jetty.http2.frames.GoAwayFrame;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * HTTP/2 connections drain with GOAWAY on every server, over cleartext HTTP/2 with a real HTTP/2
+ * client: a connection open when the shutdown begins gets a graceful GOAWAY at once, and a
+ * connection opened during the drain gets one with its first request, which is served in full.
+ */
+class Http2GoAwayTests {
+
+	private static ConfigurableApplicationContext start(String server, String... properties) {
+		List<String> arguments = new ArrayList<>(List.of(properties));
+		SpringApplicationBuilder builder = new SpringApplicationBuilder(Http2Application.class);
+		if (server.equals("jetty")) {
+			arguments.add("--spring.autoconfigure.exclude="
+					+ "org.springframework.boot.tomcat.autoconfigure.servlet.TomcatServletWebServerAutoConfiguration,"
+					+ "org.springframework.boot.tomcat.autoconfigure.reactive.TomcatReactiveWebServerAutoConfiguration,"
+					+ "org.springframework.boot.jetty.autoconfigure.reactive.JettyReactiveWebServerAutoConfiguration");
+		}
+		else if (server.equals("reactor-netty")) {
+			builder.web(org.springframework.boot.WebApplicationType.REACTIVE);
+		}
+		ConfigurableApplicationContext context = builder
+			.properties("server.port=0", "server.http2.enabled=true", "spring.application.name=h2",
+					"lifecycle.signals.trap=false", "lifecycle.close-context=false",
+					"lifecycle.pre-stop.enabled=false", "lifecycle.run-marker.enabled=false",
+					"lifecycle.halt-after-ceiling=false", "lifecycle.drain-delay=2s",
+					"lifecycle.global-shutdown-timeout=20s")
+			.run(arguments.toArray(String[]::new));
+		assertThat(((WebServerApplicationContext) context).getWebServer().getClass().getSimpleName().toLowerCase())
+			.startsWith(server.replace("reactor-", ""));
+		return context;
+	}
+
+	private static int port(ConfigurableApplicationContext context) {
+		return ((WebServerApplicationContext) context).getWebServer().getPort();
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "tomcat", "jetty", "reactor-netty" })
+	void anOpenConnectionGetsAGracefulGoAwayAtTheFirstInstantOfTheShutdown(String server) throws Exception {
+		try (ConfigurableApplicationContext context = start(server); H2cClient client = new H2cClient(port(context))) {
+			H2cClient.Response before = client.get("/hello");
+			assertThat(before.status()).isEqualTo(200);
+			assertThat(before.body()).isEqualTo("hello");
+			assertThat(client.goAways()).as("no GOAWAY before the shutdown").isEmpty();
+
+			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
+
+			await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> assertThat(client.goAways()).isNotEmpty());
+			GoAwayFrame goAway = client.goAways().get(0);
+			assertThat(goAway.getError()).isEqualTo(ErrorCode.NO_ERROR.code);
+			assertThat(goAway.getLastStreamId()).isGreaterThanOrEqualTo(before.streamId());
+		}
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "tomcat", "jetty", "reactor-netty" })
+	void aRequestDuringTheDrainIsServedInFullAndItsConnectionGetsAGracefulGoAway(String server) throws Exception {
+		try (ConfigurableApplicationContext context = start(server)) {
+			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
+			try (H2cClient client = new H2cClient(port(context))) {
+				H2cClient.Response during = client.get("/hello");
+
+				assertThat(during.status()).isEqualTo(200);
+				assertThat(during.body()).isEqualTo("hello");
+				await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> assertThat(client.goAways()).isNotEmpty());
+				assertThat(client.goAways()).allSatisfy((goAway) -> {
+					assertThat(goAway.getError()).isEqualTo(ErrorCode.NO_ERROR.code);
+					assertThat(goAway.getLastStreamId()).isGreaterThanOrEqualTo(during.streamId());
+				});
+			}
+		}
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "tomcat", "reactor-netty" })
+	void withGoAwayOffTheConnectionStaysOpenDuringTheDrain(String server) throws Exception {
+		try (ConfigurableApplicationContext context = start(server, "--lifecycle.go-away=false");
+				H2cClient client = new H2cClient(port(context))) {
+			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
+
+			assertThat(client.get("/hello").status()).isEqualTo(200);
+			assertThat(client.get("/hello").status()).isEqualTo(200);
+			assertThat(client.goAways()).isEmpty();
+		}
+	}
+
+	@SpringBootConfiguration(proxyBeanMethods = false)
+	@EnableAutoConfiguration
+	static class Http2Application {
+
+		@RestController
+		static class Hello {
+
+			@GetMapping("/hello")
+			String hello() {
+				return "hello";
+			}
+
+		}
+
+	}
+
+}
