@@ -148,12 +148,12 @@ public final class LifecycleWebAutoConfiguration {
 		@ConditionalOnMissingBean(name = "lifecycleWebSocketDrain")
 		ReactiveWebSocketDrain lifecycleWebSocketDrain(StreamDrain streams,
 				ObjectProvider<WebSocketHandlerAdapter> adapters) {
-			// The application's own WebSocket service (its upgrade strategy, its settings) when it
-			// has one, Spring's default otherwise.
-			SingletonSupplier<WebSocketService> service = SingletonSupplier.of(() -> {
-				WebSocketHandlerAdapter adapter = adapters.getIfUnique();
-				return (adapter != null) ? adapter.getWebSocketService() : new HandshakeWebSocketService();
-			});
+			// The WebSocket service (its upgrade strategy, its settings) of the adapter Spring would
+			// run first, the application's own when it declares one; Spring's default otherwise.
+			SingletonSupplier<WebSocketService> service = SingletonSupplier.of(() -> adapters.orderedStream()
+				.findFirst()
+				.map(WebSocketHandlerAdapter::getWebSocketService)
+				.orElseGet(HandshakeWebSocketService::new));
 			return new ReactiveWebSocketDrain(streams, service);
 		}
 
