@@ -378,7 +378,8 @@ public class LifecycleProperties {
 	public static class Streams {
 
 		/**
-		 * When open streams are ended: 'drain-end' (when the drain delay ends, once load
+		 * When open streams are ended (server-sent events, streaming responses, and WebSocket
+		 * sessions, closed with 1001 going away): 'drain-end' (when the drain delay ends, once load
 		 * balancers route new connections elsewhere) or 'shutdown' (at the first instant of a
 		 * shutdown). A stream that starts after that point ends at once.
 		 */
