@@ -20,6 +20,7 @@ import org.springframework.boot.tomcat.TomcatWebServer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.core.Ordered;
 import org.springframework.util.function.SingletonSupplier;
 import org.springframework.web.reactive.socket.server.WebSocketService;
@@ -56,7 +57,9 @@ public final class LifecycleWebAutoConfiguration {
 
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnBooleanProperty(name = "lifecycle.go-away", matchIfMissing = true)
+	@ConditionalOnWebApplication
 	@ConditionalOnClass({ TomcatWebServer.class, jakarta.servlet.http.HttpServletRequest.class })
+	@ImportRuntimeHints(TomcatHttp2Drain.Hints.class)
 	static class TomcatHttp2DrainConfiguration {
 
 		@Bean
@@ -69,6 +72,7 @@ public final class LifecycleWebAutoConfiguration {
 
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnBooleanProperty(name = "lifecycle.go-away", matchIfMissing = true)
+	@ConditionalOnWebApplication
 	@ConditionalOnClass({ JettyWebServer.class, HTTP2Connection.class, jakarta.servlet.http.HttpServletRequest.class })
 	static class JettyHttp2DrainConfiguration {
 

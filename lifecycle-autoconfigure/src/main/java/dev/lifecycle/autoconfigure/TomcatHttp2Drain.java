@@ -13,6 +13,10 @@ import org.apache.coyote.Processor;
 import org.apache.tomcat.util.net.AbstractEndpoint;
 import org.apache.tomcat.util.net.SocketWrapperBase;
 
+import org.springframework.aot.hint.ExecutableMode;
+import org.springframework.aot.hint.RuntimeHints;
+import org.springframework.aot.hint.RuntimeHintsRegistrar;
+import org.springframework.aot.hint.TypeReference;
 import org.springframework.boot.tomcat.TomcatWebServer;
 import org.springframework.boot.web.server.context.WebServerInitializedEvent;
 import org.springframework.context.ApplicationListener;
@@ -98,6 +102,18 @@ final class TomcatHttp2Drain implements Http2Drain.Server, ApplicationListener<W
 					+ "the web server stops (" + ex + ")");
 			return null;
 		}
+	}
+
+	/** Lets a native image read Tomcat's open connections. */
+	static final class Hints implements RuntimeHintsRegistrar {
+
+		@Override
+		public void registerHints(RuntimeHints hints, ClassLoader classLoader) {
+			hints.reflection()
+				.registerType(TypeReference.of("org.apache.coyote.AbstractProtocol"),
+						(type) -> type.withMethod("getEndpoint", List.of(), ExecutableMode.INVOKE));
+		}
+
 	}
 
 }

@@ -6,6 +6,9 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.ShutdownReason;
@@ -13,6 +16,7 @@ import org.eclipse.jetty.http2.ErrorCode;
 import org.eclipse.jetty.http2.frames.GoAwayFrame;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import reactor.core.publisher.Mono;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -24,8 +28,9 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * HTTP/2 connections drain with GOAWAY on every server, over cleartext HTTP/2 with a real HTTP/2
- * client: a connection open when the shutdown begins gets a graceful GOAWAY at once, and a
- * connection opened during the drain gets one with its first request, which is served in full.
+ * client: a connection open when the shutdown begins gets a graceful GOAWAY at once, a stream in
+ * flight then is still served in full, and a connection opened during the drain gets its GOAWAY
+ * with its first request, which is served in full too.
  */
 class Http2GoAwayTests {
 
@@ -95,7 +100,36 @@ class Http2GoAwayTests {
 	}
 
 	@ParameterizedTest
-	@ValueSource(strings = { "tomcat", "reactor-netty" })
+	@ValueSource(strings = { "tomcat", "jetty", "reactor-netty" })
+	void aStreamInFlightWhenTheGoAwayArrivesIsServedInFull(String server) throws Exception {
+		try (ConfigurableApplicationContext context = start(server); H2cClient client = new H2cClient(port(context))) {
+			Http2Application.Hello hello = context.getBean(Http2Application.Hello.class);
+			CompletableFuture<H2cClient.Response> slow = CompletableFuture.supplyAsync(() -> {
+				try {
+					return client.get("/slow");
+				}
+				catch (Exception ex) {
+					throw new IllegalStateException(ex);
+				}
+			});
+			await().atMost(Duration.ofSeconds(5)).until(() -> hello.slowStarted.get() == 1);
+
+			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
+			await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> assertThat(client.goAways()).isNotEmpty());
+			assertThat(slow).as("still in flight when the GOAWAY arrived").isNotDone();
+
+			H2cClient.Response response = slow.get(10, TimeUnit.SECONDS);
+			assertThat(response.status()).isEqualTo(200);
+			assertThat(response.body()).isEqualTo("slow");
+			assertThat(client.goAways()).allSatisfy((goAway) -> {
+				assertThat(goAway.getError()).isEqualTo(ErrorCode.NO_ERROR.code);
+				assertThat(goAway.getLastStreamId()).isGreaterThanOrEqualTo(response.streamId());
+			});
+		}
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "tomcat", "jetty", "reactor-netty" })
 	void withGoAwayOffTheConnectionStaysOpenDuringTheDrain(String server) throws Exception {
 		try (ConfigurableApplicationContext context = start(server, "--lifecycle.go-away=false");
 				H2cClient client = new H2cClient(port(context))) {
@@ -114,9 +148,18 @@ class Http2GoAwayTests {
 		@RestController
 		static class Hello {
 
+			final AtomicInteger slowStarted = new AtomicInteger();
+
 			@GetMapping("/hello")
 			String hello() {
 				return "hello";
+			}
+
+			/** Answers after 1.5 s without holding a thread (servlet async or WebFlux alike). */
+			@GetMapping("/slow")
+			Mono<String> slow() {
+				this.slowStarted.incrementAndGet();
+				return Mono.delay(Duration.ofMillis(1500)).map((tick) -> "slow");
 			}
 
 		}

@@ -11,10 +11,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.ShutdownReason;
+import dev.lifecycle.spring.ShutdownHandler;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.SpringBootConfiguration;
@@ -23,7 +25,10 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.EnvironmentAware;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 import org.springframework.web.reactive.handler.SimpleUrlHandlerMapping;
 import org.springframework.web.reactive.socket.server.support.HandshakeWebSocketService;
 import org.springframework.web.reactive.socket.server.support.WebSocketHandlerAdapter;
@@ -40,16 +45,18 @@ import org.springframework.web.socket.server.support.DefaultHandshakeHandler;
 /**
  * WebSocket sessions end with 1001 "going away" at the stream end point, on a real server with a
  * real WebSocket client, with nothing registered by the application, and never hold the shutdown:
- * servlet (Spring WebSocket on Tomcat) and reactive (WebFlux on Reactor Netty).
+ * servlet (Spring WebSocket on Tomcat and Jetty) and reactive (WebFlux on Reactor Netty).
  */
 class WebSocketDrainTests {
 
+	private static final String[] COMMON = { "server.port=0", "spring.application.name=websocket",
+			"lifecycle.signals.trap=false", "lifecycle.close-context=false", "lifecycle.pre-stop.enabled=false",
+			"lifecycle.run-marker.enabled=false", "lifecycle.halt-after-ceiling=false", "lifecycle.drain-delay=1s",
+			"lifecycle.global-shutdown-timeout=20s", "spring.lifecycle.timeout-per-shutdown-phase=30s" };
+
 	private static ConfigurableApplicationContext start(Class<?> application, WebApplicationType type,
 			String... properties) {
-		List<String> all = new ArrayList<>(List.of("server.port=0", "spring.application.name=websocket",
-				"lifecycle.signals.trap=false", "lifecycle.close-context=false", "lifecycle.pre-stop.enabled=false",
-				"lifecycle.run-marker.enabled=false", "lifecycle.halt-after-ceiling=false", "lifecycle.drain-delay=1s",
-				"lifecycle.global-shutdown-timeout=20s", "spring.lifecycle.timeout-per-shutdown-phase=30s"));
+		List<String> all = new ArrayList<>(List.of(COMMON));
 		all.addAll(List.of(properties));
 		return new SpringApplicationBuilder(application).web(type).properties(all.toArray(String[]::new)).run();
 	}
@@ -57,6 +64,20 @@ class WebSocketDrainTests {
 	@Test
 	void aServletWebSocketClosesWithGoingAwayWhenTheDrainDelayEndsAndDoesNotHoldTheShutdown() throws Exception {
 		try (ConfigurableApplicationContext context = start(ServletApplication.class, WebApplicationType.SERVLET)) {
+			assertGoingAwayAfterTheDrainDelay(context);
+		}
+	}
+
+	@Test
+	void aServletWebSocketOnJettyClosesWithGoingAwayWhenTheDrainDelayEnds() throws Exception {
+		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(ServletApplication.class)
+			.web(WebApplicationType.SERVLET)
+			.properties(COMMON)
+			.run("--spring.autoconfigure.exclude="
+					+ "org.springframework.boot.tomcat.autoconfigure.servlet.TomcatServletWebServerAutoConfiguration",
+					"--test.upgrade=server-default")) {
+			assertThat(((WebServerApplicationContext) context).getWebServer().getClass().getSimpleName())
+				.contains("Jetty");
 			assertGoingAwayAfterTheDrainDelay(context);
 		}
 	}
@@ -81,6 +102,7 @@ class WebSocketDrainTests {
 			assertThat(client.closeCode().get(5, TimeUnit.SECONDS)).isEqualTo(1001);
 			assertThat(Duration.ofNanos(System.nanoTime() - triggered)).as("well before the drain delay ends")
 				.isLessThan(Duration.ofSeconds(2));
+			context.getBean(ShutdownHold.class).release.countDown();
 		}
 	}
 
@@ -94,11 +116,33 @@ class WebSocketDrainTests {
 
 		assertThat(client.closeCode().get(10, TimeUnit.SECONDS)).isEqualTo(1001);
 		assertThat(Duration.ofNanos(System.nanoTime() - triggered)).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+		ShutdownHold hold = context.getBean(ShutdownHold.class);
+		assertThat(hold.finished).as("closed by Lifecycle, before the web server stops").isFalse();
+		hold.release.countDown();
 		assertThat(manager.awaitTermination(Duration.ofSeconds(10))).isPresent();
 		long closing = System.nanoTime();
 		context.close();
 		assertThat(Duration.ofNanos(System.nanoTime() - closing)).as("the web server's graceful shutdown")
 			.isLessThan(Duration.ofSeconds(10));
+	}
+
+	/**
+	 * Holds the sequence after the drain delay, before the web server stops (which would close
+	 * every WebSocket too), until the test has seen its close, or for longer than the test waits
+	 * for it.
+	 */
+	static final class ShutdownHold {
+
+		final CountDownLatch release = new CountDownLatch(1);
+
+		volatile boolean finished;
+
+		@ShutdownHandler(timeout = "20s")
+		void hold() throws InterruptedException {
+			this.release.await(15, TimeUnit.SECONDS);
+			this.finished = true;
+		}
+
 	}
 
 	/** The JDK's WebSocket client. */
@@ -143,24 +187,35 @@ class WebSocketDrainTests {
 	@SpringBootConfiguration(proxyBeanMethods = false)
 	@EnableAutoConfiguration
 	@EnableWebSocket
-	static class ServletApplication implements WebSocketConfigurer {
+	@Import(ShutdownHold.class)
+	static class ServletApplication implements WebSocketConfigurer, EnvironmentAware {
+
+		private String upgrade = "standard";
+
+		@Override
+		public void setEnvironment(Environment environment) {
+			this.upgrade = environment.getProperty("test.upgrade", "standard");
+		}
 
 		@Override
 		public void registerWebSocketHandlers(WebSocketHandlerRegistry registry) {
+			// Tomcat's and Jetty's WebSocket classes are both on the test classpath, and Spring
+			// would pick Jetty's upgrade: Tomcat needs the standard one.
+			DefaultHandshakeHandler handshake = this.upgrade.equals("standard")
+					? new DefaultHandshakeHandler(new StandardWebSocketUpgradeStrategy()) : new DefaultHandshakeHandler();
 			registry.addHandler(new TextWebSocketHandler() {
 				@Override
 				protected void handleTextMessage(WebSocketSession session, TextMessage message) throws Exception {
 					session.sendMessage(new TextMessage("echo:" + message.getPayload()));
 				}
-			}, "/ws")
-				// Jetty's WebSocket classes are on the test classpath too: pin Tomcat's (standard) upgrade.
-				.setHandshakeHandler(new DefaultHandshakeHandler(new StandardWebSocketUpgradeStrategy()));
+			}, "/ws").setHandshakeHandler(handshake);
 		}
 
 	}
 
 	@SpringBootConfiguration(proxyBeanMethods = false)
 	@EnableAutoConfiguration
+	@Import(ShutdownHold.class)
 	static class ReactiveApplication {
 
 		@Bean
