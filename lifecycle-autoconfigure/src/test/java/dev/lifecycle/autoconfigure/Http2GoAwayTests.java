@@ -64,24 +64,6 @@ class Http2GoAwayTests {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "tomcat", "jetty", "reactor-netty" })
-	void anOpenConnectionGetsAGracefulGoAwayAtTheFirstInstantOfTheShutdown(String server) throws Exception {
-		try (ConfigurableApplicationContext context = start(server); H2cClient client = new H2cClient(port(context))) {
-			H2cClient.Response before = client.get("/hello");
-			assertThat(before.status()).isEqualTo(200);
-			assertThat(before.body()).isEqualTo("hello");
-			assertThat(client.goAways()).as("no GOAWAY before the shutdown").isEmpty();
-
-			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
-
-			await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> assertThat(client.goAways()).isNotEmpty());
-			GoAwayFrame goAway = client.goAways().get(0);
-			assertThat(goAway.getError()).isEqualTo(ErrorCode.NO_ERROR.code);
-			assertThat(goAway.getLastStreamId()).isGreaterThanOrEqualTo(before.streamId());
-		}
-	}
-
-	@ParameterizedTest
-	@ValueSource(strings = { "tomcat", "jetty", "reactor-netty" })
 	void aRequestDuringTheDrainIsServedInFullAndItsConnectionGetsAGracefulGoAway(String server) throws Exception {
 		try (ConfigurableApplicationContext context = start(server)) {
 			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
@@ -101,8 +83,14 @@ class Http2GoAwayTests {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "tomcat", "jetty", "reactor-netty" })
-	void aStreamInFlightWhenTheGoAwayArrivesIsServedInFull(String server) throws Exception {
-		try (ConfigurableApplicationContext context = start(server); H2cClient client = new H2cClient(port(context))) {
+	void openConnectionsGetAGracefulGoAwayAtTheFirstInstantAndTheirStreamsInFlightAreServedInFull(String server)
+			throws Exception {
+		try (ConfigurableApplicationContext context = start(server);
+				H2cClient idle = new H2cClient(port(context));
+				H2cClient client = new H2cClient(port(context))) {
+			H2cClient.Response before = idle.get("/hello");
+			assertThat(before.status()).isEqualTo(200);
+			assertThat(before.body()).isEqualTo("hello");
 			Http2Application.Hello hello = context.getBean(Http2Application.Hello.class);
 			CompletableFuture<H2cClient.Response> slow = CompletableFuture.supplyAsync(() -> {
 				try {
@@ -114,9 +102,17 @@ class Http2GoAwayTests {
 			});
 			await().atMost(Duration.ofSeconds(5)).until(() -> hello.slowStarted.get() == 1);
 
+			assertThat(idle.goAways()).as("no GOAWAY before the shutdown").isEmpty();
+			assertThat(client.goAways()).as("no GOAWAY before the shutdown").isEmpty();
+
 			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
 			await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> assertThat(client.goAways()).isNotEmpty());
 			assertThat(slow).as("still in flight when the GOAWAY arrived").isNotDone();
+			await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> assertThat(idle.goAways()).isNotEmpty());
+			assertThat(idle.goAways()).allSatisfy((goAway) -> {
+				assertThat(goAway.getError()).isEqualTo(ErrorCode.NO_ERROR.code);
+				assertThat(goAway.getLastStreamId()).isGreaterThanOrEqualTo(before.streamId());
+			});
 
 			H2cClient.Response response = slow.get(10, TimeUnit.SECONDS);
 			assertThat(response.status()).isEqualTo(200);
@@ -155,11 +151,11 @@ class Http2GoAwayTests {
 				return "hello";
 			}
 
-			/** Answers after 1.5 s without holding a thread (servlet async or WebFlux alike). */
+			/** Answers after 1 s without holding a thread (servlet async or WebFlux alike). */
 			@GetMapping("/slow")
 			Mono<String> slow() {
 				this.slowStarted.incrementAndGet();
-				return Mono.delay(Duration.ofMillis(1500)).map((tick) -> "slow");
+				return Mono.delay(Duration.ofSeconds(1)).map((tick) -> "slow");
 			}
 
 		}

@@ -35,7 +35,11 @@ import org.springframework.web.reactive.socket.server.support.WebSocketHandlerAd
 import org.springframework.web.reactive.socket.server.upgrade.ReactorNettyRequestUpgradeStrategy;
 import org.springframework.web.socket.TextMessage;
 import org.springframework.web.socket.WebSocketSession;
+import org.springframework.messaging.simp.config.MessageBrokerRegistry;
 import org.springframework.web.socket.config.annotation.EnableWebSocket;
+import org.springframework.web.socket.config.annotation.EnableWebSocketMessageBroker;
+import org.springframework.web.socket.config.annotation.StompEndpointRegistry;
+import org.springframework.web.socket.config.annotation.WebSocketMessageBrokerConfigurer;
 import org.springframework.web.socket.config.annotation.WebSocketConfigurer;
 import org.springframework.web.socket.config.annotation.WebSocketHandlerRegistry;
 import org.springframework.web.socket.handler.TextWebSocketHandler;
@@ -45,7 +49,8 @@ import org.springframework.web.socket.server.support.DefaultHandshakeHandler;
 /**
  * WebSocket sessions end with 1001 "going away" at the stream end point, on a real server with a
  * real WebSocket client, with nothing registered by the application, and never hold the shutdown:
- * servlet (Spring WebSocket on Tomcat and Jetty) and reactive (WebFlux on Reactor Netty).
+ * servlet (Spring WebSocket on Tomcat and Jetty, plain handlers and STOMP) and reactive (WebFlux on
+ * Reactor Netty).
  */
 class WebSocketDrainTests {
 
@@ -106,6 +111,23 @@ class WebSocketDrainTests {
 		}
 	}
 
+	@Test
+	void aStompSessionClosesWithGoingAwayToo() throws Exception {
+		try (ConfigurableApplicationContext context = start(StompApplication.class, WebApplicationType.SERVLET,
+				"lifecycle.streams.end-at=shutdown", "lifecycle.drain-delay=3s")) {
+			int port = ((WebServerApplicationContext) context).getWebServer().getPort();
+			Client client = Client.connect(port, "/stomp");
+			assertThat(client.echo("CONNECT\naccept-version:1.2\nhost:localhost\n\n\0")).startsWith("CONNECTED");
+			long triggered = System.nanoTime();
+			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
+
+			assertThat(client.closeCode().get(5, TimeUnit.SECONDS)).isEqualTo(1001);
+			// Spring's STOMP handler closes its sessions too, but only when it stops, after the drain delay.
+			assertThat(Duration.ofNanos(System.nanoTime() - triggered)).as("well before the drain delay ends")
+				.isLessThan(Duration.ofSeconds(2));
+		}
+	}
+
 	private static void assertGoingAwayAfterTheDrainDelay(ConfigurableApplicationContext context) throws Exception {
 		Client client = Client.connect(context);
 		assertThat(client.echo("hi")).isEqualTo("echo:hi");
@@ -149,12 +171,15 @@ class WebSocketDrainTests {
 	private record Client(WebSocket socket, CompletableFuture<String> reply, CompletableFuture<Integer> closeCode) {
 
 		static Client connect(ConfigurableApplicationContext context) throws Exception {
-			int port = ((WebServerApplicationContext) context).getWebServer().getPort();
+			return connect(((WebServerApplicationContext) context).getWebServer().getPort(), "/ws");
+		}
+
+		static Client connect(int port, String path) throws Exception {
 			CompletableFuture<String> reply = new CompletableFuture<>();
 			CompletableFuture<Integer> closeCode = new CompletableFuture<>();
 			WebSocket socket = HttpClient.newHttpClient()
 				.newWebSocketBuilder()
-				.buildAsync(URI.create("ws://localhost:" + port + "/ws"), new WebSocket.Listener() {
+				.buildAsync(URI.create("ws://localhost:" + port + path), new WebSocket.Listener() {
 					@Override
 					public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
 						reply.complete(data.toString());
@@ -209,6 +234,24 @@ class WebSocketDrainTests {
 					session.sendMessage(new TextMessage("echo:" + message.getPayload()));
 				}
 			}, "/ws").setHandshakeHandler(handshake);
+		}
+
+	}
+
+	@SpringBootConfiguration(proxyBeanMethods = false)
+	@EnableAutoConfiguration
+	@EnableWebSocketMessageBroker
+	static class StompApplication implements WebSocketMessageBrokerConfigurer {
+
+		@Override
+		public void registerStompEndpoints(StompEndpointRegistry registry) {
+			registry.addEndpoint("/stomp")
+				.setHandshakeHandler(new DefaultHandshakeHandler(new StandardWebSocketUpgradeStrategy()));
+		}
+
+		@Override
+		public void configureMessageBroker(MessageBrokerRegistry registry) {
+			registry.enableSimpleBroker("/topic");
 		}
 
 	}
