@@ -9,7 +9,7 @@ import org.apache.catalina.connector.Connector;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.coyote.AbstractProtocol;
-import org.apache.coyote.Processor;
+import org.apache.coyote.http11.upgrade.UpgradeProcessorInternal;
 import org.apache.tomcat.util.net.AbstractEndpoint;
 import org.apache.tomcat.util.net.SocketWrapperBase;
 
@@ -58,8 +58,9 @@ final class TomcatHttp2Drain implements Http2Drain.Server, ApplicationListener<W
 				AbstractEndpoint<?, ?> endpoint = endpoint(protocol);
 				if (endpoint != null) {
 					for (SocketWrapperBase<?> connection : endpoint.getConnections()) {
-						// An HTTP/1.1 or WebSocket processor ignores pause(); an HTTP/2 one sends GOAWAY once.
-						if (connection.getCurrentProcessor() instanceof Processor processor) {
+						// Upgraded connections only: an HTTP/2 one sends its GOAWAY once (a WebSocket
+						// one ignores pause()); an HTTP/1.1 connection has nothing to pause.
+						if (connection.getCurrentProcessor() instanceof UpgradeProcessorInternal processor) {
 							processor.pause();
 						}
 					}
