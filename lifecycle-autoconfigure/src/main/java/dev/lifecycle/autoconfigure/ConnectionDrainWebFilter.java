@@ -48,14 +48,17 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
 		this.manager.recordActivity();
-		if (this.manager.isShutdownInitiated()) {
-			if (this.connectionClose) {
-				exchange.getResponse().getHeaders().set(HttpHeaders.CONNECTION, "close");
-			}
-			goAway(exchange);
+		if (this.connectionClose && this.manager.isShutdownInitiated()) {
+			exchange.getResponse().getHeaders().set(HttpHeaders.CONNECTION, "close");
 		}
 		ServerHttpResponse response = new EndingStreams(exchange.getResponse(), this.streamsEnded.asMono());
-		return chain.filter(exchange.mutate().response(response).build());
+		// The GOAWAY follows the response: a client that fails the streams in flight when a GOAWAY
+		// arrives (the JDK's HttpClient before Java 24) still gets this one.
+		return chain.filter(exchange.mutate().response(response).build()).doFinally((signal) -> {
+			if (this.manager.isShutdownInitiated()) {
+				goAway(exchange);
+			}
+		});
 	}
 
 	private void goAway(ServerWebExchange exchange) {

@@ -3,6 +3,10 @@ package dev.lifecycle.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,12 +18,16 @@ import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.ShutdownReason;
 import org.eclipse.jetty.http2.ErrorCode;
 import org.eclipse.jetty.http2.frames.GoAwayFrame;
+import org.junit.jupiter.api.condition.EnabledForJreRange;
+import org.junit.jupiter.api.condition.JRE;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import reactor.core.publisher.Mono;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication.Type;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -124,6 +132,34 @@ class Http2GoAwayTests {
 		}
 	}
 
+	/**
+	 * Before Java 24 the JDK's HttpClient fails the requests in flight on a connection when a
+	 * GOAWAY arrives, whatever its last stream id (JDK-8335181); CI runs this module on Java 25 too.
+	 */
+	@ParameterizedTest
+	@ValueSource(strings = { "tomcat", "jetty", "reactor-netty" })
+	@EnabledForJreRange(min = JRE.JAVA_24)
+	void theJdkHttpClientOpensANewConnectionAfterTheGoAway(String server) throws Exception {
+		try (ConfigurableApplicationContext context = start(server)) {
+			HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
+			HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + port(context) + "/port"))
+				.build();
+			HttpResponse<String> first = http.send(request, HttpResponse.BodyHandlers.ofString());
+			assertThat(first.version()).as("h2c, upgraded from HTTP/1.1").isEqualTo(HttpClient.Version.HTTP_2);
+			assertThat(http.send(request, HttpResponse.BodyHandlers.ofString()).body())
+				.as("the connection is reused before the shutdown")
+				.isEqualTo(first.body());
+
+			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
+
+			await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> {
+				HttpResponse<String> during = http.send(request, HttpResponse.BodyHandlers.ofString());
+				assertThat(during.statusCode()).isEqualTo(200);
+				assertThat(during.body()).as("the client port of a new connection").isNotEqualTo(first.body());
+			});
+		}
+	}
+
 	@ParameterizedTest
 	@ValueSource(strings = { "tomcat", "jetty", "reactor-netty" })
 	void withGoAwayOffTheConnectionStaysOpenDuringTheDrain(String server) throws Exception {
@@ -140,6 +176,30 @@ class Http2GoAwayTests {
 	@SpringBootConfiguration(proxyBeanMethods = false)
 	@EnableAutoConfiguration
 	static class Http2Application {
+
+		/** The client's port, which tells one connection from another. */
+		@RestController
+		@ConditionalOnWebApplication(type = Type.SERVLET)
+		static class ServletPort {
+
+			@GetMapping("/port")
+			String port(jakarta.servlet.http.HttpServletRequest request) {
+				return String.valueOf(request.getRemotePort());
+			}
+
+		}
+
+		/** The client's port, which tells one connection from another. */
+		@RestController
+		@ConditionalOnWebApplication(type = Type.REACTIVE)
+		static class ReactivePort {
+
+			@GetMapping("/port")
+			String port(org.springframework.web.server.ServerWebExchange exchange) {
+				return String.valueOf(exchange.getRequest().getRemoteAddress().getPort());
+			}
+
+		}
 
 		@RestController
 		static class Hello {
