@@ -52,7 +52,9 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 			throws ServletException, IOException {
 		this.manager.recordActivity();
 		boolean shuttingDown = this.manager.isShutdownInitiated();
-		if (this.connectionClose && shuttingDown && request.getProtocol().startsWith("HTTP/1")) {
+		// An upgrade (WebSocket) keeps its connection: the socket ends with the streams instead.
+		if (this.connectionClose && shuttingDown && request.getProtocol().startsWith("HTTP/1")
+				&& request.getHeader("Upgrade") == null) {
 			response.setHeader("Connection", "close");
 		}
 		// HTTP/2 has no Connection header: its connection gets a GOAWAY instead, before the

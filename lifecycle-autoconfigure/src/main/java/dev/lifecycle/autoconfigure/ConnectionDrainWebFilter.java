@@ -48,7 +48,9 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
 		this.manager.recordActivity();
-		if (this.connectionClose && this.manager.isShutdownInitiated()) {
+		// An upgrade (WebSocket) keeps its connection: the socket ends with the streams instead.
+		if (this.connectionClose && this.manager.isShutdownInitiated()
+				&& exchange.getRequest().getHeaders().getFirst(HttpHeaders.UPGRADE) == null) {
 			exchange.getResponse().getHeaders().set(HttpHeaders.CONNECTION, "close");
 		}
 		ServerHttpResponse response = new EndingStreams(exchange.getResponse(), this.streamsEnded.asMono());

@@ -57,7 +57,8 @@ final class WebSocketDrain<S> {
 			this.goingAway.accept(session);
 		}
 		catch (RuntimeException ex) {
-			logger.debug("Lifecycle: could not close a WebSocket session", ex);
+			logger.warn("Lifecycle: could not close a WebSocket session with 1001; the web server closes it when "
+					+ "it stops", ex);
 		}
 	}
 

@@ -97,6 +97,24 @@ class WebSocketDrainTests {
 	}
 
 	@Test
+	void aWebSocketOpenedDuringTheDrainWithConnectionCloseOnStillOpensAndThenGoesAway() throws Exception {
+		for (WebApplicationType type : List.of(WebApplicationType.SERVLET, WebApplicationType.REACTIVE)) {
+			Class<?> application = (type == WebApplicationType.SERVLET) ? ServletApplication.class
+					: ReactiveApplication.class;
+			try (ConfigurableApplicationContext context = start(application, type, "lifecycle.connection-close=true",
+					"lifecycle.drain-delay=2s")) {
+				LifecycleManager manager = context.getBean(LifecycleManager.class);
+				manager.triggerShutdown(ShutdownReason.SIGNAL, "test");
+
+				Client client = Client.connect(context);
+				assertThat(client.echo("hi")).as(type + ": the handshake and the session work").isEqualTo("echo:hi");
+				assertThat(client.closeCode().get(10, TimeUnit.SECONDS)).isEqualTo(1001);
+				context.getBean(ShutdownHold.class).release.countDown();
+			}
+		}
+	}
+
+	@Test
 	void withStreamsEndingAtShutdownAWebSocketClosesAtTheFirstInstant() throws Exception {
 		try (ConfigurableApplicationContext context = start(ServletApplication.class, WebApplicationType.SERVLET,
 				"lifecycle.streams.end-at=shutdown", "lifecycle.drain-delay=3s")) {
