@@ -20,7 +20,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * instant of a shutdown every HTTP/1.x response carries {@code Connection: close}, so the server
  * closes the connection after the response and a keep-alive client (or kube-proxy's pinned
  * connection) reconnects, through the load balancer, to a pod that is still ready. The request
- * that carries it is served normally. Every request also counts as activity for the adaptive drain.
+ * that carries it is served normally. An HTTP/2 request gets a GOAWAY on its connection instead
+ * ({@link Http2Drain}). Every request also counts as activity for the adaptive drain.
  *
  * <p>It also tracks asynchronous responses (server-sent events, streaming, long polling) and
  * completes them when the {@link StreamDrain} says so, so that they never hold the web server's
@@ -34,12 +35,15 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 
 	private final StreamDrain streams;
 
+	private final Http2Drain http2;
+
 	private final Set<AsyncContext> open = ConcurrentHashMap.newKeySet();
 
-	ConnectionDrainFilter(LifecycleManager manager, boolean connectionClose, StreamDrain streams) {
+	ConnectionDrainFilter(LifecycleManager manager, boolean connectionClose, StreamDrain streams, Http2Drain http2) {
 		this.manager = manager;
 		this.connectionClose = connectionClose;
 		this.streams = streams;
+		this.http2 = http2;
 		streams.register(this::endStreams);
 	}
 
@@ -47,11 +51,19 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
 		this.manager.recordActivity();
-		// HTTP/2 has no Connection header: its servers end connections with GOAWAY when they stop.
-		if (this.connectionClose && this.manager.isShutdownInitiated() && request.getProtocol().startsWith("HTTP/1")) {
+		boolean shuttingDown = this.manager.isShutdownInitiated();
+		// An upgrade (WebSocket) keeps its connection: the socket ends with the streams instead.
+		if (this.connectionClose && shuttingDown && request.getProtocol().startsWith("HTTP/1")
+				&& request.getHeader("Upgrade") == null) {
 			response.setHeader("Connection", "close");
 		}
+		// HTTP/2 has no Connection header: its connection gets a GOAWAY instead, before the
+		// response and again after it, in case the server could not reach the connection then.
+		this.http2.onRequest(request);
 		chain.doFilter(request, response);
+		if (shuttingDown) {
+			this.http2.onRequest(request);
+		}
 		if (request.isAsyncStarted()) {
 			track(request.getAsyncContext());
 		}

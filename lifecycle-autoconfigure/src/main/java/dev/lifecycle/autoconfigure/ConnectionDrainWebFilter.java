@@ -8,6 +8,7 @@ import reactor.core.publisher.Sinks;
 
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.MediaType;
+import org.springframework.http.server.reactive.ServerHttpRequestDecorator;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
 import org.springframework.core.Ordered;
@@ -20,7 +21,8 @@ import org.springframework.web.server.WebFilterChain;
  * The reactive counterpart of {@link ConnectionDrainFilter} (Reactor Netty): from the first
  * instant of a shutdown every response carries {@code Connection: close}, so keep-alive clients
  * reconnect elsewhere during the drain delay; every request counts as activity for the adaptive
- * drain. Netty leaves the header out of HTTP/2 responses, where it has no meaning.
+ * drain. Netty leaves the header out of HTTP/2 responses, where it has no meaning: an HTTP/2
+ * request gets a GOAWAY on its connection instead ({@link Http2Drain}).
  *
  * <p>Streaming responses (server-sent events, NDJSON, anything written with flushes) complete
  * cleanly when the {@link StreamDrain} says so, so they never hold the web server's graceful
@@ -32,22 +34,42 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 
 	private final boolean connectionClose;
 
+	private final Http2Drain http2;
+
 	private final Sinks.Empty<Void> streamsEnded = Sinks.empty();
 
-	ConnectionDrainWebFilter(LifecycleManager manager, boolean connectionClose, StreamDrain streams) {
+	ConnectionDrainWebFilter(LifecycleManager manager, boolean connectionClose, StreamDrain streams, Http2Drain http2) {
 		this.manager = manager;
 		this.connectionClose = connectionClose;
+		this.http2 = http2;
 		streams.register(this.streamsEnded::tryEmitEmpty);
 	}
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
 		this.manager.recordActivity();
-		if (this.connectionClose && this.manager.isShutdownInitiated()) {
+		// An upgrade (WebSocket) keeps its connection: the socket ends with the streams instead.
+		if (this.connectionClose && this.manager.isShutdownInitiated()
+				&& exchange.getRequest().getHeaders().getFirst(HttpHeaders.UPGRADE) == null) {
 			exchange.getResponse().getHeaders().set(HttpHeaders.CONNECTION, "close");
 		}
 		ServerHttpResponse response = new EndingStreams(exchange.getResponse(), this.streamsEnded.asMono());
-		return chain.filter(exchange.mutate().response(response).build());
+		// The GOAWAY follows the response: a client that fails the streams in flight when a GOAWAY
+		// arrives (the JDK's HttpClient before Java 24) still gets this one.
+		return chain.filter(exchange.mutate().response(response).build()).doFinally((signal) -> {
+			if (this.manager.isShutdownInitiated()) {
+				goAway(exchange);
+			}
+		});
+	}
+
+	private void goAway(ServerWebExchange exchange) {
+		try {
+			this.http2.onRequest(ServerHttpRequestDecorator.getNativeRequest(exchange.getRequest()));
+		}
+		catch (IllegalArgumentException ex) {
+			// A request with no native request behind it (a test double): no connection to drain.
+		}
 	}
 
 	/** Completes a streaming body when the streams end, as if its publisher had completed. */

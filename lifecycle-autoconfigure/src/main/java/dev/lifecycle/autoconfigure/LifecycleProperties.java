@@ -67,6 +67,15 @@ public class LifecycleProperties {
 	private boolean connectionClose;
 
 	/**
+	 * Whether HTTP/2 connections receive a graceful GOAWAY (NO_ERROR) from the first instant of a
+	 * shutdown, and every HTTP/2 connection that carries a request during the drain: the streams
+	 * in flight are served, and the client opens its next connection elsewhere. HTTP/2's own
+	 * graceful close, race-free by design (unlike closing an HTTP/1.1 connection), hence on by
+	 * default.
+	 */
+	private boolean goAway = true;
+
+	/**
 	 * How often the health monitor checks the components that have a liveness deadline.
 	 */
 	private Duration healthPollInterval = Duration.ofSeconds(5);
@@ -160,6 +169,14 @@ public class LifecycleProperties {
 
 	public void setConnectionClose(boolean connectionClose) {
 		this.connectionClose = connectionClose;
+	}
+
+	public boolean isGoAway() {
+		return this.goAway;
+	}
+
+	public void setGoAway(boolean goAway) {
+		this.goAway = goAway;
 	}
 
 	public Duration getHealthPollInterval() {
@@ -361,7 +378,8 @@ public class LifecycleProperties {
 	public static class Streams {
 
 		/**
-		 * When open streams are ended: 'drain-end' (when the drain delay ends, once load
+		 * When open streams are ended (server-sent events, streaming responses, and WebSocket
+		 * sessions, closed with 1001 going away): 'drain-end' (when the drain delay ends, once load
 		 * balancers route new connections elsewhere) or 'shutdown' (at the first instant of a
 		 * shutdown). A stream that starts after that point ends at once.
 		 */

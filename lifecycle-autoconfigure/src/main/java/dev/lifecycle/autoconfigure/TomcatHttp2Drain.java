@@ -1,0 +1,120 @@
+package dev.lifecycle.autoconfigure;
+
+import java.lang.reflect.Method;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import jakarta.servlet.http.HttpServletRequest;
+import org.apache.catalina.connector.Connector;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.coyote.AbstractProtocol;
+import org.apache.coyote.http11.upgrade.UpgradeProcessorInternal;
+import org.apache.tomcat.util.net.AbstractEndpoint;
+import org.apache.tomcat.util.net.SocketWrapperBase;
+
+import org.springframework.aot.hint.ExecutableMode;
+import org.springframework.aot.hint.RuntimeHints;
+import org.springframework.aot.hint.RuntimeHintsRegistrar;
+import org.springframework.aot.hint.TypeReference;
+import org.springframework.boot.tomcat.TomcatWebServer;
+import org.springframework.boot.web.server.context.WebServerInitializedEvent;
+import org.springframework.context.ApplicationListener;
+import org.springframework.util.ReflectionUtils;
+
+/**
+ * GOAWAY on Tomcat. Tomcat's HTTP/2 connection has a graceful close of its own, the one it uses
+ * when its connector pauses: a GOAWAY with the highest stream id and {@code NO_ERROR} (streams in
+ * flight and in transit are still served), then, once new streams arrive after its drain timeout,
+ * a second GOAWAY with the last stream it processed. Pausing the connector itself would also stop
+ * accepting connections during the drain delay, so each HTTP/2 connection's processor is paused
+ * on its own. Tomcat lists open connections on its endpoint, which its protocol handler exposes
+ * only to subclasses: it is read by reflection; should that fail, HTTP/2 connections get their
+ * GOAWAY when the connector pauses, as without Lifecycle.
+ */
+final class TomcatHttp2Drain implements Http2Drain.Server, ApplicationListener<WebServerInitializedEvent> {
+
+	private static final Log logger = LogFactory.getLog(TomcatHttp2Drain.class);
+
+	private static final Method GET_ENDPOINT = endpointAccessor();
+
+	private final List<Connector> connectors = new CopyOnWriteArrayList<>();
+
+	TomcatHttp2Drain(Http2Drain drain) {
+		drain.register(this);
+	}
+
+	@Override
+	public void onApplicationEvent(WebServerInitializedEvent event) {
+		if (event.getWebServer() instanceof TomcatWebServer server) {
+			this.connectors.addAll(List.of(server.getTomcat().getService().findConnectors()));
+		}
+	}
+
+	@Override
+	public void goAwayAll() {
+		for (Connector connector : this.connectors) {
+			if (connector.getProtocolHandler() instanceof AbstractProtocol<?> protocol) {
+				AbstractEndpoint<?, ?> endpoint = endpoint(protocol);
+				if (endpoint != null) {
+					for (SocketWrapperBase<?> connection : endpoint.getConnections()) {
+						// Upgraded connections only: an HTTP/2 one sends its GOAWAY once (a WebSocket
+						// one ignores pause()); an HTTP/1.1 connection has nothing to pause.
+						if (connection.getCurrentProcessor() instanceof UpgradeProcessorInternal processor) {
+							processor.pause();
+						}
+					}
+				}
+			}
+		}
+	}
+
+	@Override
+	public void goAway(Object request) {
+		// The request does not lead to its connection through a public API; HTTP/2 requests are
+		// few once clients have their GOAWAY, so every connection is visited (paused ones again
+		// do nothing).
+		if (request instanceof HttpServletRequest servletRequest && servletRequest.getProtocol().startsWith("HTTP/2")) {
+			goAwayAll();
+		}
+	}
+
+	private static AbstractEndpoint<?, ?> endpoint(AbstractProtocol<?> protocol) {
+		if (GET_ENDPOINT == null) {
+			return null;
+		}
+		try {
+			return (AbstractEndpoint<?, ?>) GET_ENDPOINT.invoke(protocol);
+		}
+		catch (ReflectiveOperationException | RuntimeException ex) {
+			logger.debug("Lifecycle: cannot list Tomcat's connections", ex);
+			return null;
+		}
+	}
+
+	private static Method endpointAccessor() {
+		try {
+			Method method = AbstractProtocol.class.getDeclaredMethod("getEndpoint");
+			ReflectionUtils.makeAccessible(method);
+			return method;
+		}
+		catch (ReflectiveOperationException | RuntimeException ex) {
+			logger.warn("Lifecycle: cannot list Tomcat's connections; HTTP/2 clients get GOAWAY only when "
+					+ "the web server stops (" + ex + ")");
+			return null;
+		}
+	}
+
+	/** Lets a native image read Tomcat's open connections. */
+	static final class Hints implements RuntimeHintsRegistrar {
+
+		@Override
+		public void registerHints(RuntimeHints hints, ClassLoader classLoader) {
+			hints.reflection()
+				.registerType(TypeReference.of("org.apache.coyote.AbstractProtocol"),
+						(type) -> type.withMethod("getEndpoint", List.of(), ExecutableMode.INVOKE));
+		}
+
+	}
+
+}

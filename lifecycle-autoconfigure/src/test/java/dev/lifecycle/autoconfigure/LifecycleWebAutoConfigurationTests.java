@@ -1,0 +1,91 @@
+package dev.lifecycle.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.aot.hint.RuntimeHints;
+import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.availability.ApplicationAvailabilityAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.boot.tomcat.TomcatWebServer;
+import org.springframework.web.socket.server.support.WebSocketHttpRequestHandler;
+
+/**
+ * Which parts of the connection drain a web application gets: the HTTP/2 GOAWAY of the servers on
+ * its classpath (unless {@code lifecycle.go-away=false}) and the WebSocket drain of its stack.
+ */
+class LifecycleWebAutoConfigurationTests {
+
+	private static final AutoConfigurations CONFIGURATIONS = AutoConfigurations.of(
+			ApplicationAvailabilityAutoConfiguration.class, LifecycleAutoConfiguration.class,
+			LifecycleWebAutoConfiguration.class);
+
+	private static final String[] PROPERTIES = { "spring.application.name=orders", "lifecycle.signals.trap=false",
+			"lifecycle.pre-stop.enabled=false", "lifecycle.run-marker.enabled=false",
+			"lifecycle.halt-after-ceiling=false" };
+
+	private final WebApplicationContextRunner servlet = new WebApplicationContextRunner()
+		.withConfiguration(CONFIGURATIONS)
+		.withPropertyValues(PROPERTIES);
+
+	private final ReactiveWebApplicationContextRunner reactive = new ReactiveWebApplicationContextRunner()
+		.withConfiguration(CONFIGURATIONS)
+		.withPropertyValues(PROPERTIES);
+
+	@Test
+	void aServletApplicationDrainsHttp2AndWebSocketsOnTheServersItHas() {
+		this.servlet.run((context) -> assertThat(context).hasSingleBean(Http2Drain.class)
+			.hasSingleBean(TomcatHttp2Drain.class)
+			.hasSingleBean(JettyHttp2Drain.class)
+			.hasSingleBean(ServletWebSocketDrain.class)
+			.doesNotHaveBean(NettyHttp2Drain.class)
+			.doesNotHaveBean(ReactiveWebSocketDrain.class));
+	}
+
+	@Test
+	void aReactiveApplicationDrainsHttp2AndWebSocketsOnReactorNetty() {
+		this.reactive.run((context) -> assertThat(context).hasSingleBean(NettyHttp2Drain.class)
+			.hasSingleBean(ReactiveWebSocketDrain.class)
+			.doesNotHaveBean(ServletWebSocketDrain.class));
+	}
+
+	@Test
+	void goAwayCanBeSwitchedOff() {
+		this.servlet.withPropertyValues("lifecycle.go-away=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(TomcatHttp2Drain.class)
+				.doesNotHaveBean(JettyHttp2Drain.class));
+		this.reactive.withPropertyValues("lifecycle.go-away=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(NettyHttp2Drain.class));
+	}
+
+	@Test
+	void withoutTheServerOrSpringWebSocketOnTheClasspathThoseDrainsBackOff() {
+		this.servlet.withClassLoader(new FilteredClassLoader(TomcatWebServer.class, WebSocketHttpRequestHandler.class))
+			.run((context) -> assertThat(context).doesNotHaveBean(TomcatHttp2Drain.class)
+				.doesNotHaveBean(ServletWebSocketDrain.class)
+				.hasSingleBean(JettyHttp2Drain.class));
+	}
+
+	@Test
+	void aNonWebApplicationGetsNoServerDrain() {
+		new ApplicationContextRunner().withConfiguration(CONFIGURATIONS)
+			.withPropertyValues(PROPERTIES)
+			.run((context) -> assertThat(context).doesNotHaveBean(TomcatHttp2Drain.class)
+				.doesNotHaveBean(JettyHttp2Drain.class)
+				.doesNotHaveBean(NettyHttp2Drain.class));
+	}
+
+	@Test
+	void aNativeImageCanListTomcatsConnections() {
+		RuntimeHints hints = new RuntimeHints();
+		new TomcatHttp2Drain.Hints().registerHints(hints, getClass().getClassLoader());
+		assertThat(RuntimeHintsPredicates.reflection()
+			.onMethodInvocation(org.apache.coyote.AbstractProtocol.class, "getEndpoint")).accepts(hints);
+	}
+
+}
