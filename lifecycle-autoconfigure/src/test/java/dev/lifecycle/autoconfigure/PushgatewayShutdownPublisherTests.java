@@ -86,7 +86,8 @@ class PushgatewayShutdownPublisherTests {
 
 	@Test
 	void aCleanShutdownPushesItsStartAndThenItsCompletionToTheGroupOfTheProcess(CapturedOutput output) {
-		runner().run((context) -> {
+		// The drain delay keeps the sequence from completing before the start's push is made.
+		runner().withPropertyValues("lifecycle.drain-delay=3s").run((context) -> {
 			LifecycleManager manager = context.getBean(LifecycleManager.class);
 			manager.triggerShutdown(ShutdownReason.REQUESTED, "test");
 			ShutdownReport report = manager.awaitTermination(Duration.ofSeconds(10)).orElseThrow();
