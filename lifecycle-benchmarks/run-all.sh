@@ -3,20 +3,24 @@
 # benchmarks" part of BENCHMARKS.md (between the run-all markers; the JMH section above it is kept).
 #
 #   lifecycle-benchmarks/run-all.sh            full run (~30 min on 2 cores), rewrites BENCHMARKS.md
-#   lifecycle-benchmarks/run-all.sh --smoke    CI smoke of items 1 and 4 (~2-3 min); BENCHMARKS.md untouched;
-#                                              exit 1 if Lifecycle failed a request or lost an event
+#   lifecycle-benchmarks/run-all.sh --smoke    CI smoke of items 1 and 4 (~3-4 min); BENCHMARKS.md untouched;
+#                                              exit 1 if Lifecycle failed a request, lost an event, or a
+#                                              stream broke or held a shutdown (one restart in each proxy
+#                                              mode: http, tcp, sse)
 #
 # Items: 1 rolling-restart.sh, 2 shutdown-scale.sh, 3 startup.sh, 4 prestop-latency.sh,
 #        5 sample-app/scripts/torture.sh 100, 6 run-jmh.sh, 7 adoption-scale.sh. Results: lifecycle-benchmarks/target/results/.
 # Installs haproxy, wrk, jq and curl with apt-get when missing (timings use bash loops around kill/wait,
 # which time SIGTERM -> exit exactly; hyperfine can only time whole commands). Builds with Maven unless
 # SKIP_BUILD=1 (then the jars must exist). Environment knobs: ONLY="1 4" (items to run),
-# MVN_FLAGS (e.g. -o), RR_ROUNDS (1), RR_VARIANTS ("lifecycle plain"; add lifecycle-nodrain for drain delay 0), SCALE_RUNS (3), STARTUP_RUNS (10), PRESTOP_INPROCESS (100),
+# MVN_FLAGS (e.g. -o), RR_ROUNDS (1), RR_VARIANTS ("lifecycle lifecycle-adaptive lifecycle-cc plain plain-sleep";
+# lifecycle-nodrain is drain delay 0), RR_MODES ("http tcp sse"), RR_LOADS ("40 0": ms of pause per request,
+# 0 = saturation), SCALE_RUNS (3), STARTUP_RUNS (10), PRESTOP_INPROCESS (100),
 # PRESTOP_FRESH (10), TORTURE_N (100), JMH_OPTS (extra JMH options, passed through to run-jmh.sh),
 # ADOPT_RUNS (5; plain Spring Boot gets min(3, ADOPT_RUNS) runs of ~10 s).
 set -uo pipefail
 KNOBS= # the environment knobs given, for the record
-for v in SKIP_BUILD MVN_FLAGS RR_ROUNDS RR_RESTARTS RR_VARIANTS SCALE_RUNS STARTUP_RUNS PRESTOP_INPROCESS PRESTOP_FRESH TORTURE_N JMH_OPTS ADOPT_RUNS ONLY SAMPLE_JAR; do
+for v in SKIP_BUILD MVN_FLAGS RR_ROUNDS RR_RESTARTS RR_VARIANTS RR_MODES RR_LOADS SCALE_RUNS STARTUP_RUNS PRESTOP_INPROCESS PRESTOP_FRESH TORTURE_N JMH_OPTS ADOPT_RUNS ONLY SAMPLE_JAR; do
   [[ -n ${!v:-} ]] && KNOBS+="$v=\"${!v}\" "
 done
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -82,15 +86,23 @@ item() { # number name command...
 }
 
 if ((SMOKE)); then
-  item 1 "rolling restart (smoke)" "$BENCH_DIR/rolling-restart.sh" --rounds 1 --restarts 1 --variants lifecycle --out "$OUT"
+  item 1 "rolling restart (smoke)" "$BENCH_DIR/rolling-restart.sh" --rounds 1 --restarts 1 --variants lifecycle \
+    --modes "http tcp sse" --loads 40 --out "$OUT"
   item 4 "pre-stop latency (smoke)" "$BENCH_DIR/prestop-latency.sh" --inprocess 20 --fresh 0 --out "$OUT"
   passed=0 failed=0
   check() { if eval "$2"; then passed=$((passed + 1)); log "PASS $1"; else failed=$((failed + 1)); log "FAIL $1"; fi; }
   if want 1; then
-    row=$(awk -F'\t' '$2 == "lifecycle"' "$OUT/rolling-restart.tsv" 2>/dev/null | head -n 1)
-    check "rolling restart ran" '[[ -n $row ]]'
-    check "rolling restart: 0 failed requests for Lifecycle" '[[ -n $row && $(cut -f7 <<<"$row") == 0 ]]'
-    check "rolling restart: 0 acknowledged events lost for Lifecycle" '[[ -n $row && $(cut -f15 <<<"$row") == 0 ]]'
+    for mode in http tcp sse; do
+      row=$(awk -F'\t' -v m="$mode" '$2 == "lifecycle" && $25 == m' "$OUT/rolling-restart.tsv" 2>/dev/null | head -n 1)
+      check "rolling restart ($mode) ran" '[[ -n $row ]]'
+      check "rolling restart ($mode): 0 failed requests for Lifecycle" '[[ -n $row && $(cut -f7 <<<"$row") == 0 ]]'
+      check "rolling restart ($mode): 0 acknowledged events lost for Lifecycle" '[[ -n $row && $(cut -f15 <<<"$row") == 0 ]]'
+    done
+    row=$(awk -F'\t' '$2 == "lifecycle" && $25 == "sse"' "$OUT/rolling-restart.tsv" 2>/dev/null | head -n 1)
+    check "rolling restart (sse): streams ended cleanly, none broken or refused" \
+      '[[ -n $row && $(cut -f30 <<<"$row") -gt 0 && $(cut -f31 <<<"$row") == 0 && $(cut -f32 <<<"$row") == 0 ]]'
+    check "rolling restart (sse): SIGTERM -> exit with streams open <= drain delay 5 s + 1 s" \
+      '[[ -n $row ]] && awk -v s="$(cut -f34 <<<"$row")" "BEGIN { exit !(s <= 6) }"'
   fi
   if want 4; then
     row=$(awk -F'\t' '$1 == "inprocess"' "$OUT/prestop.tsv" 2>/dev/null)
@@ -104,7 +116,8 @@ if ((SMOKE)); then
 fi
 
 item 1 "rolling restart under load" "$BENCH_DIR/rolling-restart.sh" --rounds "${RR_ROUNDS:-1}" --restarts "${RR_RESTARTS:-3}" \
-  --variants "${RR_VARIANTS:-lifecycle plain}" --out "$OUT"
+  --variants "${RR_VARIANTS:-lifecycle lifecycle-adaptive lifecycle-cc plain plain-sleep}" --modes "${RR_MODES:-http tcp sse}" \
+  --loads "${RR_LOADS:-40 0}" --out "$OUT"
 item 2 "shutdown time at scale" "$BENCH_DIR/shutdown-scale.sh" --runs "${SCALE_RUNS:-3}" --sync-runs 1 --out "$OUT"
 item 3 "start-up cost" "$BENCH_DIR/startup.sh" --runs "${STARTUP_RUNS:-10}" --out "$OUT"
 item 4 "pre-stop latency" "$BENCH_DIR/prestop-latency.sh" --inprocess "${PRESTOP_INPROCESS:-100}" --fresh "${PRESTOP_FRESH:-10}" --out "$OUT"
