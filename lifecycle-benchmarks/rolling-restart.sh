@@ -10,7 +10,11 @@
 #   http  HAProxy in HTTP mode: it balances every request over its own pooled server connections
 #         (what an ingress controller or a layer-7 mesh does)
 #   tcp   HAProxy in TCP mode, round robin per connection: a client's keep-alive connection stays on
-#         the instance it was opened to until one side closes it (what kube-proxy does)
+#         the instance it was opened to until one side closes it (what kube-proxy does); Tomcat
+#         closes a connection after 100 requests (server.tomcat.max-keep-alive-requests, Boot's default)
+#   pinned tcp with server.tomcat.max-keep-alive-requests=-1: connections are never recycled by the
+#         server (the default of Jetty and Reactor Netty), so a client stays on its instance until
+#         that instance closes the connection
 #   sse   tcp (RR_SSE_PROXY=http for HTTP mode) plus RR_SSE_CLIENTS (50) curl -N clients on
 #         GET /counts/stream through the proxy for the whole run, each reconnecting when its stream ends
 # Loads (--loads, wrk pause per request and connection in ms): 40 (about 300 requests/s) and 0
@@ -21,6 +25,7 @@
 #                      --lifecycle.drain-minimum=$RR_MINIMUM (2s): the drain ends once no request has
 #                      arrived for the quiet period, 5 s staying the upper bound
 #   lifecycle-cc       the same as lifecycle with --lifecycle.connection-close=true
+#   lifecycle-adaptive-cc  adaptive and connection-close together
 #   lifecycle-nodrain  drain delay 0 (Lifecycle's default outside Kubernetes)
 #   plain              --lifecycle.enabled=false --server.shutdown=graceful
 #                      --spring.lifecycle.timeout-per-shutdown-phase=30s (plain Spring Boot graceful)
@@ -40,6 +45,7 @@
 #   --rounds   rounds of all cells (default 2)          --restarts  instances restarted per run (default 3)
 #   --delay-ms one load (same as --loads MS)           --append    add rows to an existing TSV
 #   --first-round  number of the first round (default 1; with --append, to add rounds later)
+#   --report-only  no runs: rewrite DIR/rolling-restart.md from DIR/rolling-restart.tsv
 # Output: DIR/rolling-restart.tsv (one row per run), DIR/rolling-restart.md, per-run directories.
 # Environment: SAMPLE_JAR, RR_BASE_PORT (default 18400), RR_DRAIN_DELAY (5s), RR_FALL (1), RR_CDS (1:
 # start every JVM from an application class-data archive made by one training run), RR_HTTPLOG (1:
@@ -48,7 +54,7 @@ set -uo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/scripts/lib.sh"
 
-ROUNDS=2 RESTARTS=3 VARIANTS="lifecycle plain" MODES=http LOADS=40 OUT=$BENCH_DIR/target/results APPEND=0 FIRST_ROUND=1
+ROUNDS=2 RESTARTS=3 VARIANTS="lifecycle plain" MODES=http LOADS=40 OUT=$BENCH_DIR/target/results APPEND=0 FIRST_ROUND=1 REPORT_ONLY=0
 while (($#)); do
   case $1 in
     --rounds) ROUNDS=$2; shift 2 ;;
@@ -60,6 +66,7 @@ while (($#)); do
     --out) OUT=$2; shift 2 ;;
     --append) APPEND=1; shift ;;
     --first-round) FIRST_ROUND=$2; shift 2 ;;
+    --report-only) REPORT_ONLY=1; APPEND=1; shift ;;
     *) die "unknown argument $1" ;;
   esac
 done
@@ -73,14 +80,14 @@ PORTS=($((BASE_PORT + 11)) $((BASE_PORT + 12)) $((BASE_PORT + 13)))
 MPORTS=($((BASE_PORT + 21)) $((BASE_PORT + 22)) $((BASE_PORT + 23)))
 SETTLE_S=2 TAIL_S=3
 DRAIN_S=$(sed 's/s$//' <<<"$DRAIN_DELAY")
-for m in $MODES; do [[ $m == http || $m == tcp || $m == sse ]] || die "unknown mode $m (http, tcp or sse)"; done
+for m in $MODES; do [[ $m == http || $m == tcp || $m == pinned || $m == sse ]] || die "unknown mode $m (http, tcp, pinned or sse)"; done
 
 for tool in haproxy wrk curl jq; do command -v $tool >/dev/null || die "$tool is not installed (run-all.sh installs it)"; done
 [[ -f $SAMPLE_JAR ]] || die "no sample jar at $SAMPLE_JAR"
 mkdir -p "$OUT"
 TSV=$OUT/rolling-restart.tsv
 if ((!APPEND)) || [[ ! -s $TSV ]]; then
-  printf 'round\tvariant\trequests\t2xx\tnon2xx\tsocket_errors\tfailed\tstatuses\terrors\tp50_ms\tp99_ms\tmax_ms\tacked\tcounted\tlost\tunacked_counted\tduplicates\texit_codes\tstop_s\tready_s\tduration_s\tload_before\tload_after\tprobe_refused\tmode\tdelay_ms\trollout_s\tshutdown_s\tsse_streams\tsse_clean_ends\tsse_broken_ends\tsse_refused\tsse_end_after_sigterm_s\tstop_max_s\tproxy_states\n' >"$TSV"
+  printf 'round\tvariant\trequests\t2xx\tnon2xx\tsocket_errors\tfailed\tstatuses\terrors\tp50_ms\tp99_ms\tmax_ms\tacked\tcounted\tlost\tunacked_counted\tduplicates\texit_codes\tstop_s\tready_s\tduration_s\tload_before\tload_after\tprobe_refused\tmode\tdelay_ms\trollout_s\tshutdown_s\tsse_streams\tsse_clean_ends\tsse_broken_ends\tsse_refused\tsse_end_after_sigterm_s\tstop_max_s\tproxy_states\tunanswered\n' >"$TSV"
 fi
 
 PIDS=() HAPROXY_PID= WRK_PID= SSE_PIDS=() SSE_DIR=
@@ -99,6 +106,7 @@ variant_args() { # variant instance-dir
     lifecycle) echo "$lc" ;;
     lifecycle-adaptive) echo "$lc --lifecycle.drain-quiet-period=$QUIET --lifecycle.drain-minimum=$MINIMUM" ;;
     lifecycle-cc) echo "$lc --lifecycle.connection-close=true" ;;
+    lifecycle-adaptive-cc) echo "$lc --lifecycle.drain-quiet-period=$QUIET --lifecycle.drain-minimum=$MINIMUM --lifecycle.connection-close=true" ;;
     lifecycle-nodrain) echo "--lifecycle.drain-delay=0s --lifecycle.signals.trap=true --lifecycle.pre-stop.path=$2/prestop" ;;
     plain) echo "$plain" ;;
     plain-sleep) echo "$plain --sample.plain.pre-stop-sleep=$DRAIN_DELAY" ;;
@@ -110,7 +118,7 @@ for v in $VARIANTS; do variant_args "$v" x >/dev/null; done
 # Application class-data sharing: the jar extracted once, one training run records the classes it
 # loads, every instance starts from that archive (class loading only: a shorter restart, the same code).
 JAVA_ARGS=(-jar "$SAMPLE_JAR")
-if [[ ${RR_CDS:-1} == 1 ]]; then
+if [[ ${RR_CDS:-1} == 1 ]] && ((!REPORT_ONLY)); then
   CDS=$OUT/cds
   if [[ ! -s $CDS/app.jsa ]]; then
     rm -rf "$CDS"; mkdir -p "$CDS"
@@ -126,12 +134,13 @@ if [[ ${RR_CDS:-1} == 1 ]]; then
   fi
 fi
 
-start_instance() { # index variant rundir n(start count)
-  local i=$1 dir=$3/i$1
+start_instance() { # index variant rundir n(start count) [mode]
+  local i=$1 dir=$3/i$1 extra=
+  [[ ${5:-} == pinned ]] && extra=--server.tomcat.max-keep-alive-requests=-1
   mkdir -p "$dir"
   # shellcheck disable=SC2046
   "$JAVA" "${JAVA_ARGS[@]}" --server.port="${PORTS[$i]}" --management.server.port="${MPORTS[$i]}" \
-    --sample.data-dir="$dir/data" --lifecycle.run-marker.path="$dir/running" $(variant_args "$2" "$dir") \
+    --sample.data-dir="$dir/data" --lifecycle.run-marker.path="$dir/running" $(variant_args "$2" "$dir") $extra \
     >"$dir/start-$4.log" 2>&1 &
   PIDS[$i]=$!
 }
@@ -229,11 +238,12 @@ sse_client() { # dir id
 run_variant() { # round mode delay_ms variant
   local round=$1 mode=$2 delay=$3 variant=$4 run=$OUT/rr-r$1-$2-d$3-$4 i proxy=$2
   [[ $mode == sse ]] && proxy=$SSE_PROXY
+  [[ $mode == pinned ]] && proxy=tcp
   rm -rf "$run"; mkdir -p "$run"
   for p in "${PORTS[@]}" "${MPORTS[@]}" $FE_PORT $STATS_PORT; do port_free "$p" || die "port $p is in use"; done
   local load_before; load_before=$(load_avg)
   log "rolling restart: round $round, mode $mode, delay $delay ms, variant $variant (load $load_before)"
-  for i in 0 1 2; do start_instance $i "$variant" "$run" 0; done
+  for i in 0 1 2; do start_instance $i "$variant" "$run" 0 "$mode"; done
   for i in 0 1 2; do
     wait_http_200 "http://127.0.0.1:${MPORTS[$i]}/actuator/health/readiness" 180 "${PIDS[$i]}" ||
       die "instance $i ($variant) did not become ready; see $run/i$i/start-0.log"
@@ -271,7 +281,7 @@ run_variant() { # round mode delay_ms variant
     wait_pid_exit "${PIDS[$i]}" 240
     t1=$(now_ms)
     codes+=("$EXIT_CODE"); stops+=("$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", (b - a) / 1000 }')")
-    start_instance $i "$variant" "$run" $((n + 1))
+    start_instance $i "$variant" "$run" $((n + 1)) "$mode"
     wait_http_200 "http://127.0.0.1:${MPORTS[$i]}/actuator/health/readiness" 180 "${PIDS[$i]}" ||
       die "instance $i ($variant) did not come back; see $run/i$i/start-$((n + 1)).log"
     wait_haproxy_up "s$i" 30 || log "WARNING: HAProxy did not mark s$i UP within 30 s"
@@ -329,25 +339,31 @@ run_variant() { # round mode delay_ms variant
   errors=$(jq -r '.errors | "connect:\(.connect) read:\(.read) write:\(.write) timeout:\(.timeout)"' "$s")
   p50=$(jq '.latency_us.p50 / 1000' "$s"); p99=$(jq '.latency_us.p99 / 1000' "$s"); max=$(jq '.latency_us.max / 1000' "$s")
   local ok202; ok202=$(jq '.statuses["202"] // 0' "$s")
+  # Requests sent without an answer: the true failures behind wrk's socket errors (at most one per
+  # connection is in flight when wrk stops). wrk also counts a read error for every response whose body
+  # ends with the connection (Tomcat's framing of a response that carries Connection: close) although
+  # the response arrived whole.
+  local unanswered; unanswered=$(jq 'if .sent then .sent - .requests else "-" end' "$s")
   ((acked == ok202 + $(cat "$run/acked-probe.txt" 2>/dev/null | wc -l))) ||
     log "WARNING: acked ids ($acked) != 202s ($ok202) + probes"
   local rollout shutdown stop_max
   rollout=$(printf '%s\n' "${stops[@]}" "${readies[@]}" | awk '{ s += $1 } END { printf "%.1f", s }')
   shutdown=$(printf '%s\n' "${stops[@]}" | awk '{ s += $1 } END { printf "%.1f", s }')
   stop_max=$(printf '%s\n' "${stops[@]}" | sort -g | tail -n 1)
-  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+  printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
     "$round" "$variant" "$req" "$ok" "$non2xx" "$sock" $((non2xx + sock)) "$statuses" "$errors" "$p50" "$p99" "$max" \
     "$acked" "$counted" "$lost" "$unacked" "$dups" "${codes[*]}" "${stops[*]}" "${readies[*]}" \
     "$(awk -v a="$t_start" -v b="$t_end" 'BEGIN { printf "%.0f", (b - a) / 1000 }')" "$load_before" "$(load_avg)" \
     "${probe_notes[*]:-none}" "$mode" "$delay" "$rollout" "$shutdown" "$sse_streams" "$sse_clean" "$sse_broken" "$sse_refused" \
-    "$sse_after" "$stop_max" "${px_states:-none}" >>"$TSV"
-  log "  $mode/$delay/$variant: $req requests, failed $((non2xx + sock)) ($statuses; $errors), p50 $p50 ms, p99 $p99 ms, acked $acked, counted $counted, lost $lost, rollout $rollout s (shutdown $shutdown s), proxy states ${px_states:-none}${SSE_DIR:+, streams $sse_streams (clean $sse_clean, broken $sse_broken, refused $sse_refused), last stream end after SIGTERM $sse_after s}"
+    "$sse_after" "$stop_max" "${px_states:-none}" "$unanswered" >>"$TSV"
+  log "  $mode/$delay/$variant: $req requests ($unanswered unanswered), failed $((non2xx + sock)) ($statuses; $errors), p50 $p50 ms, p99 $p99 ms, acked $acked, counted $counted, lost $lost, rollout $rollout s (shutdown $shutdown s), proxy states ${px_states:-none}${SSE_DIR:+, streams $sse_streams (clean $sse_clean, broken $sse_broken, refused $sse_refused), last stream end after SIGTERM $sse_after s}"
   for i in 0 1 2; do
     kill -TERM "${PIDS[$i]}" 2>/dev/null; wait_pid_exit "${PIDS[$i]}" 240; PIDS[$i]=
   done
   if [[ ${RR_KEEP:-0} != 1 ]]; then rm -rf "$run"/i*/data; gzip -f "$run/haproxy.log"; fi
 }
 
+((REPORT_ONLY)) && ROUNDS=0
 for ((r = FIRST_ROUND; r < FIRST_ROUND + ROUNDS; r++)); do
   for m in $MODES; do
     for d in $LOADS; do
@@ -360,26 +376,26 @@ done
 # Columns of the TSV: 1 round, 2 variant, 3 requests, 7 failed, 8 statuses, 9 errors, 11 p99, 15 lost,
 # 18 exit codes, 19 stop_s, 20 ready_s, 21 duration, 22/23 load, 25 mode, 26 delay, 27 rollout,
 # 28 shutdown, 29-32 sse streams/clean/broken/refused, 33 last stream end after SIGTERM, 34 stop max,
-# 35 proxy termination states.
+# 35 proxy termination states, 36 requests sent without an answer.
 {
-  echo "| mode | load | variant | round | requests (req/s) | failed | statuses; socket errors | p99 ms | lost | SIGTERM→exit s (codes) | restart→ready+UP s | rollout s | SSE streams: clean / broken / refused ends | last stream end after SIGTERM s | HAProxy states | load before → after |"
-  echo "|---|---:|---|---:|---:|---:|---|---:|---:|---|---|---:|---|---|---|---|"
-  tail -n +2 "$TSV" | awk -F'\t' '{ printf "| %s | %s | %s | %s | %s (%.0f) | **%s** | %s; %s | %s | **%s** | %s (%s) | %s | %s | %s | %s | %s | %s → %s |\n",
-    $25, ($26 == 0 ? "saturation" : $26 " ms"), $2, $1, $3, ($21 > 0 ? $3 / $21 : 0), $7, $8, $9, $11, $15, $19, $18, $20, $27,
+  echo "| mode | load | variant | round | requests (req/s) | failed (wrk) | unanswered | statuses; socket errors | p99 ms | lost | SIGTERM→exit s (codes) | restart→ready+UP s | rollout s | SSE streams: clean / broken / refused ends | last stream end after SIGTERM s | HAProxy states | load before → after |"
+  echo "|---|---:|---|---:|---:|---:|---:|---|---:|---:|---|---|---:|---|---|---|---|"
+  tail -n +2 "$TSV" | awk -F'\t' '{ printf "| %s | %s | %s | %s | %s (%.0f) | **%s** | %s | %s; %s | %s | **%s** | %s (%s) | %s | %s | %s | %s | %s | %s → %s |\n",
+    $25, ($26 == 0 ? "saturation" : $26 " ms"), $2, $1, $3, ($21 > 0 ? $3 / $21 : 0), $7, ($36 == "" ? "-" : $36), $8, $9, $11, $15, $19, $18, $20, $27,
     ($29 > 0 ? $29 ": " $30 " / " $31 " / " $32 : "-"), $33, $35, $22, $23 }'
   echo
   awk -F'\t' 'NR > 1 && $24 != "none" { printf "\n**Round %s, %s: a direct `POST /events` to each instance before any restart was refused (%s): this variant cannot ingest events at all, so its failures are not caused by the restarts.**\n", $1, $2, $24 }' "$TSV"
   echo
-  echo "| mode | load | variant | runs | requests | failed | lost | p99 ms (median of runs) | rollout s (median) | SIGTERM→exit s (median per pod, max) | SSE broken / all ends | last stream end after SIGTERM s (max) |"
-  echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---|---|---:|"
+  echo "| mode | load | variant | runs | requests | failed (wrk) | unanswered | lost | p99 ms (median of runs) | rollout s (median) | SIGTERM→exit s (median per pod, max) | SSE broken / all ends | last stream end after SIGTERM s (max) |"
+  echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---|---:|"
   tail -n +2 "$TSV" | awk -F'\t' '
     function med(list,   a, n, i, j, t) { n = split(list, a, " "); for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
       return n == 0 ? "-" : (n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2) }
-    { k = $25 "\t" $26 "\t" $2; if (!(k in n)) order[++cells] = k; n[k]++; req[k] += $3; f[k] += $7; l[k] += $15
+    { k = $25 "\t" $26 "\t" $2; if (!(k in n)) order[++cells] = k; n[k]++; req[k] += $3; f[k] += $7; l[k] += $15; if ($36 ~ /^-?[0-9]+$/) { u[k] += $36; un[k]++ }
       p99[k] = p99[k] " " $11; ro[k] = ro[k] " " $27; st[k] = st[k] " " $19; if ($34 + 0 > smax[k]) smax[k] = $34 + 0
       sb[k] += $31 + $32; sa[k] += $29; m = split($33, e, " "); for (i = 1; i <= m; i++) if (e[i] + 0 > se[k]) se[k] = e[i] + 0; if ($29 > 0) sse[k] = 1 }
     END { for (c = 1; c <= cells; c++) { k = order[c]; split(k, a, "\t")
-      printf "| %s | %s | %s | %d | %d | **%d** | **%d** | %s | %s | %s, %s | %s | %s |\n", a[1], (a[2] == 0 ? "saturation" : a[2] " ms"), a[3], n[k], req[k], f[k], l[k],
+      printf "| %s | %s | %s | %d | %d | **%d** | %s | **%d** | %s | %s | %s, %s | %s | %s |\n", a[1], (a[2] == 0 ? "saturation" : a[2] " ms"), a[3], n[k], req[k], f[k], (un[k] ? u[k] : "-"), l[k],
         med(p99[k]), med(ro[k]), med(st[k]), smax[k], (sse[k] ? sb[k] " / " sa[k] : "-"), (sse[k] ? se[k] : "-") } }' |
     sort -t'|' -k2,2 -k3,3r -k4,4
 } >"$OUT/rolling-restart.md"

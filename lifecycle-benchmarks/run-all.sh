@@ -147,14 +147,17 @@ section() { # file item
 # and 0 lost per mode and load; adaptive rollout <= 0.8 x plain-sleep; streams never extend a shutdown
 # beyond the drain delay + 1 s.
 rr_goals() { # tsv
-  local tsv=$1 mode load lf ll lr ar pr
+  local tsv=$1 mode load lf ll lr ar pr as ps
   while IFS=$'\t' read -r mode load; do
     read -r lf ll lr <<<"$(awk -F'\t' -v m="$mode" -v d="$load" '$25 == m && $26 == d && ($2 == "lifecycle" || $2 == "lifecycle-adaptive") { f += $7; l += $15; r += $3 } END { print f + 0, l + 0, r + 0 }' "$tsv")"
     echo "| 1. rolling restart ($mode, $( ((load == 0)) && echo saturation || echo "$load ms")): Lifecycle 0 failed, 0 lost | lifecycle + lifecycle-adaptive: $lf failed / $lr requests, $ll lost | $(verdict $((lf == 0 && ll == 0))) |"
     ar=$(awk -F'\t' -v m="$mode" -v d="$load" '$25 == m && $26 == d && $2 == "lifecycle-adaptive" { print $27 }' "$tsv" | sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
     pr=$(awk -F'\t' -v m="$mode" -v d="$load" '$25 == m && $26 == d && $2 == "plain-sleep" { print $27 }' "$tsv" | sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
     if [[ -n $ar && -n $pr ]]; then
-      echo "| 1. rollout ($mode, $( ((load == 0)) && echo saturation || echo "$load ms")): adaptive ≤ 0.8 × plain-sleep | median $ar s vs $pr s = $(awk -v a="$ar" -v b="$pr" 'BEGIN { printf "%.2f", a / b }')× | $(verdict "$(awk -v a="$ar" -v b="$pr" 'BEGIN { print (a <= 0.8 * b) ? 1 : 0 }')") |"
+      echo "| 1. rollout ($mode, $( ((load == 0)) && echo saturation || echo "$load ms")): adaptive ≤ 0.8 × plain-sleep | median $ar s vs $pr s = $(awk -v a="$ar" -v b="$pr" 'BEGIN { printf "%.2f", a / b }')× (restarts included) | $(verdict "$(awk -v a="$ar" -v b="$pr" 'BEGIN { print (a <= 0.8 * b) ? 1 : 0 }')") |"
+      as=$(awk -F'\t' -v m="$mode" -v d="$load" '$25 == m && $26 == d && $2 == "lifecycle-adaptive" { print $28 }' "$tsv" | sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
+      ps=$(awk -F'\t' -v m="$mode" -v d="$load" '$25 == m && $26 == d && $2 == "plain-sleep" { print $28 }' "$tsv" | sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
+      echo "| 1. shutdowns ($mode, $( ((load == 0)) && echo saturation || echo "$load ms")): adaptive vs plain-sleep, SIGTERM → exit summed over the restarts | median $as s vs $ps s = $(awk -v a="$as" -v b="$ps" 'BEGIN { printf "%.2f", a / b }')× | (for the record) |"
     fi
   done < <(tail -n +2 "$tsv" | cut -f25,26 | sort -u)
   local smax
