@@ -2,21 +2,26 @@
 # Runs every Lifecycle benchmark against plain Spring Boot and rewrites the "Process-level
 # benchmarks" part of BENCHMARKS.md (between the run-all markers; the JMH section above it is kept).
 #
-#   lifecycle-benchmarks/run-all.sh            full run (~30 min on 2 cores), rewrites BENCHMARKS.md
-#   lifecycle-benchmarks/run-all.sh --smoke    CI smoke of items 1 and 4 (~2-3 min); BENCHMARKS.md untouched;
-#                                              exit 1 if Lifecycle failed a request or lost an event
+#   lifecycle-benchmarks/run-all.sh            full run (about 90 min on 2 cores, 60 of them the rolling-restart
+#                                              matrix; RR_MODES/RR_LOADS/RR_VARIANTS narrow it), rewrites BENCHMARKS.md
+#   lifecycle-benchmarks/run-all.sh --smoke    CI smoke of items 1 and 4 (~3-4 min); BENCHMARKS.md untouched;
+#                                              exit 1 if Lifecycle failed a request, lost an event, or a
+#                                              stream broke or held a shutdown (one restart in each proxy
+#                                              mode: http as shipped, tcp and sse with connection-close on)
 #
 # Items: 1 rolling-restart.sh, 2 shutdown-scale.sh, 3 startup.sh, 4 prestop-latency.sh,
 #        5 sample-app/scripts/torture.sh 100, 6 run-jmh.sh, 7 adoption-scale.sh. Results: lifecycle-benchmarks/target/results/.
 # Installs haproxy, wrk, jq and curl with apt-get when missing (timings use bash loops around kill/wait,
 # which time SIGTERM -> exit exactly; hyperfine can only time whole commands). Builds with Maven unless
 # SKIP_BUILD=1 (then the jars must exist). Environment knobs: ONLY="1 4" (items to run),
-# MVN_FLAGS (e.g. -o), RR_ROUNDS (1), RR_VARIANTS ("lifecycle plain"; add lifecycle-nodrain for drain delay 0), SCALE_RUNS (3), STARTUP_RUNS (10), PRESTOP_INPROCESS (100),
+# MVN_FLAGS (e.g. -o), RR_ROUNDS (1), RR_VARIANTS ("lifecycle lifecycle-adaptive lifecycle-cc plain plain-sleep";
+# lifecycle-nodrain is drain delay 0), RR_MODES ("http tcp sse"), RR_LOADS ("40 0": ms of pause per request,
+# 0 = saturation), SCALE_RUNS (3), STARTUP_RUNS (10), PRESTOP_INPROCESS (100),
 # PRESTOP_FRESH (10), TORTURE_N (100), JMH_OPTS (extra JMH options, passed through to run-jmh.sh),
 # ADOPT_RUNS (5; plain Spring Boot gets min(3, ADOPT_RUNS) runs of ~10 s).
 set -uo pipefail
 KNOBS= # the environment knobs given, for the record
-for v in SKIP_BUILD MVN_FLAGS RR_ROUNDS RR_RESTARTS RR_VARIANTS SCALE_RUNS STARTUP_RUNS PRESTOP_INPROCESS PRESTOP_FRESH TORTURE_N JMH_OPTS ADOPT_RUNS ONLY SAMPLE_JAR; do
+for v in SKIP_BUILD MVN_FLAGS RR_ROUNDS RR_RESTARTS RR_VARIANTS RR_MODES RR_LOADS SCALE_RUNS STARTUP_RUNS PRESTOP_INPROCESS PRESTOP_FRESH TORTURE_N JMH_OPTS ADOPT_RUNS ONLY SAMPLE_JAR; do
   [[ -n ${!v:-} ]] && KNOBS+="$v=\"${!v}\" "
 done
 BENCH_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -82,15 +87,30 @@ item() { # number name command...
 }
 
 if ((SMOKE)); then
-  item 1 "rolling restart (smoke)" "$BENCH_DIR/rolling-restart.sh" --rounds 1 --restarts 1 --variants lifecycle --out "$OUT"
+  # Behind a layer-7 proxy Lifecycle as shipped; behind a layer-4 one (tcp, and sse on top of tcp) with
+  # lifecycle.connection-close=true, as the README says to configure it there: without it, clients whose
+  # keep-alive connections stay on the pod meet it stopped at the end of the drain (503s).
+  item 1 "rolling restart (smoke)" bash -c "'$BENCH_DIR/rolling-restart.sh' --rounds 1 --restarts 1 --variants lifecycle --modes http --loads 40 --out '$OUT' &&
+    '$BENCH_DIR/rolling-restart.sh' --rounds 1 --restarts 1 --variants lifecycle-cc --modes 'tcp sse' --loads 40 --out '$OUT' --append"
   item 4 "pre-stop latency (smoke)" "$BENCH_DIR/prestop-latency.sh" --inprocess 20 --fresh 0 --out "$OUT"
   passed=0 failed=0
   check() { if eval "$2"; then passed=$((passed + 1)); log "PASS $1"; else failed=$((failed + 1)); log "FAIL $1"; fi; }
   if want 1; then
-    row=$(awk -F'\t' '$2 == "lifecycle"' "$OUT/rolling-restart.tsv" 2>/dev/null | head -n 1)
-    check "rolling restart ran" '[[ -n $row ]]'
-    check "rolling restart: 0 failed requests for Lifecycle" '[[ -n $row && $(cut -f7 <<<"$row") == 0 ]]'
-    check "rolling restart: 0 acknowledged events lost for Lifecycle" '[[ -n $row && $(cut -f15 <<<"$row") == 0 ]]'
+    for mode in http tcp sse; do
+      row=$(awk -F'\t' -v m="$mode" '$2 ~ /^lifecycle(-cc)?$/ && $25 == m' "$OUT/rolling-restart.tsv" 2>/dev/null | head -n 1)
+      check "rolling restart ($mode) ran" '[[ -n $row ]]'
+      # Failed = a non-2xx answer, or a request sent that got no answer beyond the one per wrk connection
+      # (16) in flight when wrk stops. wrk's socket errors alone are not failures: wrk 4.1 counts a read
+      # error for every whole response whose body ends with the connection (Connection: close on Tomcat).
+      check "rolling restart ($mode): 0 failed requests for Lifecycle (non-2xx, unanswered)" \
+        '[[ -n $row && $(cut -f5 <<<"$row") == 0 && $(cut -f36 <<<"$row") -le 16 ]]'
+      check "rolling restart ($mode): 0 acknowledged events lost for Lifecycle" '[[ -n $row && $(cut -f15 <<<"$row") == 0 ]]'
+    done
+    row=$(awk -F'\t' '$2 ~ /^lifecycle/ && $25 == "sse"' "$OUT/rolling-restart.tsv" 2>/dev/null | head -n 1)
+    check "rolling restart (sse): streams ended cleanly, none broken or refused" \
+      '[[ -n $row && $(cut -f30 <<<"$row") -gt 0 && $(cut -f31 <<<"$row") == 0 && $(cut -f32 <<<"$row") == 0 ]]'
+    check "rolling restart (sse): every stream open at the SIGTERM ended within drain delay 5 s + 1 s" \
+      '[[ -n $row ]] && awk -v s="$(cut -f33 <<<"$row")" "BEGIN { n = split(s, a, \" \"); for (i = 1; i <= n; i++) if (a[i] + 0 > 6) exit 1; exit !(n > 0) }"'
   fi
   if want 4; then
     row=$(awk -F'\t' '$1 == "inprocess"' "$OUT/prestop.tsv" 2>/dev/null)
@@ -104,7 +124,8 @@ if ((SMOKE)); then
 fi
 
 item 1 "rolling restart under load" "$BENCH_DIR/rolling-restart.sh" --rounds "${RR_ROUNDS:-1}" --restarts "${RR_RESTARTS:-3}" \
-  --variants "${RR_VARIANTS:-lifecycle plain}" --out "$OUT"
+  --variants "${RR_VARIANTS:-lifecycle lifecycle-adaptive lifecycle-cc plain plain-sleep}" --modes "${RR_MODES:-http tcp sse}" \
+  --loads "${RR_LOADS:-40 0}" --out "$OUT"
 item 2 "shutdown time at scale" "$BENCH_DIR/shutdown-scale.sh" --runs "${SCALE_RUNS:-3}" --sync-runs 1 --out "$OUT"
 item 3 "start-up cost" "$BENCH_DIR/startup.sh" --runs "${STARTUP_RUNS:-10}" --out "$OUT"
 item 4 "pre-stop latency" "$BENCH_DIR/prestop-latency.sh" --inprocess "${PRESTOP_INPROCESS:-100}" --fresh "${PRESTOP_FRESH:-10}" --out "$OUT"
@@ -130,6 +151,38 @@ section() { # file item
   fi
   if [[ -s $1 ]]; then cat "$1"; else echo "_no results_"; fi
 }
+# Goals of item 1 from its TSV (columns: see rolling-restart.sh): Lifecycle (default and adaptive) 0 failed
+# and 0 lost per mode and load; adaptive rollout <= 0.8 x plain-sleep; streams never extend a shutdown
+# beyond the drain delay + 1 s.
+rr_goals() { # tsv
+  local tsv=$1 mode load lf ll lr ar pr as ps
+  while IFS=$'\t' read -r mode load; do
+    # Failed: non-2xx, plus requests sent without an answer beyond one per connection (16) in flight when wrk stops.
+    read -r lf ll lr <<<"$(awk -F'\t' -v m="$mode" -v d="$load" '$25 == m && $26 == d && $2 ~ /^lifecycle/ { u = ($36 ~ /^[0-9]+$/ && $36 > 16) ? $36 - 16 : 0; f += $5 + u; l += $15; r += $3 } END { print f + 0, l + 0, r + 0 }' "$tsv")"
+    echo "| 1. rolling restart ($mode, $( ((load == 0)) && echo saturation || echo "$load ms")): Lifecycle 0 failed, 0 lost | every lifecycle variant: $lf failed (non-2xx or unanswered) / $lr requests, $ll lost | $(verdict $((lf == 0 && ll == 0))) |"
+    ar=$(awk -F'\t' -v m="$mode" -v d="$load" '$25 == m && $26 == d && $2 == "lifecycle-adaptive" { print $27 }' "$tsv" | sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
+    pr=$(awk -F'\t' -v m="$mode" -v d="$load" '$25 == m && $26 == d && $2 == "plain-sleep" { print $27 }' "$tsv" | sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
+    if [[ -n $ar && -n $pr ]]; then
+      echo "| 1. rollout ($mode, $( ((load == 0)) && echo saturation || echo "$load ms")): adaptive ≤ 0.8 × plain-sleep | median $ar s vs $pr s = $(awk -v a="$ar" -v b="$pr" 'BEGIN { printf "%.2f", a / b }')× (restarts included) | $(verdict "$(awk -v a="$ar" -v b="$pr" 'BEGIN { print (a <= 0.8 * b) ? 1 : 0 }')") |"
+      as=$(awk -F'\t' -v m="$mode" -v d="$load" '$25 == m && $26 == d && $2 == "lifecycle-adaptive" { print $28 }' "$tsv" | sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
+      ps=$(awk -F'\t' -v m="$mode" -v d="$load" '$25 == m && $26 == d && $2 == "plain-sleep" { print $28 }' "$tsv" | sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
+      echo "| 1. shutdowns ($mode, $( ((load == 0)) && echo saturation || echo "$load ms")): adaptive vs plain-sleep, SIGTERM → exit summed over the restarts | median $as s vs $ps s = $(awk -v a="$as" -v b="$ps" 'BEGIN { printf "%.2f", a / b }')× | (for the record) |"
+    fi
+  done < <(tail -n +2 "$tsv" | cut -f25,26 | sort -u)
+  local smax
+  # Streams: the last end, after its SIGTERM, of a stream open on the stopping pod (the streams' part of
+  # the shutdown); and SIGTERM -> exit with streams (sse) against without (tcp), same variant.
+  smax=$(awk -F'\t' '$25 == "sse" && $2 ~ /^lifecycle/ { n = split($33, a, " "); for (i = 1; i <= n; i++) if (a[i] + 0 > m) m = a[i] + 0; f = 1 } END { if (f) print m + 0 }' "$tsv")
+  if [[ -n $smax ]]; then
+    echo "| 1. streams (sse): every stream open at a SIGTERM ended ≤ drain delay 5 s + 1 s after it (Lifecycle variants) | latest $smax s | $(verdict "$(awk -v a="$smax" 'BEGIN { print (a <= 6) ? 1 : 0 }')") |"
+    for v in lifecycle lifecycle-adaptive; do
+      local ws wo
+      ws=$(awk -F'\t' -v v="$v" '$25 == "sse" && $26 == 0 && $2 == v { s += $28; n++ } END { if (n) printf "%.1f", s / n }' "$tsv")
+      wo=$(awk -F'\t' -v v="$v" '$25 == "tcp" && $26 == 0 && $2 == v { s += $28; n++ } END { if (n) printf "%.1f", s / n }' "$tsv")
+      [[ -n $ws && -n $wo ]] && echo "| 1. streams ($v, saturation): SIGTERM → exit summed over the restarts, with 50 streams (sse) vs without (tcp) | $ws s vs $wo s | (for the record) |"
+    done
+  fi
+}
 gen=$OUT/benchmarks-section.md
 {
   echo "<!-- BEGIN run-all.sh: generated by lifecycle-benchmarks/run-all.sh; edits between these markers are overwritten -->"
@@ -144,7 +197,7 @@ gen=$OUT/benchmarks-section.md
   if want 1; then
     echo "### 1. Rolling restart under load"
     echo
-    echo "3 sample instances (own SQLite each) behind HAProxy $(haproxy -v 2>/dev/null | head -n 1 | awk '{ print $3 }') modelling a Kubernetes Service: \`option httpchk GET /actuator/health/readiness\`, \`http-check expect status 200\`, \`default-server inter 1s fall 1 rise 1\`, \`retries 0\`, no redispatch. wrk 4.1 \`-t2 -c16 --timeout 10s\` POSTs \`/events\` with a unique id per request (key = id, value 1; 40 ms pause per connection between requests) through the proxy; each instance in turn: SIGTERM, wait for exit, restart on its data directory, wait for readiness 200 and HAProxy UP, wait 2 s. **lifecycle** = the sample as shipped with \`--lifecycle.drain-delay=5s\` (the Kubernetes default) and signals trapped; **lifecycle-nodrain** = the same with \`--lifecycle.drain-delay=0s\` (Lifecycle's default off Kubernetes: readiness DOWN and ingestion stopped at the same instant); **plain** = the same jar with \`--lifecycle.enabled=false --server.shutdown=graceful --spring.lifecycle.timeout-per-shutdown-phase=30s\` (the sample then runs the same ingestion, pipeline and checkpoint-then-backup from one hand-written \`SmartLifecycle\`, \`PlainSpringLifecycle\`; readiness and shutdown are plain Spring Boot's, and SIGTERM exits 143). Failed = non-2xx + socket errors (wrk Lua \`done()\` counts). Lost = ids wrk saw a 202 for that no instance's final \`GET /counts\` lists; \"counted, not acked\" = committed events whose 202 never reached wrk (in flight when wrk stopped or when a connection broke). Load before → after: ${LOADS[1]}; ${WALL[1]} s."
+    echo "3 sample instances (own SQLite each, actuator on a port of its own as in \`deploy/k8s\`, started from an application class-data archive) behind HAProxy $(haproxy -v 2>/dev/null | head -n 1 | awk '{ print $3 }') modelling a Kubernetes Service: \`option httpchk GET /actuator/health/readiness\`, \`http-check expect status 200\`, \`default-server inter 1s fall 1 rise 1\`, \`retries 0\`, no redispatch. wrk 4.1 \`-t2 -c16 --timeout 10s\` POSTs \`/events\` with a unique id per request (key = id, value 1) through the proxy; each instance in turn: SIGTERM, wait for exit, restart on its data directory, wait for readiness 200 and HAProxy UP, wait 2 s. **Modes:** \`http\` = HAProxy HTTP mode (balances every request); \`tcp\` = HAProxy TCP mode, round robin per connection, like kube-proxy (Tomcat still closes a connection after 100 requests, Boot's default); \`pinned\` = tcp with \`server.tomcat.max-keep-alive-requests=-1\` (connections never recycled by the server, as on Jetty and Reactor Netty); \`sse\` = tcp plus 50 \`curl -N\` clients on \`GET /counts/stream\` through the proxy, each reconnecting when its stream ends. **Loads:** 40 ms pause per request and connection (about 300 requests/s) and saturation (no pause). **Variants:** **lifecycle** = the sample as shipped, \`--lifecycle.drain-delay=5s\` (the Kubernetes default), signals trapped; **lifecycle-adaptive** = the same with \`--lifecycle.drain-quiet-period=1s --lifecycle.drain-minimum=2s\`; **lifecycle-cc** = lifecycle with \`--lifecycle.connection-close=true\`; **lifecycle-adaptive-cc** = both; **plain** = \`--lifecycle.enabled=false --server.shutdown=graceful --spring.lifecycle.timeout-per-shutdown-phase=30s\` (the sample's hand-written \`SmartLifecycle\`, \`PlainSpringLifecycle\`; SIGTERM exits 143); **plain-sleep** = plain with \`--sample.plain.pre-stop-sleep=5s\`, the preStop \`sleep 5\` recipe of the Spring Boot documentation emulated in-process (readiness turns REFUSING_TRAFFIC at context close, then the context sleeps 5 s before anything stops). Failed (wrk) = non-2xx + wrk socket errors; unanswered = requests sent without an answer (wrk's Lua counter; at most one per connection is in flight when wrk stops); lost = ids wrk saw a 202 for that no instance's final \`GET /counts\` lists. Rollout = sum over the restarts of SIGTERM → exit + restart → ready and UP. Load before → after: ${LOADS[1]}; ${WALL[1]} s."
     echo
     section "$OUT/rolling-restart.md" 1
     echo
@@ -204,9 +257,7 @@ gen=$OUT/benchmarks-section.md
   echo "| goal | measured | verdict |"
   echo "|---|---|---|"
   if want 1 && [[ -s $OUT/rolling-restart.tsv ]]; then
-    read -r lf ll lr <<<"$(awk -F'\t' '$2 == "lifecycle" { f += $7; l += $15; r += $3 } END { print f + 0, l + 0, r + 0 }' "$OUT/rolling-restart.tsv")"
-    read -r pf pl pr <<<"$(awk -F'\t' '$2 == "plain" { f += $7; l += $15; r += $3 } END { print f + 0, l + 0, r + 0 }' "$OUT/rolling-restart.tsv")"
-    echo "| 1. rolling restart: 0 failed, 0 lost for Lifecycle | Lifecycle $lf failed / $lr requests, $ll lost; plain $pf failed / $pr requests, $pl lost | $(verdict $((lf == 0 && ll == 0))) |"
+    rr_goals "$OUT/rolling-restart.tsv"
   fi
   if want 2 && [[ -s $OUT/shutdown-scale.summary ]]; then
     read -r ideal lmed amed <"$OUT/shutdown-scale.summary"

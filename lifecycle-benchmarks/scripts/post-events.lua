@@ -1,13 +1,13 @@
 -- wrk script for the rolling-restart benchmark: POST /events with a unique id per request, the key
 -- equal to the id (so the final GET /counts of each instance lists every committed event by id),
 -- value 1. Every 202's id (read back from the response body) is appended to
--- $RR_OUT/acked-<thread>.txt; done() writes exact per-status and socket-error counts plus latency
--- percentiles to $RR_OUT/wrk-summary.json.
+-- $RR_OUT/acked-<thread>.txt; done() writes exact per-status and socket-error counts, the number of
+-- requests sent (sent - requests = requests that got no answer, at most one per connection being in
+-- flight when wrk stops) plus latency percentiles to $RR_OUT/wrk-summary.json.
 -- Environment: RR_OUT (directory, required), RR_PREFIX (id prefix, unique per run),
 --              RR_DELAY_MS (pause before each request on a connection; sets the rate, default 40).
 
 local threads = {}
-local counter = 0
 
 function setup(thread)
   thread:set("tid", #threads + 1)
@@ -16,6 +16,7 @@ end
 
 function init(args)
   statuses = {}
+  counter = 0
   prefix = (os.getenv("RR_PREFIX") or "ev") .. "-" .. tid .. "-"
   delay_ms = tonumber(os.getenv("RR_DELAY_MS") or "40")
   acked = assert(io.open((os.getenv("RR_OUT") or ".") .. "/acked-" .. tid .. ".txt", "w"))
@@ -48,14 +49,16 @@ function done(summary, latency, requests)
     local s = t:get("statuses") or {}
     for k, v in pairs(s) do merged[k] = (merged[k] or 0) + v end
   end
+  local sent = 0
+  for _, t in ipairs(threads) do sent = sent + (t:get("counter") or 0) end
   local parts = {}
   for k, v in pairs(merged) do table.insert(parts, string.format('"%s":%d', k, v)) end
   local e = summary.errors
   local out = assert(io.open((os.getenv("RR_OUT") or ".") .. "/wrk-summary.json", "w"))
   out:write(string.format(
-    '{"requests":%d,"duration_us":%d,"statuses":{%s},"errors":{"connect":%d,"read":%d,"write":%d,"status":%d,"timeout":%d},'
+    '{"requests":%d,"sent":%d,"duration_us":%d,"statuses":{%s},"errors":{"connect":%d,"read":%d,"write":%d,"status":%d,"timeout":%d},'
       .. '"latency_us":{"p50":%d,"p90":%d,"p99":%d,"p999":%d,"max":%d,"mean":%.1f}}\n',
-    summary.requests, summary.duration, table.concat(parts, ","),
+    summary.requests, sent, summary.duration, table.concat(parts, ","),
     e.connect, e.read, e.write, e.status, e.timeout,
     latency:percentile(50), latency:percentile(90), latency:percentile(99), latency:percentile(99.9),
     latency.max, latency.mean))

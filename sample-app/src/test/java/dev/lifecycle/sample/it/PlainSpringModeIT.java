@@ -40,4 +40,25 @@ class PlainSpringModeIT {
 		assertThat(Verify.checkpointOf(data.resolve("events.db")).offset()).isEqualTo(10);
 	}
 
+	@Test
+	void thePreStopSleepKeepsServingWithReadinessDownThenStopsOnceEvenWithTheActuatorOnItsOwnPort() throws Exception {
+		try (SampleProcess sample = SampleProcess
+			.start(this.work, this.work.resolve("data"), "--lifecycle.enabled=false", "--server.shutdown=graceful",
+					"--sample.plain.pre-stop-sleep=3s", "--management.server.port=0")
+			.awaitReady()) {
+			long sigterm = System.nanoTime();
+			sample.sigterm();
+			await("readiness refusing traffic during the sleep").atMost(Duration.ofSeconds(2))
+				.until(() -> sample.managementStatus("/actuator/health/readiness") == 503);
+			assertThat(sample.post("/events", "{\"id\":\"s1\",\"key\":\"sleep\",\"value\":1}").statusCode())
+				.as("events still accepted during the sleep")
+				.isEqualTo(202);
+			assertThat(sample.awaitExit(Duration.ofSeconds(30))).isEqualTo(143);
+			assertThat(Duration.ofNanos(System.nanoTime() - sigterm)).as("SIGTERM to exit, one 3 s sleep")
+				.isBetween(Duration.ofSeconds(3), Duration.ofSeconds(20));
+			assertThat(sample.log().split("Pre-stop sleep: serving", -1)).as("the sleep runs once; log:%n%s", sample.log())
+				.hasSize(2);
+		}
+	}
+
 }
