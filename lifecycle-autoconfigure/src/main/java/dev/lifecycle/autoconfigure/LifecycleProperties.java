@@ -61,10 +61,11 @@ public class LifecycleProperties {
 	/**
 	 * Whether HTTP/1.1 responses carry 'Connection: close' from the first instant of a shutdown,
 	 * so keep-alive clients reaching the pod through a layer-4 balancer (kube-proxy pins
-	 * connections) reconnect to another pod during the drain delay. Off by default: behind a
-	 * layer-7 proxy, which balances each request anyway, the closes reach clients as read errors.
+	 * connections) reconnect to another pod during the drain delay instead of meeting the stopped
+	 * server. Behind a layer-7 proxy, which balances each request anyway, it costs one reconnection
+	 * per client connection and loses nothing.
 	 */
-	private boolean connectionClose;
+	private boolean connectionClose = true;
 
 	/**
 	 * Whether HTTP/2 connections receive a graceful GOAWAY (NO_ERROR) from the first instant of a

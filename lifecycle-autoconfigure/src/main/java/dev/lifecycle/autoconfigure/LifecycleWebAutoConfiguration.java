@@ -31,7 +31,7 @@ import org.springframework.web.socket.server.support.WebSocketHttpRequestHandler
 /**
  * Connection-level drain for web applications: from the first instant of a shutdown, a graceful
  * GOAWAY on HTTP/2 connections ({@code lifecycle.go-away}, on by default) and {@code Connection:
- * close} on HTTP/1.x responses ({@code lifecycle.connection-close}, off by default); request
+ * close} on HTTP/1.x responses ({@code lifecycle.connection-close}, on by default); request
  * counting for the adaptive drain ({@code lifecycle.drain-quiet-period}); and the end of
  * long-lived streams and WebSocket sessions at {@code lifecycle.streams.end-at}. Servlet (Tomcat,
  * Jetty) and reactive (Reactor Netty) stacks alike; each bean can be replaced by a bean of its

@@ -40,8 +40,8 @@ class ConnectionDrainTests {
 	}
 
 	@Test
-	void aKeepAliveConnectionIsClosedAfterItsFirstResponseOnceTheShutdownBegan() throws Exception {
-		try (ConfigurableApplicationContext context = start("lifecycle.connection-close=true");
+	void byDefaultAKeepAliveConnectionIsClosedAfterItsFirstResponseOnceTheShutdownBegan() throws Exception {
+		try (ConfigurableApplicationContext context = start();
 				Socket socket = new Socket("localhost", port(context))) {
 			socket.setSoTimeout((int) Duration.ofSeconds(10).toMillis());
 			RawHttp.Response before = RawHttp.get(socket, "/hello");
@@ -59,8 +59,8 @@ class ConnectionDrainTests {
 	}
 
 	@Test
-	void byDefaultTheConnectionStaysOpenDuringTheDrain() throws Exception {
-		try (ConfigurableApplicationContext context = start();
+	void withConnectionCloseOffTheConnectionStaysOpenDuringTheDrain() throws Exception {
+		try (ConfigurableApplicationContext context = start("lifecycle.connection-close=false");
 				Socket socket = new Socket("localhost", port(context))) {
 			socket.setSoTimeout((int) Duration.ofSeconds(10).toMillis());
 			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
