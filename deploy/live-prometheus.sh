@@ -46,11 +46,18 @@ cleanup() {
 }
 trap cleanup EXIT
 
-free_port() {
+# Ports below the kernel's ephemeral range (32768 and up here), where the outgoing connections of
+# Prometheus, curl and the JVMs could take a port between this check and the bind; never one twice.
+taken=" "
+free_port() { # sets REPLY
   local p
   while :; do
-    p=$((20000 + RANDOM % 30000))
-    (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
+    p=$((20000 + RANDOM % 12000))
+    [[ $taken == *" $p "* ]] && continue
+    (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null && continue
+    taken+="$p "
+    REPLY=$p
+    return
   done
 }
 
@@ -64,9 +71,10 @@ fail() {
   exit 1
 }
 
-prom_port="$(free_port)"
-gw_port="$(free_port)"
-ports=("$(free_port)" "$(free_port)" "$(free_port)")
+free_port; prom_port=$REPLY
+free_port; gw_port=$REPLY
+ports=()
+for _ in 1 2 3; do free_port; ports+=("$REPLY"); done
 instance_pids=("" "" "")
 # Each start is a new "pod": like a Deployment's rollout, a new process pushes to a group of its own.
 generation=(0 0 0)

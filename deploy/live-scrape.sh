@@ -18,7 +18,8 @@ jar="${SAMPLE_JAR:-$root/sample-app/target/sample-app.jar}"
 [[ -f "$jar" ]] || { echo "live-scrape: $jar is missing; run 'mvn -B verify' (or package) first" >&2; exit 2; }
 
 work="$(mktemp -d)"
-port=$((20000 + RANDOM % 20000))
+# Below the kernel's ephemeral range (32768 and up), where outgoing connections could take it first.
+port=$((20000 + RANDOM % 12000))
 pid=""
 cleanup() { [[ -n "$pid" ]] && kill -9 "$pid" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT

@@ -46,7 +46,8 @@ mkdir -p "$WORK/client" "$WORK/acks"
 free_port() {
   local port
   for _ in $(seq 100); do
-    port=$((20000 + RANDOM % 40000))
+    # Below the kernel's ephemeral range (32768 and up), where outgoing connections could take it first.
+    port=$((20000 + RANDOM % 12000))
     if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then echo "$port"; return; fi
   done
   echo "no free port found" >&2; exit 2
