@@ -43,10 +43,6 @@ final class CeilingWatchdog {
 
 	private volatile Thread thread;
 
-	CeilingWatchdog(Duration ceiling, BeanDestructionTracker destructions, IntConsumer halt, BooleanSupplier ending) {
-		this(ceiling, destructions, halt, ending, List::of);
-	}
-
 	/**
 	 * @param ending whether the application is still on its way out when the watchdog fires: the
 	 * context is still closing or the JVM is running its shutdown hooks. A JVM whose context has
