@@ -116,7 +116,8 @@ class ShutdownObservationsTests {
 					LifecycleObservationAutoConfiguration.class))
 			.withBean("recorder", Recorder.class, () -> this.recorder)
 			.withBean(MeterHandlerOnTheRealRegistry.class)
-			.withBean("pipeline", Pipeline.class)
+			.withBean("pipeline", AdoptionTests.SlowLifecycle.class,
+					() -> new AdoptionTests.SlowLifecycle("pipeline", new TestRunners.Events()))
 			.run((context) -> {
 				assertThat(context).hasSingleBean(ShutdownObservations.class);
 				LifecycleManager manager = context.getBean(LifecycleManager.class);
@@ -163,28 +164,6 @@ class ShutdownObservationsTests {
 					() -> new dev.lifecycle.core.LifecycleListener() {
 					})
 			.run((context) -> assertThat(context).doesNotHaveBean(ShutdownObservations.class));
-	}
-
-	/** An ordinary Spring lifecycle bean, adopted as a component. */
-	static final class Pipeline implements org.springframework.context.SmartLifecycle {
-
-		private volatile boolean running;
-
-		@Override
-		public void start() {
-			this.running = true;
-		}
-
-		@Override
-		public void stop() {
-			this.running = false;
-		}
-
-		@Override
-		public boolean isRunning() {
-			return this.running;
-		}
-
 	}
 
 	/**
