@@ -10,6 +10,8 @@ import java.util.List;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.ShutdownReason;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -27,12 +29,20 @@ import org.springframework.web.bind.annotation.RestController;
 class ConnectionDrainTests {
 
 	private static ConfigurableApplicationContext start(String... properties) {
+		return startOn("tomcat", properties);
+	}
+
+	private static ConfigurableApplicationContext startOn(String server, String... properties) {
 		List<String> all = new ArrayList<>(List.of("server.port=0", "spring.application.name=keep-alive",
 				"lifecycle.signals.trap=false", "lifecycle.close-context=false", "lifecycle.pre-stop.enabled=false",
 				"lifecycle.run-marker.enabled=false", "lifecycle.halt-after-ceiling=false", "lifecycle.drain-delay=2s",
 				"lifecycle.global-shutdown-timeout=20s"));
 		all.addAll(List.of(properties));
-		return new SpringApplicationBuilder(KeepAliveApplication.class).properties(all.toArray(String[]::new)).run();
+		String[] arguments = server.equals("jetty") ? new String[] { "--spring.autoconfigure.exclude="
+				+ "org.springframework.boot.tomcat.autoconfigure.servlet.TomcatServletWebServerAutoConfiguration" }
+				: new String[0];
+		return new SpringApplicationBuilder(KeepAliveApplication.class).properties(all.toArray(String[]::new))
+			.run(arguments);
 	}
 
 	private static int port(ConfigurableApplicationContext context) {
@@ -53,6 +63,26 @@ class ConnectionDrainTests {
 
 			assertThat(during.status()).isEqualTo(200);
 			assertThat(during.body()).isEqualTo("hello");
+			assertThat(during.header("connection")).isEqualToIgnoringCase("close");
+			assertThat(socket.getInputStream().read()).as("the server closed the connection").isEqualTo(-1);
+		}
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "tomcat", "jetty" })
+	void aResponseOfUnknownLengthDuringTheDrainIsStillChunkedSoTheClientSeesItEndBeforeTheConnectionCloses(
+			String server) throws Exception {
+		try (ConfigurableApplicationContext context = startOn(server);
+				Socket socket = new Socket("localhost", port(context))) {
+			socket.setSoTimeout((int) Duration.ofSeconds(10).toMillis());
+			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
+			RawHttp.Response during = RawHttp.get(socket, "/order");
+
+			assertThat(during.status()).isEqualTo(200);
+			assertThat(((WebServerApplicationContext) context).getWebServer().getClass().getSimpleName())
+				.startsWithIgnoringCase(server);
+			assertThat(during.header("transfer-encoding")).as(during.headers().toString()).isEqualToIgnoringCase("chunked");
+			assertThat(during.body()).isEqualTo("{\"id\":\"o-1\"}");
 			assertThat(during.header("connection")).isEqualToIgnoringCase("close");
 			assertThat(socket.getInputStream().read()).as("the server closed the connection").isEqualTo(-1);
 		}
@@ -132,6 +162,15 @@ class ConnectionDrainTests {
 			@GetMapping("/hello")
 			String hello() {
 				return "hello";
+			}
+
+			/** Written in two parts with a flush between: its length is not known when the response starts. */
+			@GetMapping("/order")
+			void order(jakarta.servlet.http.HttpServletResponse response) throws java.io.IOException {
+				response.setContentType("application/json");
+				response.getWriter().write("{\"id\":");
+				response.flushBuffer();
+				response.getWriter().write("\"o-1\"}");
 			}
 
 			/** Never completes on its own: a tick every 100 ms until sending fails. */

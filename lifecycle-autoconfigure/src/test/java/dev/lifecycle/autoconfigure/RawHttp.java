@@ -36,12 +36,30 @@ final class RawHttp {
 				length = Integer.parseInt(line.substring(line.indexOf(':') + 1).trim());
 			}
 		}
+		Response response = new Response(Integer.parseInt(statusLine.split(" ")[1]), headers, "");
+		String body = response.header("transfer-encoding").equalsIgnoreCase("chunked") ? chunks(in) : read(in, length);
+		return new Response(response.status(), headers, body);
+	}
+
+	private static String read(BufferedReader in, int length) throws IOException {
 		char[] body = new char[length];
 		int read = 0;
 		while (read < length) {
 			read += in.read(body, read, length - read);
 		}
-		return new Response(Integer.parseInt(statusLine.split(" ")[1]), headers, new String(body));
+		return new String(body);
+	}
+
+	/** A chunked body, up to and including its last (empty) chunk and the blank line after it. */
+	private static String chunks(BufferedReader in) throws IOException {
+		StringBuilder body = new StringBuilder();
+		for (int size = Integer.parseInt(in.readLine().trim(), 16); size > 0; size = Integer
+			.parseInt(in.readLine().trim(), 16)) {
+			body.append(read(in, size));
+			in.readLine();
+		}
+		in.readLine();
+		return body.toString();
 	}
 
 	record Response(int status, List<String> headers, String body) {
