@@ -1,7 +1,6 @@
 package dev.lifecycle.autoconfigure;
 
 import java.io.IOException;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -57,7 +56,7 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 		if (this.connectionClose && shuttingDown && request.getProtocol().startsWith("HTTP/1")
 				&& request.getHeader("Upgrade") == null) {
 			response.setHeader("Connection", "close");
-			keepFraming(response);
+			ChunkedFraming.keep(response);
 		}
 		// HTTP/2 has no Connection header: its connection gets a GOAWAY instead, before the
 		// response and again after it, in case the server could not reach the connection then.
@@ -68,21 +67,6 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 		}
 		if (request.isAsyncStarted()) {
 			track(request.getAsyncContext());
-		}
-	}
-
-	/**
-	 * Keeps a response of unknown length chunked. With {@code Connection: close} a server may end
-	 * such a response by closing the connection instead (Tomcat does); the body still arrives whole,
-	 * but a client cannot tell a complete response from a cut one, and some count it as an error.
-	 * Trailer fields (none here) need chunked encoding, so asking for them keeps it.
-	 */
-	private static void keepFraming(HttpServletResponse response) {
-		try {
-			response.setTrailerFields(Map::of);
-		}
-		catch (IllegalStateException ex) {
-			// No chunked encoding on this connection (HTTP/1.0): the close delimits the response.
 		}
 	}
 

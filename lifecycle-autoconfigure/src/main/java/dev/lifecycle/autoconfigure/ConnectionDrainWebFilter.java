@@ -52,6 +52,7 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 		if (this.connectionClose && this.manager.isShutdownInitiated()
 				&& exchange.getRequest().getHeaders().getFirst(HttpHeaders.UPGRADE) == null) {
 			exchange.getResponse().getHeaders().set(HttpHeaders.CONNECTION, "close");
+			keepFraming(exchange);
 		}
 		ServerHttpResponse response = new EndingStreams(exchange.getResponse(), this.streamsEnded.asMono());
 		// The GOAWAY follows the response: a client that fails the streams in flight when a GOAWAY
@@ -61,6 +62,15 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 				goAway(exchange);
 			}
 		});
+	}
+
+	private static void keepFraming(ServerWebExchange exchange) {
+		try {
+			ChunkedFraming.keep(ServerHttpResponseDecorator.getNativeResponse(exchange.getResponse()));
+		}
+		catch (IllegalArgumentException ex) {
+			// A response with no native response behind it (a test double): nothing to frame.
+		}
 	}
 
 	private void goAway(ServerWebExchange exchange) {

@@ -17,6 +17,8 @@ import java.util.concurrent.TimeUnit;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.ShutdownReason;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import reactor.core.publisher.Flux;
 
 import org.springframework.boot.SpringBootConfiguration;
@@ -37,13 +39,31 @@ import org.springframework.web.bind.annotation.RestController;
 class ReactiveConnectionDrainTests {
 
 	private static ConfigurableApplicationContext start(String... properties) {
+		return startOn("reactor-netty", properties);
+	}
+
+	private static ConfigurableApplicationContext startOn(String server, String... properties) {
 		List<String> all = new ArrayList<>(List.of("server.port=0", "spring.application.name=reactive-drain",
 				"lifecycle.signals.trap=false", "lifecycle.close-context=false", "lifecycle.pre-stop.enabled=false",
 				"lifecycle.run-marker.enabled=false", "lifecycle.drain-delay=1s", "lifecycle.global-shutdown-timeout=20s"));
 		all.addAll(List.of(properties));
-		return new SpringApplicationBuilder(ReactiveApplication.class).web(WebApplicationType.REACTIVE)
+		List<String> excluded = new ArrayList<>();
+		if (!server.equals("reactor-netty")) {
+			excluded.add("org.springframework.boot.reactor.netty.autoconfigure.NettyReactiveWebServerAutoConfiguration");
+		}
+		if (!server.equals("tomcat")) {
+			excluded.add("org.springframework.boot.tomcat.autoconfigure.reactive.TomcatReactiveWebServerAutoConfiguration");
+		}
+		if (!server.equals("jetty")) {
+			excluded.add("org.springframework.boot.jetty.autoconfigure.reactive.JettyReactiveWebServerAutoConfiguration");
+		}
+		ConfigurableApplicationContext context = new SpringApplicationBuilder(ReactiveApplication.class)
+			.web(WebApplicationType.REACTIVE)
 			.properties(all.toArray(String[]::new))
-			.run();
+			.run("--spring.autoconfigure.exclude=" + String.join(",", excluded));
+		assertThat(((WebServerApplicationContext) context).getWebServer().getClass().getSimpleName().toLowerCase())
+			.startsWith(server.replace("reactor-", ""));
+		return context;
 	}
 
 	private static int port(ConfigurableApplicationContext context) {
@@ -63,6 +83,24 @@ class ReactiveConnectionDrainTests {
 			RawHttp.Response during = RawHttp.get(socket, "/hello");
 
 			assertThat(during.status()).isEqualTo(200);
+			assertThat(during.header("connection")).isEqualToIgnoringCase("close");
+			assertThat(socket.getInputStream().read()).as("the server closed the connection").isEqualTo(-1);
+		}
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "reactor-netty", "tomcat", "jetty" })
+	void aResponseOfUnknownLengthDuringTheDrainIsStillChunkedSoTheClientSeesItEndBeforeTheConnectionCloses(
+			String server) throws Exception {
+		try (ConfigurableApplicationContext context = startOn(server);
+				Socket socket = new Socket("localhost", port(context))) {
+			socket.setSoTimeout((int) Duration.ofSeconds(10).toMillis());
+			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
+			RawHttp.Response during = RawHttp.get(socket, "/order");
+
+			assertThat(during.status()).isEqualTo(200);
+			assertThat(during.header("transfer-encoding")).as(during.headers().toString()).isEqualToIgnoringCase("chunked");
+			assertThat(during.body()).isEqualTo("{\"id\":\"o-1\"}");
 			assertThat(during.header("connection")).isEqualToIgnoringCase("close");
 			assertThat(socket.getInputStream().read()).as("the server closed the connection").isEqualTo(-1);
 		}
@@ -102,6 +140,12 @@ class ReactiveConnectionDrainTests {
 			@GetMapping("/hello")
 			String hello() {
 				return "hello";
+			}
+
+			/** Two parts: its length is not known when the response starts. */
+			@GetMapping(path = "/order", produces = MediaType.TEXT_PLAIN_VALUE)
+			Flux<String> order() {
+				return Flux.just("{\"id\":", "\"o-1\"}");
 			}
 
 			@GetMapping(path = "/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
