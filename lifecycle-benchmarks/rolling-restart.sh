@@ -20,12 +20,15 @@
 # Loads (--loads, wrk pause per request and connection in ms): 40 (about 300 requests/s) and 0
 # (saturation: as many requests/s as the three instances take).
 # Variants (--variants), interleaved per round (A B C A B C ...):
-#   lifecycle          the sample as shipped, drain delay 5s (Kubernetes default), signals trapped
+#   lifecycle          the sample as shipped (connection-close and GOAWAY on), drain delay 5s
+#                      (Kubernetes default), signals trapped
 #   lifecycle-adaptive the same with --lifecycle.drain-quiet-period=$RR_QUIET (1s)
 #                      --lifecycle.drain-minimum=$RR_MINIMUM (2s): the drain ends once no request has
 #                      arrived for the quiet period, 5 s staying the upper bound
-#   lifecycle-cc       the same as lifecycle with --lifecycle.connection-close=true
-#   lifecycle-adaptive-cc  adaptive and connection-close together
+#   lifecycle-nocc     lifecycle with --lifecycle.connection-close=false (keep-alive connections stay
+#                      open through the drain)
+#   lifecycle-cc, lifecycle-adaptive-cc  connection-close stated explicitly (the default since it
+#                      was measured off; kept so older result files can be re-run)
 #   lifecycle-nodrain  drain delay 0 (Lifecycle's default outside Kubernetes)
 #   plain              --lifecycle.enabled=false --server.shutdown=graceful
 #                      --spring.lifecycle.timeout-per-shutdown-phase=30s (plain Spring Boot graceful)
@@ -106,6 +109,7 @@ variant_args() { # variant instance-dir
     lifecycle) echo "$lc" ;;
     lifecycle-adaptive) echo "$lc --lifecycle.drain-quiet-period=$QUIET --lifecycle.drain-minimum=$MINIMUM" ;;
     lifecycle-cc) echo "$lc --lifecycle.connection-close=true" ;;
+    lifecycle-nocc) echo "$lc --lifecycle.connection-close=false" ;;
     lifecycle-adaptive-cc) echo "$lc --lifecycle.drain-quiet-period=$QUIET --lifecycle.drain-minimum=$MINIMUM --lifecycle.connection-close=true" ;;
     lifecycle-nodrain) echo "--lifecycle.drain-delay=0s --lifecycle.signals.trap=true --lifecycle.pre-stop.path=$2/prestop" ;;
     plain) echo "$plain" ;;

@@ -14,7 +14,7 @@
 # Installs haproxy, wrk, jq and curl with apt-get when missing (timings use bash loops around kill/wait,
 # which time SIGTERM -> exit exactly; hyperfine can only time whole commands). Builds with Maven unless
 # SKIP_BUILD=1 (then the jars must exist). Environment knobs: ONLY="1 4" (items to run),
-# MVN_FLAGS (e.g. -o), RR_ROUNDS (1), RR_VARIANTS ("lifecycle lifecycle-adaptive lifecycle-cc plain plain-sleep";
+# MVN_FLAGS (e.g. -o), RR_ROUNDS (1), RR_VARIANTS ("lifecycle lifecycle-adaptive plain plain-sleep";
 # lifecycle-nodrain is drain delay 0), RR_MODES ("http tcp sse"), RR_LOADS ("40 0": ms of pause per request,
 # 0 = saturation), SCALE_RUNS (3), STARTUP_RUNS (10), PRESTOP_INPROCESS (100),
 # PRESTOP_FRESH (10), TORTURE_N (100), JMH_OPTS (extra JMH options, passed through to run-jmh.sh),
@@ -123,7 +123,7 @@ if ((SMOKE)); then
 fi
 
 item 1 "rolling restart under load" "$BENCH_DIR/rolling-restart.sh" --rounds "${RR_ROUNDS:-1}" --restarts "${RR_RESTARTS:-3}" \
-  --variants "${RR_VARIANTS:-lifecycle lifecycle-adaptive lifecycle-cc plain plain-sleep}" --modes "${RR_MODES:-http tcp sse}" \
+  --variants "${RR_VARIANTS:-lifecycle lifecycle-adaptive plain plain-sleep}" --modes "${RR_MODES:-http tcp sse}" \
   --loads "${RR_LOADS:-40 0}" --out "$OUT"
 item 2 "shutdown time at scale" "$BENCH_DIR/shutdown-scale.sh" --runs "${SCALE_RUNS:-3}" --sync-runs 1 --out "$OUT"
 item 3 "start-up cost" "$BENCH_DIR/startup.sh" --runs "${STARTUP_RUNS:-10}" --out "$OUT"
@@ -157,8 +157,8 @@ rr_goals() { # tsv
   local tsv=$1 mode load lf ll lr ar pr as ps
   while IFS=$'\t' read -r mode load; do
     # Failed: non-2xx, plus requests sent without an answer beyond one per connection (16) in flight when wrk stops.
-    read -r lf ll lr <<<"$(awk -F'\t' -v m="$mode" -v d="$load" '$25 == m && $26 == d && $2 ~ /^lifecycle/ { u = ($36 ~ /^[0-9]+$/ && $36 > 16) ? $36 - 16 : 0; f += $5 + u; l += $15; r += $3 } END { print f + 0, l + 0, r + 0 }' "$tsv")"
-    echo "| 1. rolling restart ($mode, $( ((load == 0)) && echo saturation || echo "$load ms")): Lifecycle 0 failed, 0 lost | every lifecycle variant: $lf failed (non-2xx or unanswered) / $lr requests, $ll lost | $(verdict $((lf == 0 && ll == 0))) |"
+    read -r lf ll lr <<<"$(awk -F'\t' -v m="$mode" -v d="$load" '$25 == m && $26 == d && ($2 == "lifecycle" || $2 == "lifecycle-adaptive") { u = ($36 ~ /^[0-9]+$/ && $36 > 16) ? $36 - 16 : 0; f += $5 + u; l += $15; r += $3 } END { print f + 0, l + 0, r + 0 }' "$tsv")"
+    echo "| 1. rolling restart ($mode, $( ((load == 0)) && echo saturation || echo "$load ms")): Lifecycle 0 failed, 0 lost | lifecycle and lifecycle-adaptive: $lf failed (non-2xx or unanswered) / $lr requests, $ll lost | $(verdict $((lf == 0 && ll == 0))) |"
     ar=$(awk -F'\t' -v m="$mode" -v d="$load" '$25 == m && $26 == d && $2 == "lifecycle-adaptive" { print $27 }' "$tsv" | sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
     pr=$(awk -F'\t' -v m="$mode" -v d="$load" '$25 == m && $26 == d && $2 == "plain-sleep" { print $27 }' "$tsv" | sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
     if [[ -n $ar && -n $pr ]]; then
@@ -171,7 +171,7 @@ rr_goals() { # tsv
   local smax
   # Streams: the last end, after its SIGTERM, of a stream open on the stopping pod (the streams' part of
   # the shutdown); and SIGTERM -> exit with streams (sse) against without (tcp), same variant.
-  smax=$(awk -F'\t' '$25 == "sse" && $2 ~ /^lifecycle/ { n = split($33, a, " "); for (i = 1; i <= n; i++) if (a[i] + 0 > m) m = a[i] + 0; f = 1 } END { if (f) print m + 0 }' "$tsv")
+  smax=$(awk -F'\t' '$25 == "sse" && ($2 == "lifecycle" || $2 == "lifecycle-adaptive") { n = split($33, a, " "); for (i = 1; i <= n; i++) if (a[i] + 0 > m) m = a[i] + 0; f = 1 } END { if (f) print m + 0 }' "$tsv")
   if [[ -n $smax ]]; then
     echo "| 1. streams (sse): every stream open at a SIGTERM ended ≤ drain delay 5 s + 1 s after it (Lifecycle variants) | latest $smax s | $(verdict "$(awk -v a="$smax" 'BEGIN { print (a <= 6) ? 1 : 0 }')") |"
     for v in lifecycle lifecycle-adaptive; do
@@ -196,7 +196,7 @@ gen=$OUT/benchmarks-section.md
   if want 1; then
     echo "### 1. Rolling restart under load"
     echo
-    echo "3 sample instances (own SQLite each, actuator on a port of its own as in \`deploy/k8s\`, started from an application class-data archive) behind HAProxy $(haproxy -v 2>/dev/null | head -n 1 | awk '{ print $3 }') modelling a Kubernetes Service: \`option httpchk GET /actuator/health/readiness\`, \`http-check expect status 200\`, \`default-server inter 1s fall 1 rise 1\`, \`retries 0\`, no redispatch. wrk 4.1 \`-t2 -c16 --timeout 10s\` POSTs \`/events\` with a unique id per request (key = id, value 1) through the proxy; each instance in turn: SIGTERM, wait for exit, restart on its data directory, wait for readiness 200 and HAProxy UP, wait 2 s. **Modes:** \`http\` = HAProxy HTTP mode (balances every request); \`tcp\` = HAProxy TCP mode, round robin per connection, like kube-proxy (Tomcat still closes a connection after 100 requests, Boot's default); \`pinned\` = tcp with \`server.tomcat.max-keep-alive-requests=-1\` (connections never recycled by the server, as on Jetty and Reactor Netty); \`sse\` = tcp plus 50 \`curl -N\` clients on \`GET /counts/stream\` through the proxy, each reconnecting when its stream ends. **Loads:** 40 ms pause per request and connection (about 300 requests/s) and saturation (no pause). **Variants:** **lifecycle** = the sample as shipped, \`--lifecycle.drain-delay=5s\` (the Kubernetes default), signals trapped; **lifecycle-adaptive** = the same with \`--lifecycle.drain-quiet-period=1s --lifecycle.drain-minimum=2s\`; **lifecycle-cc** = lifecycle with \`--lifecycle.connection-close=true\`; **lifecycle-adaptive-cc** = both; **plain** = \`--lifecycle.enabled=false --server.shutdown=graceful --spring.lifecycle.timeout-per-shutdown-phase=30s\` (the sample's hand-written \`SmartLifecycle\`, \`PlainSpringLifecycle\`; SIGTERM exits 143); **plain-sleep** = plain with \`--sample.plain.pre-stop-sleep=5s\`, the preStop \`sleep 5\` recipe of the Spring Boot documentation emulated in-process (readiness turns REFUSING_TRAFFIC at context close, then the context sleeps 5 s before anything stops). Failed (wrk) = non-2xx + wrk socket errors; unanswered = requests sent without an answer (wrk's Lua counter; at most one per connection is in flight when wrk stops); lost = ids wrk saw a 202 for that no instance's final \`GET /counts\` lists. Rollout = sum over the restarts of SIGTERM → exit + restart → ready and UP. Load before → after: ${LOADS[1]}; ${WALL[1]} s."
+    echo "3 sample instances (own SQLite each, actuator on a port of its own as in \`deploy/k8s\`, started from an application class-data archive) behind HAProxy $(haproxy -v 2>/dev/null | head -n 1 | awk '{ print $3 }') modelling a Kubernetes Service: \`option httpchk GET /actuator/health/readiness\`, \`http-check expect status 200\`, \`default-server inter 1s fall 1 rise 1\`, \`retries 0\`, no redispatch. wrk 4.1 \`-t2 -c16 --timeout 10s\` POSTs \`/events\` with a unique id per request (key = id, value 1) through the proxy; each instance in turn: SIGTERM, wait for exit, restart on its data directory, wait for readiness 200 and HAProxy UP, wait 2 s. **Modes:** \`http\` = HAProxy HTTP mode (balances every request); \`tcp\` = HAProxy TCP mode, round robin per connection, like kube-proxy (Tomcat still closes a connection after 100 requests, Boot's default); \`pinned\` = tcp with \`server.tomcat.max-keep-alive-requests=-1\` (connections never recycled by the server, as on Jetty and Reactor Netty); \`sse\` = tcp plus 50 \`curl -N\` clients on \`GET /counts/stream\` through the proxy, each reconnecting when its stream ends. **Loads:** 40 ms pause per request and connection (about 300 requests/s) and saturation (no pause). **Variants:** **lifecycle** = the sample as shipped (\`connection-close\` and GOAWAY on), \`--lifecycle.drain-delay=5s\` (the Kubernetes default), signals trapped; **lifecycle-adaptive** = the same with \`--lifecycle.drain-quiet-period=1s --lifecycle.drain-minimum=2s\`; **lifecycle-nocc** = lifecycle with \`--lifecycle.connection-close=false\`; **plain** = \`--lifecycle.enabled=false --server.shutdown=graceful --spring.lifecycle.timeout-per-shutdown-phase=30s\` (the sample's hand-written \`SmartLifecycle\`, \`PlainSpringLifecycle\`; SIGTERM exits 143); **plain-sleep** = plain with \`--sample.plain.pre-stop-sleep=5s\`, the preStop \`sleep 5\` recipe of the Spring Boot documentation emulated in-process (readiness turns REFUSING_TRAFFIC at context close, then the context sleeps 5 s before anything stops). Failed (wrk) = non-2xx + wrk socket errors; unanswered = requests sent without an answer (wrk's Lua counter; at most one per connection is in flight when wrk stops); lost = ids wrk saw a 202 for that no instance's final \`GET /counts\` lists. Rollout = sum over the restarts of SIGTERM → exit + restart → ready and UP. Load before → after: ${LOADS[1]}; ${WALL[1]} s."
     echo
     section "$OUT/rolling-restart.md" 1
     echo
