@@ -9,6 +9,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.core.Ordered;
+import org.springframework.web.HttpRequestHandler;
 import org.springframework.web.servlet.HandlerAdapter;
 import org.springframework.web.servlet.ModelAndView;
 import org.springframework.web.socket.CloseStatus;
@@ -16,6 +17,7 @@ import org.springframework.web.socket.WebSocketHandler;
 import org.springframework.web.socket.WebSocketSession;
 import org.springframework.web.socket.handler.WebSocketHandlerDecorator;
 import org.springframework.web.socket.server.support.WebSocketHttpRequestHandler;
+import org.springframework.web.socket.sockjs.support.SockJsHttpRequestHandler;
 
 /**
  * Closes Spring WebSocket sessions (servlet stacks: Tomcat, Jetty) with 1001 "going away" when
@@ -23,13 +25,15 @@ import org.springframework.web.socket.server.support.WebSocketHttpRequestHandler
  * handshakes that Spring maps ({@code WebSocketConfigurer} handlers and STOMP endpoints alike):
  * each mapped handshake handler is copied once with the same handshake handler and interceptors,
  * around a decorator that tracks the sessions of the application's {@link WebSocketHandler}.
- * A subclass of {@link WebSocketHttpRequestHandler} is left to Spring as is.
+ * SockJS endpoints ({@code withSockJS()}) likewise, over every SockJS transport: a session on an
+ * HTTP streaming or polling transport receives SockJS's close frame with 1001. A subclass of
+ * {@link WebSocketHttpRequestHandler} or {@link SockJsHttpRequestHandler} is left to Spring as is.
  */
 final class ServletWebSocketDrain implements HandlerAdapter, Ordered {
 
 	private final WebSocketDrain<WebSocketSession> sessions;
 
-	private final Map<WebSocketHttpRequestHandler, WebSocketHttpRequestHandler> tracking = new ConcurrentHashMap<>();
+	private final Map<HttpRequestHandler, HttpRequestHandler> tracking = new ConcurrentHashMap<>();
 
 	ServletWebSocketDrain(StreamDrain streams) {
 		this.sessions = new WebSocketDrain<>(streams, ServletWebSocketDrain::goAway);
@@ -37,18 +41,29 @@ final class ServletWebSocketDrain implements HandlerAdapter, Ordered {
 
 	@Override
 	public boolean supports(Object handler) {
-		return handler.getClass() == WebSocketHttpRequestHandler.class;
+		return handler.getClass() == WebSocketHttpRequestHandler.class
+				|| handler.getClass() == SockJsHttpRequestHandler.class;
 	}
 
 	@Override
 	public ModelAndView handle(HttpServletRequest request, HttpServletResponse response, Object handler)
 			throws Exception {
-		this.tracking.computeIfAbsent((WebSocketHttpRequestHandler) handler, this::tracking)
-			.handleRequest(request, response);
+		this.tracking.computeIfAbsent((HttpRequestHandler) handler, this::tracking).handleRequest(request, response);
 		return null;
 	}
 
-	private WebSocketHttpRequestHandler tracking(WebSocketHttpRequestHandler mapped) {
+	private HttpRequestHandler tracking(HttpRequestHandler mapped) {
+		if (mapped instanceof SockJsHttpRequestHandler sockJs) {
+			// The same SockJS service (its sessions, transports and settings): a session is created
+			// with the handler of its first request, always this copy. The copy decorates the
+			// mapped handler's decorators (logging, exceptions) once more; the inner ones act first.
+			return new SockJsHttpRequestHandler(sockJs.getSockJsService(),
+					new Tracking(sockJs.getWebSocketHandler(), this.sessions));
+		}
+		return trackingWebSocket((WebSocketHttpRequestHandler) mapped);
+	}
+
+	private WebSocketHttpRequestHandler trackingWebSocket(WebSocketHttpRequestHandler mapped) {
 		WebSocketHandler tracked = new Tracking(mapped.getWebSocketHandler(), this.sessions);
 		WebSocketHttpRequestHandler copy = new WebSocketHttpRequestHandler(tracked, mapped.getHandshakeHandler()) {
 			@Override

@@ -24,6 +24,8 @@ final class StreamDrain implements LifecycleListener {
 
 	private final LifecycleProperties.Streams.EndAt endAt;
 
+	private final List<Runnable> sessionEnders = new CopyOnWriteArrayList<>();
+
 	private final List<Runnable> enders = new CopyOnWriteArrayList<>();
 
 	private final AtomicBoolean ended = new AtomicBoolean();
@@ -35,6 +37,15 @@ final class StreamDrain implements LifecycleListener {
 	/** Adds how one web stack ends its open streams. */
 	void register(Runnable ender) {
 		this.enders.add(ender);
+	}
+
+	/**
+	 * Adds how one web stack closes its open sessions (WebSocket, SockJS). Sessions close before
+	 * streams end: a session carried by a streaming response (SockJS over HTTP) sends its own close
+	 * frame first, where ending the response under it would leave its client to find the session gone.
+	 */
+	void registerSessions(Runnable ender) {
+		this.sessionEnders.add(ender);
 	}
 
 	/** Whether the streams have been ended; a stream starting now ends at once. */
@@ -61,12 +72,16 @@ final class StreamDrain implements LifecycleListener {
 		end("the shutdown ended");
 	}
 
+	private static List<Runnable> concat(List<Runnable> first, List<Runnable> then) {
+		return java.util.stream.Stream.concat(first.stream(), then.stream()).toList();
+	}
+
 	private void end(String when) {
 		if (!this.ended.compareAndSet(false, true)) {
 			return;
 		}
 		logger.info("Lifecycle: ending long-lived streams (" + when + ")");
-		for (Runnable ender : this.enders) {
+		for (Runnable ender : concat(this.sessionEnders, this.enders)) {
 			try {
 				ender.run();
 			}

@@ -28,7 +28,7 @@ final class WebSocketDrain<S> {
 	WebSocketDrain(StreamDrain streams, Consumer<S> goingAway) {
 		this.streams = streams;
 		this.goingAway = goingAway;
-		streams.register(this::closeAll);
+		streams.registerSessions(this::closeAll);
 	}
 
 	void opened(S session) {

@@ -33,6 +33,7 @@ import org.springframework.web.reactive.handler.SimpleUrlHandlerMapping;
 import org.springframework.web.reactive.socket.server.support.HandshakeWebSocketService;
 import org.springframework.web.reactive.socket.server.support.WebSocketHandlerAdapter;
 import org.springframework.web.reactive.socket.server.upgrade.ReactorNettyRequestUpgradeStrategy;
+import org.springframework.web.socket.CloseStatus;
 import org.springframework.web.socket.TextMessage;
 import org.springframework.web.socket.WebSocketSession;
 import org.springframework.messaging.simp.config.MessageBrokerRegistry;
@@ -45,11 +46,13 @@ import org.springframework.web.socket.config.annotation.WebSocketHandlerRegistry
 import org.springframework.web.socket.handler.TextWebSocketHandler;
 import org.springframework.web.socket.server.standard.StandardWebSocketUpgradeStrategy;
 import org.springframework.web.socket.server.support.DefaultHandshakeHandler;
+import org.springframework.web.socket.sockjs.client.RestTemplateXhrTransport;
+import org.springframework.web.socket.sockjs.client.SockJsClient;
 
 /**
  * WebSocket sessions end with 1001 "going away" at the stream end point, on a real server with a
  * real WebSocket client, with nothing registered by the application, and never hold the shutdown:
- * servlet (Spring WebSocket on Tomcat and Jetty, plain handlers and STOMP) and reactive (WebFlux on
+ * servlet (Spring WebSocket on Tomcat and Jetty, plain handlers, SockJS and STOMP) and reactive (WebFlux on
  * Reactor Netty).
  */
 class WebSocketDrainTests {
@@ -141,6 +144,40 @@ class WebSocketDrainTests {
 
 			assertThat(client.closeCode().get(5, TimeUnit.SECONDS)).isEqualTo(1001);
 			// Spring's STOMP handler closes its sessions too, but only when it stops, after the drain delay.
+			assertThat(Duration.ofNanos(System.nanoTime() - triggered)).as("well before the drain delay ends")
+				.isLessThan(Duration.ofSeconds(2));
+		}
+	}
+
+	@Test
+	void aSockJsSessionOnAnHttpStreamingTransportClosesWithGoingAwayToo() throws Exception {
+		try (ConfigurableApplicationContext context = start(SockJsApplication.class, WebApplicationType.SERVLET,
+				"lifecycle.streams.end-at=shutdown", "lifecycle.drain-delay=3s")) {
+			int port = ((WebServerApplicationContext) context).getWebServer().getPort();
+			CompletableFuture<String> reply = new CompletableFuture<>();
+			CompletableFuture<CloseStatus> closed = new CompletableFuture<>();
+			// XHR streaming: one long HTTP response carries the server's frames, the kind of
+			// response that would otherwise hold the web server's graceful shutdown.
+			SockJsClient client = new SockJsClient(List.of(new RestTemplateXhrTransport()));
+			WebSocketSession session = client.execute(new TextWebSocketHandler() {
+				@Override
+				protected void handleTextMessage(WebSocketSession session, TextMessage message) {
+					reply.complete(message.getPayload());
+				}
+
+				@Override
+				public void afterConnectionClosed(WebSocketSession session, CloseStatus status) {
+					closed.complete(status);
+				}
+			}, "http://localhost:" + port + "/sockjs").get(10, TimeUnit.SECONDS);
+			session.sendMessage(new TextMessage("hi"));
+			assertThat(reply.get(10, TimeUnit.SECONDS)).isEqualTo("echo:hi");
+			assertThat(session.getClass().getSimpleName()).contains("Xhr");
+
+			long triggered = System.nanoTime();
+			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
+
+			assertThat(closed.get(5, TimeUnit.SECONDS).getCode()).isEqualTo(1001);
 			assertThat(Duration.ofNanos(System.nanoTime() - triggered)).as("well before the drain delay ends")
 				.isLessThan(Duration.ofSeconds(2));
 		}
@@ -252,6 +289,23 @@ class WebSocketDrainTests {
 					session.sendMessage(new TextMessage("echo:" + message.getPayload()));
 				}
 			}, "/ws").setHandshakeHandler(handshake);
+		}
+
+	}
+
+	@SpringBootConfiguration(proxyBeanMethods = false)
+	@EnableAutoConfiguration
+	@EnableWebSocket
+	static class SockJsApplication implements WebSocketConfigurer {
+
+		@Override
+		public void registerWebSocketHandlers(WebSocketHandlerRegistry registry) {
+			registry.addHandler(new TextWebSocketHandler() {
+				@Override
+				protected void handleTextMessage(WebSocketSession session, TextMessage message) throws Exception {
+					session.sendMessage(new TextMessage("echo:" + message.getPayload()));
+				}
+			}, "/sockjs").setHandshakeHandler(new DefaultHandshakeHandler(new StandardWebSocketUpgradeStrategy())).withSockJS();
 		}
 
 	}
