@@ -4,6 +4,8 @@
 #
 #   lifecycle-benchmarks/run-all.sh            full run (about 90 min on 2 cores, 60 of them the rolling-restart
 #                                              matrix; RR_MODES/RR_LOADS/RR_VARIANTS narrow it), rewrites BENCHMARKS.md
+#   lifecycle-benchmarks/run-all.sh --rr-goals DIR/rolling-restart.tsv   item 1's goal verdicts from a matrix run
+#                                              by rolling-restart.sh (prints a Markdown table; runs nothing)
 #   lifecycle-benchmarks/run-all.sh --smoke    CI smoke of items 1 and 4 (~3-4 min); BENCHMARKS.md untouched;
 #                                              exit 1 if Lifecycle failed a request, lost an event, or a
 #                                              stream broke or held a shutdown (one restart in each proxy
@@ -29,11 +31,49 @@ ROOT_DIR=$(cd "$BENCH_DIR/.." && pwd)
 # shellcheck source=scripts/lib.sh
 source "$BENCH_DIR/scripts/lib.sh"
 
+verdict() { if [[ $1 == 1 ]]; then echo "**MET**"; else echo "**NOT MET**"; fi; }
+# Goals of item 1 from its TSV (columns: see rolling-restart.sh): Lifecycle (default and adaptive) 0 failed
+# and 0 lost per mode and load; adaptive rollout <= 0.8 x plain-sleep; streams never extend a shutdown
+# beyond the drain delay + 1 s.
+rr_goals() { # tsv
+  local tsv=$1 mode load lf ll lr ar pr as ps
+  while IFS=$'\t' read -r mode load; do
+    # Failed: non-2xx, plus requests sent without an answer beyond one per connection (16) in flight when wrk stops.
+    read -r lf ll lr <<<"$(awk -F'\t' -v m="$mode" -v d="$load" '$25 == m && $26 == d && ($2 == "lifecycle" || $2 == "lifecycle-adaptive") { u = ($36 ~ /^[0-9]+$/ && $36 > 16) ? $36 - 16 : 0; f += $5 + u; l += $15; r += $3 } END { print f + 0, l + 0, r + 0 }' "$tsv")"
+    echo "| 1. rolling restart ($mode, $( ((load == 0)) && echo saturation || echo "$load ms")): Lifecycle 0 failed, 0 lost | lifecycle and lifecycle-adaptive: $lf failed (non-2xx or unanswered) / $lr requests, $ll lost | $(verdict $((lf == 0 && ll == 0))) |"
+    ar=$(awk -F'\t' -v m="$mode" -v d="$load" '$25 == m && $26 == d && $2 == "lifecycle-adaptive" { print $27 }' "$tsv" | sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
+    pr=$(awk -F'\t' -v m="$mode" -v d="$load" '$25 == m && $26 == d && $2 == "plain-sleep" { print $27 }' "$tsv" | sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
+    if [[ -n $ar && -n $pr ]]; then
+      echo "| 1. rollout ($mode, $( ((load == 0)) && echo saturation || echo "$load ms")): adaptive ≤ 0.8 × plain-sleep | median $ar s vs $pr s = $(awk -v a="$ar" -v b="$pr" 'BEGIN { printf "%.2f", a / b }')× (restarts included) | $(verdict "$(awk -v a="$ar" -v b="$pr" 'BEGIN { print (a <= 0.8 * b) ? 1 : 0 }')") |"
+      as=$(awk -F'\t' -v m="$mode" -v d="$load" '$25 == m && $26 == d && $2 == "lifecycle-adaptive" { print $28 }' "$tsv" | sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
+      ps=$(awk -F'\t' -v m="$mode" -v d="$load" '$25 == m && $26 == d && $2 == "plain-sleep" { print $28 }' "$tsv" | sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
+      echo "| 1. shutdowns ($mode, $( ((load == 0)) && echo saturation || echo "$load ms")): adaptive vs plain-sleep, SIGTERM → exit summed over the restarts | median $as s vs $ps s = $(awk -v a="$as" -v b="$ps" 'BEGIN { printf "%.2f", a / b }')× | (for the record) |"
+    fi
+  done < <(tail -n +2 "$tsv" | cut -f25,26 | sort -u)
+  local smax
+  # Streams: the last end, after its SIGTERM, of a stream open on the stopping pod (the streams' part of
+  # the shutdown); and SIGTERM -> exit with streams (sse) against without (tcp), same variant.
+  smax=$(awk -F'\t' '$25 == "sse" && ($2 == "lifecycle" || $2 == "lifecycle-adaptive") { n = split($33, a, " "); for (i = 1; i <= n; i++) if (a[i] + 0 > m) m = a[i] + 0; f = 1 } END { if (f) print m + 0 }' "$tsv")
+  if [[ -n $smax ]]; then
+    echo "| 1. streams (sse): every stream open at a SIGTERM ended ≤ drain delay 5 s + 1 s after it (Lifecycle variants) | latest $smax s | $(verdict "$(awk -v a="$smax" 'BEGIN { print (a <= 6) ? 1 : 0 }')") |"
+    for v in lifecycle lifecycle-adaptive; do
+      local ws wo
+      ws=$(awk -F'\t' -v v="$v" '$25 == "sse" && $26 == 0 && $2 == v { s += $28; n++ } END { if (n) printf "%.1f", s / n }' "$tsv")
+      wo=$(awk -F'\t' -v v="$v" '$25 == "tcp" && $26 == 0 && $2 == v { s += $28; n++ } END { if (n) printf "%.1f", s / n }' "$tsv")
+      [[ -n $ws && -n $wo ]] && echo "| 1. streams ($v, saturation): SIGTERM → exit summed over the restarts, with 50 streams (sse) vs without (tcp) | $ws s vs $wo s | (for the record) |"
+    done
+  fi
+}
+
+if [[ ${1:-} == --rr-goals ]]; then # the goals table of item 1 from a rolling-restart.sh TSV, nothing run
+  [[ -s ${2:-} ]] || die "usage: run-all.sh --rr-goals DIR/rolling-restart.tsv"
+  rr_goals "$2"; exit 0
+fi
 SMOKE=0
 for arg in "$@"; do
   case $arg in
     --smoke) SMOKE=1 ;;
-    *) die "unknown argument $arg (use --smoke or nothing)" ;;
+    *) die "unknown argument $arg (use --smoke, --rr-goals TSV or nothing)" ;;
   esac
 done
 if ((SMOKE)); then ONLY=${ONLY:-"1 4"}; OUT=$BENCH_DIR/target/results-smoke; else ONLY=${ONLY:-"1 2 3 4 5 6 7"}; OUT=$BENCH_DIR/target/results; fi
@@ -142,45 +182,12 @@ item 7 "adopted SmartLifecycle beans" "$BENCH_DIR/adoption-scale.sh" --runs "$AD
 TOTAL=$((SECONDS - T0))
 
 # ---- BENCHMARKS.md -----------------------------------------------------------------------------
-verdict() { if [[ $1 == 1 ]]; then echo "**MET**"; else echo "**NOT MET**"; fi; }
 section() { # file item
   if [[ ${RC[$2]:-0} != 0 ]]; then
     echo "**This item's script exited with status ${RC[$2]}; its log is \`lifecycle-benchmarks/target/results/item$2.log\`:**"
     echo; echo '```'; tail -n 5 "$OUT/item$2.log"; echo '```'; echo
   fi
   if [[ -s $1 ]]; then cat "$1"; else echo "_no results_"; fi
-}
-# Goals of item 1 from its TSV (columns: see rolling-restart.sh): Lifecycle (default and adaptive) 0 failed
-# and 0 lost per mode and load; adaptive rollout <= 0.8 x plain-sleep; streams never extend a shutdown
-# beyond the drain delay + 1 s.
-rr_goals() { # tsv
-  local tsv=$1 mode load lf ll lr ar pr as ps
-  while IFS=$'\t' read -r mode load; do
-    # Failed: non-2xx, plus requests sent without an answer beyond one per connection (16) in flight when wrk stops.
-    read -r lf ll lr <<<"$(awk -F'\t' -v m="$mode" -v d="$load" '$25 == m && $26 == d && ($2 == "lifecycle" || $2 == "lifecycle-adaptive") { u = ($36 ~ /^[0-9]+$/ && $36 > 16) ? $36 - 16 : 0; f += $5 + u; l += $15; r += $3 } END { print f + 0, l + 0, r + 0 }' "$tsv")"
-    echo "| 1. rolling restart ($mode, $( ((load == 0)) && echo saturation || echo "$load ms")): Lifecycle 0 failed, 0 lost | lifecycle and lifecycle-adaptive: $lf failed (non-2xx or unanswered) / $lr requests, $ll lost | $(verdict $((lf == 0 && ll == 0))) |"
-    ar=$(awk -F'\t' -v m="$mode" -v d="$load" '$25 == m && $26 == d && $2 == "lifecycle-adaptive" { print $27 }' "$tsv" | sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
-    pr=$(awk -F'\t' -v m="$mode" -v d="$load" '$25 == m && $26 == d && $2 == "plain-sleep" { print $27 }' "$tsv" | sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
-    if [[ -n $ar && -n $pr ]]; then
-      echo "| 1. rollout ($mode, $( ((load == 0)) && echo saturation || echo "$load ms")): adaptive ≤ 0.8 × plain-sleep | median $ar s vs $pr s = $(awk -v a="$ar" -v b="$pr" 'BEGIN { printf "%.2f", a / b }')× (restarts included) | $(verdict "$(awk -v a="$ar" -v b="$pr" 'BEGIN { print (a <= 0.8 * b) ? 1 : 0 }')") |"
-      as=$(awk -F'\t' -v m="$mode" -v d="$load" '$25 == m && $26 == d && $2 == "lifecycle-adaptive" { print $28 }' "$tsv" | sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
-      ps=$(awk -F'\t' -v m="$mode" -v d="$load" '$25 == m && $26 == d && $2 == "plain-sleep" { print $28 }' "$tsv" | sort -g | awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) }')
-      echo "| 1. shutdowns ($mode, $( ((load == 0)) && echo saturation || echo "$load ms")): adaptive vs plain-sleep, SIGTERM → exit summed over the restarts | median $as s vs $ps s = $(awk -v a="$as" -v b="$ps" 'BEGIN { printf "%.2f", a / b }')× | (for the record) |"
-    fi
-  done < <(tail -n +2 "$tsv" | cut -f25,26 | sort -u)
-  local smax
-  # Streams: the last end, after its SIGTERM, of a stream open on the stopping pod (the streams' part of
-  # the shutdown); and SIGTERM -> exit with streams (sse) against without (tcp), same variant.
-  smax=$(awk -F'\t' '$25 == "sse" && ($2 == "lifecycle" || $2 == "lifecycle-adaptive") { n = split($33, a, " "); for (i = 1; i <= n; i++) if (a[i] + 0 > m) m = a[i] + 0; f = 1 } END { if (f) print m + 0 }' "$tsv")
-  if [[ -n $smax ]]; then
-    echo "| 1. streams (sse): every stream open at a SIGTERM ended ≤ drain delay 5 s + 1 s after it (Lifecycle variants) | latest $smax s | $(verdict "$(awk -v a="$smax" 'BEGIN { print (a <= 6) ? 1 : 0 }')") |"
-    for v in lifecycle lifecycle-adaptive; do
-      local ws wo
-      ws=$(awk -F'\t' -v v="$v" '$25 == "sse" && $26 == 0 && $2 == v { s += $28; n++ } END { if (n) printf "%.1f", s / n }' "$tsv")
-      wo=$(awk -F'\t' -v v="$v" '$25 == "tcp" && $26 == 0 && $2 == v { s += $28; n++ } END { if (n) printf "%.1f", s / n }' "$tsv")
-      [[ -n $ws && -n $wo ]] && echo "| 1. streams ($v, saturation): SIGTERM → exit summed over the restarts, with 50 streams (sse) vs without (tcp) | $ws s vs $wo s | (for the record) |"
-    done
-  fi
 }
 gen=$OUT/benchmarks-section.md
 {
