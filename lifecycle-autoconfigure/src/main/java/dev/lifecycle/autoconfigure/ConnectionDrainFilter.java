@@ -1,6 +1,7 @@
 package dev.lifecycle.autoconfigure;
 
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -10,8 +11,10 @@ import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import jakarta.servlet.http.HttpServletResponseWrapper;
 
 import org.springframework.web.filter.OncePerRequestFilter;
 
@@ -56,7 +59,7 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 		if (this.connectionClose && shuttingDown && request.getProtocol().startsWith("HTTP/1")
 				&& request.getHeader("Upgrade") == null) {
 			response.setHeader("Connection", "close");
-			ChunkedFraming.keep(response);
+			response = new ClosingResponse(response, "HEAD".equals(request.getMethod()));
 		}
 		// HTTP/2 has no Connection header: its connection gets a GOAWAY instead, before the
 		// response and again after it, in case the server could not reach the connection then.
@@ -111,6 +114,45 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 		catch (IllegalStateException ex) {
 			// Already completed by the application: nothing to end.
 		}
+	}
+
+	/** A response that carries {@code Connection: close}: its framing is decided when its body begins. */
+	private static final class ClosingResponse extends HttpServletResponseWrapper {
+
+		private final boolean head;
+
+		private boolean framed;
+
+		ClosingResponse(HttpServletResponse response, boolean head) {
+			super(response);
+			this.head = head;
+		}
+
+		@Override
+		public ServletOutputStream getOutputStream() throws IOException {
+			frame();
+			return super.getOutputStream();
+		}
+
+		@Override
+		public PrintWriter getWriter() throws IOException {
+			frame();
+			return super.getWriter();
+		}
+
+		@Override
+		public void flushBuffer() throws IOException {
+			frame();
+			super.flushBuffer();
+		}
+
+		private void frame() {
+			if (!this.framed) {
+				this.framed = true;
+				ChunkedFraming.keep(getResponse(), this.head, getStatus(), containsHeader("Content-Length"));
+			}
+		}
+
 	}
 
 	@Override

@@ -13,6 +13,8 @@ import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
 import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatusCode;
 import org.springframework.web.server.ServerWebExchange;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
@@ -64,13 +66,21 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 		});
 	}
 
+	/** Decides the response's framing when it commits, once its status and headers are final. */
 	private static void keepFraming(ServerWebExchange exchange) {
-		try {
-			ChunkedFraming.keep(ServerHttpResponseDecorator.getNativeResponse(exchange.getResponse()));
-		}
-		catch (IllegalArgumentException ex) {
-			// A response with no native response behind it (a test double): nothing to frame.
-		}
+		ServerHttpResponse response = exchange.getResponse();
+		response.beforeCommit(() -> {
+			try {
+				HttpStatusCode status = response.getStatusCode();
+				ChunkedFraming.keep(ServerHttpResponseDecorator.getNativeResponse(response),
+						HttpMethod.HEAD.equals(exchange.getRequest().getMethod()), (status != null) ? status.value() : 200,
+						response.getHeaders().getContentLength() >= 0);
+			}
+			catch (IllegalArgumentException ex) {
+				// A response with no native response behind it (a test double): nothing to frame.
+			}
+			return Mono.empty();
+		});
 	}
 
 	private void goAway(ServerWebExchange exchange) {

@@ -63,8 +63,8 @@ public class LifecycleProperties {
 	 * so keep-alive clients reaching the pod through a layer-4 balancer (kube-proxy pins
 	 * connections) reconnect to another pod during the drain delay instead of meeting the stopped
 	 * server. Behind a layer-7 proxy, which balances each request anyway, it costs one reconnection
-	 * per client connection and loses nothing. Those responses are chunked, so each one's end is
-	 * marked before its connection closes.
+	 * per client connection and loses nothing. Those of unknown length are chunked, so each one's
+	 * end is marked before its connection closes.
 	 */
 	private boolean connectionClose = true;
 

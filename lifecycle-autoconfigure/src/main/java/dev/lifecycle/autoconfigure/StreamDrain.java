@@ -3,6 +3,7 @@ package dev.lifecycle.autoconfigure;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
 
 import dev.lifecycle.core.LifecycleListener;
 import dev.lifecycle.core.ShutdownReport;
@@ -73,7 +74,7 @@ final class StreamDrain implements LifecycleListener {
 	}
 
 	private static List<Runnable> concat(List<Runnable> first, List<Runnable> then) {
-		return java.util.stream.Stream.concat(first.stream(), then.stream()).toList();
+		return Stream.concat(first.stream(), then.stream()).toList();
 	}
 
 	private void end(String when) {
