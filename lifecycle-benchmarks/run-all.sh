@@ -16,7 +16,7 @@
 # Installs haproxy, wrk, jq and curl with apt-get when missing (timings use bash loops around kill/wait,
 # which time SIGTERM -> exit exactly; hyperfine can only time whole commands). Builds with Maven unless
 # SKIP_BUILD=1 (then the jars must exist). Environment knobs: ONLY="1 4" (items to run),
-# MVN_FLAGS (e.g. -o), RR_ROUNDS (1), RR_VARIANTS ("lifecycle lifecycle-adaptive plain plain-sleep";
+# MVN_FLAGS (e.g. -o), RR_ROUNDS (3, interleaved), RR_VARIANTS ("lifecycle lifecycle-adaptive plain plain-sleep";
 # lifecycle-nodrain is drain delay 0), RR_MODES ("http tcp sse"), RR_LOADS ("40 0": ms of pause per request,
 # 0 = saturation), SCALE_RUNS (3), STARTUP_RUNS (10), PRESTOP_INPROCESS (100),
 # PRESTOP_FRESH (10), TORTURE_N (100), JMH_OPTS (extra JMH options, passed through to run-jmh.sh),
@@ -162,7 +162,7 @@ if ((SMOKE)); then
   exit
 fi
 
-item 1 "rolling restart under load" "$BENCH_DIR/rolling-restart.sh" --rounds "${RR_ROUNDS:-1}" --restarts "${RR_RESTARTS:-3}" \
+item 1 "rolling restart under load" "$BENCH_DIR/rolling-restart.sh" --rounds "${RR_ROUNDS:-3}" --restarts "${RR_RESTARTS:-3}" \
   --variants "${RR_VARIANTS:-lifecycle lifecycle-adaptive plain plain-sleep}" --modes "${RR_MODES:-http tcp sse}" \
   --loads "${RR_LOADS:-40 0}" --out "$OUT"
 item 2 "shutdown time at scale" "$BENCH_DIR/shutdown-scale.sh" --runs "${SCALE_RUNS:-3}" --sync-runs 1 --out "$OUT"
