@@ -15,6 +15,8 @@ import org.springframework.web.servlet.ModelAndView;
 import org.springframework.web.socket.CloseStatus;
 import org.springframework.web.socket.WebSocketHandler;
 import org.springframework.web.socket.WebSocketSession;
+import org.springframework.web.socket.handler.ExceptionWebSocketHandlerDecorator;
+import org.springframework.web.socket.handler.LoggingWebSocketHandlerDecorator;
 import org.springframework.web.socket.handler.WebSocketHandlerDecorator;
 import org.springframework.web.socket.server.support.WebSocketHttpRequestHandler;
 import org.springframework.web.socket.sockjs.support.SockJsHttpRequestHandler;
@@ -55,12 +57,24 @@ final class ServletWebSocketDrain implements HandlerAdapter, Ordered {
 	private HttpRequestHandler tracking(HttpRequestHandler mapped) {
 		if (mapped instanceof SockJsHttpRequestHandler sockJs) {
 			// The same SockJS service (its sessions, transports and settings): a session is created
-			// with the handler of its first request, always this copy. The copy decorates the
-			// mapped handler's decorators (logging, exceptions) once more; the inner ones act first.
+			// with the handler of its first request, always this copy.
 			return new SockJsHttpRequestHandler(sockJs.getSockJsService(),
-					new Tracking(sockJs.getWebSocketHandler(), this.sessions));
+					new Tracking(undecorated(sockJs.getWebSocketHandler()), this.sessions));
 		}
 		return trackingWebSocket((WebSocketHttpRequestHandler) mapped);
+	}
+
+	/**
+	 * The application's handler inside the exception and logging decorators that
+	 * {@link SockJsHttpRequestHandler}'s constructor always adds, so that the copy, which adds
+	 * them again around the tracking, does not log and catch twice.
+	 */
+	private static WebSocketHandler undecorated(WebSocketHandler handler) {
+		if (handler instanceof ExceptionWebSocketHandlerDecorator exceptions
+				&& exceptions.getDelegate() instanceof LoggingWebSocketHandlerDecorator logging) {
+			return logging.getDelegate();
+		}
+		return handler;
 	}
 
 	private WebSocketHttpRequestHandler trackingWebSocket(WebSocketHttpRequestHandler mapped) {

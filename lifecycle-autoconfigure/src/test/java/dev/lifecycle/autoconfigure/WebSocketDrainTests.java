@@ -18,11 +18,14 @@ import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.ShutdownReason;
 import dev.lifecycle.spring.ShutdownHandler;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.EnvironmentAware;
@@ -150,9 +153,11 @@ class WebSocketDrainTests {
 	}
 
 	@Test
-	void aSockJsSessionOnAnHttpStreamingTransportClosesWithGoingAwayToo() throws Exception {
+	@ExtendWith(OutputCaptureExtension.class)
+	void aSockJsSessionOnAnHttpStreamingTransportClosesWithGoingAwayToo(CapturedOutput output) throws Exception {
 		try (ConfigurableApplicationContext context = start(SockJsApplication.class, WebApplicationType.SERVLET,
-				"lifecycle.streams.end-at=shutdown", "lifecycle.drain-delay=3s")) {
+				"lifecycle.streams.end-at=shutdown", "lifecycle.drain-delay=3s",
+				"logging.level.org.springframework.web.socket.handler.LoggingWebSocketHandlerDecorator=debug")) {
 			int port = ((WebServerApplicationContext) context).getWebServer().getPort();
 			CompletableFuture<String> reply = new CompletableFuture<>();
 			CompletableFuture<CloseStatus> closed = new CompletableFuture<>();
@@ -173,6 +178,9 @@ class WebSocketDrainTests {
 			session.sendMessage(new TextMessage("hi"));
 			assertThat(reply.get(10, TimeUnit.SECONDS)).isEqualTo("echo:hi");
 			assertThat(session.getClass().getSimpleName()).contains("Xhr");
+			assertThat(output.getOut().lines().filter((line) -> line.contains("New ") && line.contains(session.getId())))
+				.as("Spring logs the new session once, as without Lifecycle")
+				.hasSize(1);
 
 			long triggered = System.nanoTime();
 			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
