@@ -5,7 +5,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import jakarta.servlet.http.HttpServletRequest;
 import org.eclipse.jetty.http2.HTTP2Connection;
+import org.eclipse.jetty.io.Connection;
 import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.io.ssl.SslConnection;
+import org.jspecify.annotations.Nullable;
 import org.eclipse.jetty.server.Connector;
 
 import org.springframework.boot.jetty.JettyWebServer;
@@ -15,7 +18,8 @@ import org.springframework.context.ApplicationListener;
 /**
  * GOAWAY on Jetty, through its HTTP/2 session's graceful shutdown: a GOAWAY with the highest
  * stream id and {@code NO_ERROR} at once, then, when the streams in flight are done, a GOAWAY with
- * the last stream processed, and the connection closes.
+ * the last stream processed, and the connection closes. Cleartext (h2c) and TLS (h2 by ALPN)
+ * connections alike.
  */
 final class JettyHttp2Drain implements Http2Drain.Server, ApplicationListener<WebServerInitializedEvent> {
 
@@ -36,12 +40,24 @@ final class JettyHttp2Drain implements Http2Drain.Server, ApplicationListener<We
 	public void goAwayAll() {
 		for (Connector connector : this.connectors) {
 			for (EndPoint endPoint : connector.getConnectedEndPoints()) {
-				if (endPoint.getConnection() instanceof HTTP2Connection connection) {
+				if (application(endPoint.getConnection()) instanceof HTTP2Connection connection) {
 					// Idempotent: a session already shutting down ignores it.
 					connection.getSession().shutdown();
 				}
 			}
 		}
+	}
+
+	/**
+	 * The connection that speaks the application protocol: over TLS the connector's end point
+	 * carries the TLS connection, and HTTP/2 runs on the decrypted end point inside it.
+	 */
+	private static @Nullable Connection application(@Nullable Connection connection) {
+		Connection current = connection;
+		while (current instanceof SslConnection tls) {
+			current = tls.getSslEndPoint().getConnection();
+		}
+		return current;
 	}
 
 	@Override

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -20,6 +22,7 @@ import org.eclipse.jetty.http2.ErrorCode;
 import org.eclipse.jetty.http2.frames.GoAwayFrame;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import reactor.core.publisher.Mono;
@@ -35,12 +38,15 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * HTTP/2 connections drain with GOAWAY on every server, over cleartext HTTP/2 with a real HTTP/2
- * client: a connection open when the shutdown begins gets a graceful GOAWAY at once, a stream in
+ * HTTP/2 connections drain with GOAWAY on every server, over cleartext HTTP/2 and over TLS (h2
+ * negotiated by ALPN) with a real HTTP/2 client: a connection open when the shutdown begins gets a graceful GOAWAY at once, a stream in
  * flight then is still served in full, and a connection opened during the drain gets its GOAWAY
  * with its first request, which is served in full too.
  */
 class Http2GoAwayTests {
+
+	@TempDir
+	static Path certificates;
 
 	private static ConfigurableApplicationContext start(String server, String... properties) {
 		List<String> arguments = new ArrayList<>(List.of(properties));
@@ -75,8 +81,8 @@ class Http2GoAwayTests {
 	void aRequestDuringTheDrainIsServedInFullAndItsConnectionGetsAGracefulGoAway(String server) throws Exception {
 		try (ConfigurableApplicationContext context = start(server)) {
 			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
-			try (H2cClient client = new H2cClient(port(context))) {
-				H2cClient.Response during = client.get("/hello");
+			try (H2Client client = H2Client.cleartext(port(context))) {
+				H2Client.Response during = client.get("/hello");
 
 				assertThat(during.status()).isEqualTo(200);
 				assertThat(during.body()).isEqualTo("hello");
@@ -94,13 +100,13 @@ class Http2GoAwayTests {
 	void openConnectionsGetAGracefulGoAwayAtTheFirstInstantAndTheirStreamsInFlightAreServedInFull(String server)
 			throws Exception {
 		try (ConfigurableApplicationContext context = start(server);
-				H2cClient idle = new H2cClient(port(context));
-				H2cClient client = new H2cClient(port(context))) {
-			H2cClient.Response before = idle.get("/hello");
+				H2Client idle = H2Client.cleartext(port(context));
+				H2Client client = H2Client.cleartext(port(context))) {
+			H2Client.Response before = idle.get("/hello");
 			assertThat(before.status()).isEqualTo(200);
 			assertThat(before.body()).isEqualTo("hello");
 			Http2Application.Hello hello = context.getBean(Http2Application.Hello.class);
-			CompletableFuture<H2cClient.Response> slow = CompletableFuture.supplyAsync(() -> {
+			CompletableFuture<H2Client.Response> slow = CompletableFuture.supplyAsync(() -> {
 				try {
 					return client.get("/slow");
 				}
@@ -122,7 +128,7 @@ class Http2GoAwayTests {
 				assertThat(goAway.getLastStreamId()).isGreaterThanOrEqualTo(before.streamId());
 			});
 
-			H2cClient.Response response = slow.get(10, TimeUnit.SECONDS);
+			H2Client.Response response = slow.get(10, TimeUnit.SECONDS);
 			assertThat(response.status()).isEqualTo(200);
 			assertThat(response.body()).isEqualTo("slow");
 			assertThat(client.goAways()).allSatisfy((goAway) -> {
@@ -130,6 +136,71 @@ class Http2GoAwayTests {
 				assertThat(goAway.getLastStreamId()).isGreaterThanOrEqualTo(response.streamId());
 			});
 		}
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "tomcat", "jetty", "reactor-netty" })
+	void overTlsConnectionsOpenAtTheFirstInstantAndOpenedDuringTheDrainGetAGracefulGoAwayAndEveryStreamIsServed(
+			String server) throws Exception {
+		try (ConfigurableApplicationContext context = start(server, tls());
+				H2Client idle = H2Client.tls(port(context));
+				H2Client client = H2Client.tls(port(context))) {
+			H2Client.Response before = idle.get("/hello");
+			assertThat(before.status()).isEqualTo(200);
+			Http2Application.Hello hello = context.getBean(Http2Application.Hello.class);
+			CompletableFuture<H2Client.Response> slow = CompletableFuture.supplyAsync(() -> {
+				try {
+					return client.get("/slow");
+				}
+				catch (Exception ex) {
+					throw new IllegalStateException(ex);
+				}
+			});
+			await().atMost(Duration.ofSeconds(5)).until(() -> hello.slowStarted.get() == 1);
+			assertThat(idle.goAways()).as("no GOAWAY before the shutdown").isEmpty();
+
+			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
+			await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> assertThat(client.goAways()).isNotEmpty());
+			assertThat(slow).as("still in flight when the GOAWAY arrived").isNotDone();
+			await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> assertThat(idle.goAways()).isNotEmpty());
+			H2Client.Response response = slow.get(10, TimeUnit.SECONDS);
+			assertThat(response.status()).isEqualTo(200);
+			assertThat(response.body()).isEqualTo("slow");
+			assertThat(idle.goAways()).allSatisfy((goAway) -> assertThat(goAway.getError()).isEqualTo(ErrorCode.NO_ERROR.code));
+			assertThat(client.goAways()).allSatisfy((goAway) -> {
+				assertThat(goAway.getError()).isEqualTo(ErrorCode.NO_ERROR.code);
+				assertThat(goAway.getLastStreamId()).isGreaterThanOrEqualTo(response.streamId());
+			});
+
+			try (H2Client during = H2Client.tls(port(context))) {
+				H2Client.Response answered = during.get("/hello");
+				assertThat(answered.status()).isEqualTo(200);
+				assertThat(answered.body()).isEqualTo("hello");
+				await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> assertThat(during.goAways()).isNotEmpty());
+				assertThat(during.goAways()).allSatisfy((goAway) -> {
+					assertThat(goAway.getError()).isEqualTo(ErrorCode.NO_ERROR.code);
+					assertThat(goAway.getLastStreamId()).isGreaterThanOrEqualTo(answered.streamId());
+				});
+			}
+		}
+	}
+
+	/** Server properties for TLS with a self-signed certificate made for this test class. */
+	private static String[] tls() throws Exception {
+		Path store = certificates.resolve("server.p12");
+		if (Files.notExists(store)) {
+			Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
+					"-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1", "-dname",
+					"CN=localhost", "-ext", "SAN=dns:localhost", "-validity", "2", "-storetype", "PKCS12",
+					"-keystore", store.toString(), "-storepass", "secret", "-keypass", "secret")
+				.redirectErrorStream(true)
+				.start();
+			String printed = new String(keytool.getInputStream().readAllBytes());
+			assertThat(keytool.waitFor(60, TimeUnit.SECONDS)).isTrue();
+			assertThat(keytool.exitValue()).as(printed).isZero();
+		}
+		return new String[] { "--server.ssl.key-store=file:" + store, "--server.ssl.key-store-password=secret",
+				"--server.ssl.key-store-type=PKCS12" };
 	}
 
 	/**
@@ -164,7 +235,7 @@ class Http2GoAwayTests {
 	@ValueSource(strings = { "tomcat", "jetty", "reactor-netty" })
 	void withGoAwayOffTheConnectionStaysOpenDuringTheDrain(String server) throws Exception {
 		try (ConfigurableApplicationContext context = start(server, "--lifecycle.go-away=false");
-				H2cClient client = new H2cClient(port(context))) {
+				H2Client client = H2Client.cleartext(port(context))) {
 			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
 
 			assertThat(client.get("/hello").status()).isEqualTo(200);

@@ -16,12 +16,13 @@ import org.eclipse.jetty.http2.api.Stream;
 import org.eclipse.jetty.http2.client.HTTP2Client;
 import org.eclipse.jetty.http2.frames.GoAwayFrame;
 import org.eclipse.jetty.http2.frames.HeadersFrame;
+import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
- * One cleartext HTTP/2 connection with prior knowledge (h2c), on Jetty's low-level HTTP/2
- * client, which shows the GOAWAY frames the server sends.
+ * One HTTP/2 connection on Jetty's low-level HTTP/2 client, which shows the GOAWAY frames the
+ * server sends: cleartext with prior knowledge (h2c), or over TLS with h2 negotiated by ALPN.
  */
-final class H2cClient implements AutoCloseable {
+final class H2Client implements AutoCloseable {
 
 	private final HTTP2Client client = new HTTP2Client();
 
@@ -29,17 +30,34 @@ final class H2cClient implements AutoCloseable {
 
 	private final Session session;
 
-	private final int port;
+	private final String origin;
 
-	H2cClient(int port) throws Exception {
-		this.port = port;
+	private H2Client(int port, boolean tls) throws Exception {
+		this.origin = (tls ? "https" : "http") + "://localhost:" + port;
+		// The test server's certificate is self-signed; what is tested is the HTTP/2 layer above TLS.
+		SslContextFactory.Client trustAll = new SslContextFactory.Client(true);
+		this.client.addBean(trustAll);
 		this.client.start();
-		this.session = this.client.connect(new InetSocketAddress("localhost", port), new Session.Listener() {
+		InetSocketAddress address = new InetSocketAddress("localhost", port);
+		Session.Listener listener = new Session.Listener() {
 			@Override
 			public void onGoAway(Session session, GoAwayFrame frame) {
-				H2cClient.this.goAways.add(frame);
+				H2Client.this.goAways.add(frame);
 			}
-		}).get(5, TimeUnit.SECONDS);
+		};
+		this.session = (tls ? this.client.connect(trustAll, address, listener)
+				: this.client.connect(address, listener))
+			.get(5, TimeUnit.SECONDS);
+	}
+
+	/** An h2c connection (HTTP/2 with prior knowledge, no TLS). */
+	static H2Client cleartext(int port) throws Exception {
+		return new H2Client(port, false);
+	}
+
+	/** A TLS connection on which ALPN negotiated h2; it fails to open if the server offers no h2. */
+	static H2Client tls(int port) throws Exception {
+		return new H2Client(port, true);
 	}
 
 	/** The GOAWAY frames received so far on this connection. */
@@ -48,7 +66,7 @@ final class H2cClient implements AutoCloseable {
 	}
 
 	Response get(String path) throws Exception {
-		MetaData.Request request = new MetaData.Request("GET", HttpURI.from("http://localhost:" + this.port + path),
+		MetaData.Request request = new MetaData.Request("GET", HttpURI.from(this.origin + path),
 				HttpVersion.HTTP_2, HttpFields.EMPTY);
 		CompletableFuture<Response> response = new CompletableFuture<>();
 		StringBuilder body = new StringBuilder();
