@@ -19,7 +19,7 @@
 #         GET /counts/stream through the proxy for the whole run, each reconnecting when its stream ends
 # Loads (--loads, wrk pause per request and connection in ms): 40 (about 300 requests/s) and 0
 # (saturation: as many requests/s as the three instances take).
-# Variants (--variants), interleaved per round (A B C A B C ...):
+# Variants (--variants), interleaved, the order rotated per round (A B C, B C A, C A B ...):
 #   lifecycle          the sample as shipped (connection-close and GOAWAY on), drain delay 5s
 #                      (Kubernetes default), signals trapped
 #   lifecycle-adaptive the same with --lifecycle.drain-quiet-period=$RR_QUIET (1s)
@@ -371,7 +371,10 @@ run_variant() { # round mode delay_ms variant
 for ((r = FIRST_ROUND; r < FIRST_ROUND + ROUNDS; r++)); do
   for m in $MODES; do
     for d in $LOADS; do
-      for v in $VARIANTS; do run_variant "$r" "$m" "$d" "$v"; done
+      # Round r starts at the r-th variant (A B C, B C A, C A B ...): no variant always runs first
+      # after a light cell or last after a heavy one.
+      read -ra vs <<<"$VARIANTS"
+      for ((i = 0; i < ${#vs[@]}; i++)); do run_variant "$r" "$m" "$d" "${vs[(i + r - 1) % ${#vs[@]}]}"; done
     done
   done
 done
