@@ -374,7 +374,7 @@ for ((r = FIRST_ROUND; r < FIRST_ROUND + ROUNDS; r++)); do
       # Round r starts at the r-th variant (A B C, B C A, C A B ...): no variant always runs first
       # after a light cell or last after a heavy one.
       read -ra vs <<<"$VARIANTS"
-      for ((i = 0; i < ${#vs[@]}; i++)); do run_variant "$r" "$m" "$d" "${vs[(i + r - 1) % ${#vs[@]}]}"; done
+      for ((vi = 0; vi < ${#vs[@]}; vi++)); do run_variant "$r" "$m" "$d" "${vs[(vi + r - 1) % ${#vs[@]}]}"; done
     done
   done
 done
