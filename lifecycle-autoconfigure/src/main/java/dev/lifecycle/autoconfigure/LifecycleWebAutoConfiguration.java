@@ -144,6 +144,19 @@ public final class LifecycleWebAutoConfiguration {
 	}
 
 	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnWebApplication(type = Type.SERVLET)
+	@ConditionalOnClass(name = "jakarta.websocket.server.ServerContainer")
+	static class JakartaWebSocketDrainConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(name = "lifecycleJakartaWebSocketDrain")
+		JakartaWebSocketDrain lifecycleJakartaWebSocketDrain(StreamDrain streams) {
+			return new JakartaWebSocketDrain(streams);
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnWebApplication(type = Type.REACTIVE)
 	@ConditionalOnClass(WebSocketHandlerAdapter.class)
 	static class ReactiveWebSocketDrainConfiguration {

@@ -17,7 +17,7 @@ import org.springframework.web.socket.server.support.WebSocketHttpRequestHandler
 
 /**
  * Which parts of the connection drain a web application gets: the HTTP/2 GOAWAY of the servers on
- * its classpath (unless {@code lifecycle.go-away=false}) and the WebSocket drain of its stack.
+ * its classpath (unless {@code lifecycle.go-away=false}) and the WebSocket drains of its stack.
  */
 class LifecycleWebAutoConfigurationTests {
 
@@ -43,6 +43,7 @@ class LifecycleWebAutoConfigurationTests {
 			.hasSingleBean(TomcatHttp2Drain.class)
 			.hasSingleBean(JettyHttp2Drain.class)
 			.hasSingleBean(ServletWebSocketDrain.class)
+			.hasSingleBean(JakartaWebSocketDrain.class)
 			.doesNotHaveBean(NettyHttp2Drain.class)
 			.doesNotHaveBean(ReactiveWebSocketDrain.class));
 	}
@@ -51,7 +52,8 @@ class LifecycleWebAutoConfigurationTests {
 	void aReactiveApplicationDrainsHttp2AndWebSocketsOnReactorNetty() {
 		this.reactive.run((context) -> assertThat(context).hasSingleBean(NettyHttp2Drain.class)
 			.hasSingleBean(ReactiveWebSocketDrain.class)
-			.doesNotHaveBean(ServletWebSocketDrain.class));
+			.doesNotHaveBean(ServletWebSocketDrain.class)
+			.doesNotHaveBean(JakartaWebSocketDrain.class));
 	}
 
 	@Test
@@ -69,6 +71,21 @@ class LifecycleWebAutoConfigurationTests {
 			.run((context) -> assertThat(context).doesNotHaveBean(TomcatHttp2Drain.class)
 				.doesNotHaveBean(ServletWebSocketDrain.class)
 				.hasSingleBean(JettyHttp2Drain.class));
+	}
+
+	@Test
+	void withoutJakartaWebSocketOnTheClasspathItsDrainBacksOff() {
+		this.servlet.withClassLoader(new FilteredClassLoader("jakarta.websocket"))
+			.run((context) -> assertThat(context).doesNotHaveBean(JakartaWebSocketDrain.class)
+				.hasSingleBean(TomcatHttp2Drain.class));
+	}
+
+	@Test
+	void theJakartaWebSocketDrainCanBeReplacedByABeanOfItsName() {
+		this.servlet.withBean("lifecycleJakartaWebSocketDrain", String.class, () -> "mine")
+			.run((context) -> assertThat(context).doesNotHaveBean(JakartaWebSocketDrain.class)
+				.getBean("lifecycleJakartaWebSocketDrain")
+				.isEqualTo("mine"));
 	}
 
 	@Test

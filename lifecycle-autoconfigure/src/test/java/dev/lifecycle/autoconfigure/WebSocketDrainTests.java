@@ -17,8 +17,12 @@ import java.util.concurrent.TimeUnit;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.ShutdownReason;
 import dev.lifecycle.spring.ShutdownHandler;
+import jakarta.websocket.OnMessage;
+import jakarta.websocket.server.ServerEndpoint;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
@@ -47,6 +51,7 @@ import org.springframework.web.socket.config.annotation.WebSocketMessageBrokerCo
 import org.springframework.web.socket.config.annotation.WebSocketConfigurer;
 import org.springframework.web.socket.config.annotation.WebSocketHandlerRegistry;
 import org.springframework.web.socket.handler.TextWebSocketHandler;
+import org.springframework.web.socket.server.standard.ServerEndpointExporter;
 import org.springframework.web.socket.server.standard.StandardWebSocketUpgradeStrategy;
 import org.springframework.web.socket.server.support.DefaultHandshakeHandler;
 import org.springframework.web.socket.sockjs.client.RestTemplateXhrTransport;
@@ -191,6 +196,35 @@ class WebSocketDrainTests {
 		}
 	}
 
+	@ParameterizedTest
+	@ValueSource(strings = { "tomcat", "jetty" })
+	void aPlainJakartaServerEndpointSessionClosesWithGoingAwayWhenTheStreamsEnd(String server) throws Exception {
+		List<String> arguments = new ArrayList<>();
+		if (server.equals("jetty")) {
+			arguments.add("--spring.autoconfigure.exclude="
+					+ "org.springframework.boot.tomcat.autoconfigure.servlet.TomcatServletWebServerAutoConfiguration");
+		}
+		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(JakartaEndpointApplication.class)
+			.web(WebApplicationType.SERVLET)
+			.properties(COMMON)
+			.properties("lifecycle.streams.end-at=shutdown", "lifecycle.drain-delay=3s")
+			.run(arguments.toArray(String[]::new))) {
+			assertThat(((WebServerApplicationContext) context).getWebServer().getClass().getSimpleName().toLowerCase())
+				.startsWith(server);
+			Client client = Client.connect(((WebServerApplicationContext) context).getWebServer().getPort(),
+					"/jakarta");
+			assertThat(client.echo("hi")).isEqualTo("jakarta:hi");
+
+			long triggered = System.nanoTime();
+			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
+
+			assertThat(client.closeCode().get(5, TimeUnit.SECONDS)).isEqualTo(1001);
+			assertThat(Duration.ofNanos(System.nanoTime() - triggered)).as("well before the drain delay ends")
+				.isLessThan(Duration.ofSeconds(2));
+			context.getBean(ShutdownHold.class).release.countDown();
+		}
+	}
+
 	private static void assertGoingAwayAfterTheDrainDelay(ConfigurableApplicationContext context) throws Exception {
 		Client client = Client.connect(context);
 		assertThat(client.echo("hi")).isEqualTo("echo:hi");
@@ -268,6 +302,31 @@ class WebSocketDrainTests {
 		String echo(String text) throws Exception {
 			this.socket.sendText(text, true).get(5, TimeUnit.SECONDS);
 			return this.reply.get(5, TimeUnit.SECONDS);
+		}
+
+	}
+
+	/** A plain Jakarta WebSocket endpoint, exported to the web server by Spring. */
+	@SpringBootConfiguration(proxyBeanMethods = false)
+	@EnableAutoConfiguration
+	@Import(ShutdownHold.class)
+	static class JakartaEndpointApplication {
+
+		@Bean
+		ServerEndpointExporter serverEndpointExporter() {
+			ServerEndpointExporter exporter = new ServerEndpointExporter();
+			exporter.setAnnotatedEndpointClasses(JakartaEcho.class);
+			return exporter;
+		}
+
+	}
+
+	@ServerEndpoint("/jakarta")
+	public static class JakartaEcho {
+
+		@OnMessage
+		public String echo(String message) {
+			return "jakarta:" + message;
 		}
 
 	}
