@@ -317,6 +317,8 @@ public final class LifecycleManager {
 	 * Starts every component in ascending phase order (registration order within a phase), the
 	 * health monitor if any component has a liveness deadline, and the pre-stop watcher if a file
 	 * is configured.
+	 * If a shutdown was triggered before this call, nothing starts and the call returns normally:
+	 * the shutdown's report stands.
 	 * @throws IllegalStateException if already started, or if a passive start callback threw (the
 	 * manager is then shutting down with reason {@link ShutdownReason#FAILURE})
 	 */
@@ -340,6 +342,13 @@ public final class LifecycleManager {
 				logger.info("Lifecycle: {}", previous.summary());
 			}
 			this.listeners.previousRun(previous);
+		}
+		if (this.triggers.isInitiated()) {
+			// A signal arrived between the application's first beans and this start, and the
+			// sequence has already settled every component: nothing may start, and the engine's
+			// threads may already be gone.
+			logger.info("Lifecycle: the shutdown began before the start; no component starts");
+			return;
 		}
 		ordered.sort(Comparator.comparingInt(Component::phase).thenComparingInt(Component::registrationIndex));
 		HealthMonitor monitor = new HealthMonitor(ordered, this.clock);

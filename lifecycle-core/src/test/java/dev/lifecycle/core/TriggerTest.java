@@ -53,6 +53,32 @@ class TriggerTest {
 	}
 
 	@Test
+	void aShutdownTriggeredBeforeTheStartEndsCleanlyAndTheLaterStartStartsNothing() throws InterruptedException {
+		List<Thread> engineThreads = new CopyOnWriteArrayList<>();
+		LifecycleManager manager = builder().healthPollInterval(Duration.ofMillis(50)).threadFactory((task) -> {
+			Thread thread = new Thread(task);
+			thread.setDaemon(true);
+			engineThreads.add(thread);
+			return thread;
+		}).build();
+		AtomicBoolean ran = new AtomicBoolean();
+		manager.registerActive("worker", ComponentOptions.defaults().withLivenessDeadline(Duration.ofSeconds(5)),
+				(handle) -> ran.set(true));
+
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		ShutdownReport report = manager.awaitTermination();
+		// The sequence's last act ends the engine's threads: the start comes after all of it.
+		await().atMost(Duration.ofSeconds(10)).until(() -> engineThreads.stream().noneMatch(Thread::isAlive));
+		manager.start();
+
+		assertThat(report.clean()).isTrue();
+		assertThat(report.exitCode()).isZero();
+		assertThat(manager.report()).contains(report);
+		assertThat(ran).as("the component never runs").isFalse();
+		assertThat(manager.isReady()).isFalse();
+	}
+
+	@Test
 	void theShutdownSignalWakesABlockedWaiterPromptly() throws InterruptedException {
 		LifecycleManager manager = builder().build();
 		AtomicLong wokeAfterNanos = new AtomicLong(-1);

@@ -50,7 +50,9 @@ import org.springframework.scheduling.annotation.Scheduled;
  * {@code @Async} task of {@code process-test.async-task} (default 3s) started once the application
  * is ready, both on Spring Boot's own scheduler and executor (default false);</li>
  * <li>{@code process-test.slow-start} — hold the start this long once every singleton exists, before
- * any lifecycle bean starts (default none).</li>
+ * any lifecycle bean starts (default none);</li>
+ * <li>{@code process-test.watched} — add a component with a liveness deadline, {@code watched},
+ * which the health monitor then polls (default false).</li>
  * </ul>
  */
 @SpringBootApplication(proxyBeanMethods = false)
@@ -77,6 +79,21 @@ public class ProcessTestApplication {
 	}
 
 	/** An active component with no graceful budget: only the global ceiling bounds its drain. */
+	/** A component the health monitor watches; it reports well inside its deadline. */
+	@ManagedComponent(value = "watched", livenessDeadline = "5s")
+	@ConditionalOnBooleanProperty("process-test.watched")
+	static class Watched implements ActiveComponent {
+
+		@Override
+		public void run(ComponentHandle handle) throws InterruptedException {
+			do {
+				handle.reportHealthy();
+			}
+			while (!handle.awaitShutdown(Duration.ofMillis(500)));
+		}
+
+	}
+
 	@ManagedComponent(value = "worker", phase = 10)
 	static class Worker implements ActiveComponent {
 
