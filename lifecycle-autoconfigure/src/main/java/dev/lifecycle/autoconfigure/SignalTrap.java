@@ -64,7 +64,11 @@ final class SignalTrap {
 		for (String name : SIGNALS) {
 			Signal signal = new Signal(name);
 			try {
-				this.previous.put(signal, Signal.handle(signal, (received) -> handle("SIG" + received.getName())));
+				SignalHandler before = Signal.handle(signal, (received) -> handle("SIG" + received.getName()));
+				if (before == SignalHandler.SIG_IGN) {
+					ignored(name);
+				}
+				this.previous.put(signal, before);
 			}
 			catch (IllegalArgumentException ex) {
 				logger.warn("Lifecycle: cannot handle SIG" + name + " (" + ex.getMessage()
@@ -77,6 +81,24 @@ final class SignalTrap {
 		EarlySignalTrap.TakeOver early = EarlySignalTrap.takeOver();
 		this.previous.putAll(early.originals());
 		this.early.addAll(early.signals());
+	}
+
+	/**
+	 * A signal the process was started with set to be ignored ({@code nohup} does so for SIGHUP, a
+	 * wrapper script with {@code trap '' TERM} for SIGTERM): the JVM keeps it ignored and installs
+	 * no handler, so it starts no shutdown. Said at start, since the signal itself will leave no
+	 * trace.
+	 */
+	private static void ignored(String name) {
+		String message = "Lifecycle: SIG" + name + " is ignored by this process (its parent started it so, as nohup "
+				+ "does for SIGHUP or a script's trap '' " + name + "); it will not start a shutdown";
+		if (name.equals("TERM")) {
+			logger.warn(message + ": Kubernetes stops pods with SIGTERM, so this pod would be killed when its grace "
+					+ "period ends. Start the JVM with SIGTERM at its default (exec java, no trap '' TERM)");
+		}
+		else {
+			logger.info(message);
+		}
 	}
 
 	/**

@@ -49,7 +49,23 @@ final class AppProcess {
 	 * @param arguments extra application arguments, such as {@code --process-test.drain=3s}
 	 */
 	static AppProcess start(String name, Path directory, String... arguments) throws IOException {
-		AppProcess app = launch(name, directory, arguments);
+		return awaitStart(launch(name, directory, List.of(), arguments));
+	}
+
+	/**
+	 * Starts the application as a parent that ignores a signal would: through a shell that sets
+	 * the signal to be ignored ({@code trap '' TERM}, as {@code nohup} does for HUP) and then
+	 * replaces itself with the JVM, which inherits the ignored signal.
+	 */
+	static AppProcess startIgnoring(String signal, String name, Path directory, String... arguments)
+			throws IOException {
+		return awaitStart(launch(name, directory, List.of("/bin/sh", "-c", "trap '' " + signal + "; exec \"$0\" \"$@\""),
+				arguments));
+	}
+
+	private static AppProcess awaitStart(AppProcess app) throws IOException {
+		String name = app.name;
+		Path directory = app.directory;
 		Path portFile = directory.resolve(name + ".port");
 		Process process = app.process;
 		try {
@@ -72,10 +88,15 @@ final class AppProcess {
 	 * Starts the application without waiting for it to be ready, to signal it during start-up.
 	 */
 	static AppProcess launch(String name, Path directory, String... arguments) throws IOException {
+		return launch(name, directory, List.of(), arguments);
+	}
+
+	private static AppProcess launch(String name, Path directory, List<String> prefix, String... arguments)
+			throws IOException {
 		Path log = directory.resolve(name + ".log");
 		Path portFile = directory.resolve(name + ".port");
 		Files.deleteIfExists(portFile);
-		List<String> command = new ArrayList<>();
+		List<String> command = new ArrayList<>(prefix);
 		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
 		// Start fast on a busy machine: these JVMs live for seconds.
 		command.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m", "-Xshare:auto"));

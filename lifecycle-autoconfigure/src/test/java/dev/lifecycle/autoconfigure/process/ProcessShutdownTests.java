@@ -260,6 +260,20 @@ class ProcessShutdownTests {
 	}
 
 	@Test
+	void aSigtermIgnoredByTheParentIsNamedAtStartAndSighupStillShutsDownCleanly() throws Exception {
+		AppProcess app = AppProcess.startIgnoring("TERM", "app", this.directory);
+		this.processes.add(app);
+		assertThat(app.log()).contains("Lifecycle: SIGTERM is ignored by this process")
+			.doesNotContain("SIGHUP is ignored");
+
+		app.signal("HUP");
+
+		assertThat(app.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.CLEAN);
+		assertThat(app.log()).contains("Lifecycle: received SIGHUP; starting the coordinated shutdown",
+				"Lifecycle: shutdown complete (clean=true, exitCode=0");
+	}
+
+	@Test
 	void sigtermDuringStartUpEndsTheStartCleanlyWithExitZero() throws Exception {
 		// With a watched component the health monitor would start: the shutdown that ran during
 		// the slow start has already ended the engine's threads by then.
