@@ -2,6 +2,8 @@ package dev.lifecycle.autoconfigure;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.ByteBuffer;
+import java.nio.charset.Charset;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -9,12 +11,15 @@ import dev.lifecycle.core.LifecycleManager;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.web.filter.OncePerRequestFilter;
 
@@ -53,24 +58,34 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 	@Override
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
+		if (request.getDispatcherType() == DispatcherType.ERROR) {
+			// The error page of a request already counted: its body is framed like any other.
+			chain.doFilter(request, closing(request, response, this.manager.isShutdownInitiated()));
+			return;
+		}
 		this.manager.recordActivity();
 		boolean shuttingDown = this.manager.isShutdownInitiated();
-		// An upgrade (WebSocket) keeps its connection: the socket ends with the streams instead.
-		if (this.connectionClose && shuttingDown && request.getProtocol().startsWith("HTTP/1")
-				&& request.getHeader("Upgrade") == null) {
-			response.setHeader("Connection", "close");
-			response = new ClosingResponse(response, "HEAD".equals(request.getMethod()));
-		}
 		// HTTP/2 has no Connection header: its connection gets a GOAWAY instead, before the
 		// response and again after it, in case the server could not reach the connection then.
 		this.http2.onRequest(request);
-		chain.doFilter(request, response);
+		chain.doFilter(request, closing(request, response, shuttingDown));
 		if (shuttingDown) {
 			this.http2.onRequest(request);
 		}
 		if (request.isAsyncStarted()) {
 			track(request.getAsyncContext());
 		}
+	}
+
+	private HttpServletResponse closing(HttpServletRequest request, HttpServletResponse response,
+			boolean shuttingDown) {
+		// An upgrade (WebSocket) keeps its connection: the socket ends with the streams instead.
+		if (this.connectionClose && shuttingDown && request.getProtocol().startsWith("HTTP/1")
+				&& request.getHeader("Upgrade") == null) {
+			response.setHeader("Connection", "close");
+			return new ClosingResponse(response, "HEAD".equals(request.getMethod()));
+		}
+		return response;
 	}
 
 	private void track(AsyncContext context) {
@@ -116,12 +131,26 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 		}
 	}
 
-	/** A response that carries {@code Connection: close}: its framing is decided when its body begins. */
+	/**
+	 * A response that carries {@code Connection: close}. Its framing is decided just before it is
+	 * committed with a body of a length still unknown: at a flush, or at a write that would fill the
+	 * server's buffer. A body the server buffers whole gets its {@code Content-Length} from the
+	 * server as usual, and so does a length the application sets late.
+	 */
 	private static final class ClosingResponse extends HttpServletResponseWrapper {
 
 		private final boolean head;
 
 		private boolean framed;
+
+		/** Bytes (or, through the writer, the most bytes its characters may take) since the last reset. */
+		private long buffered;
+
+		private int bytesPerChar = 1;
+
+		private @Nullable ServletOutputStream stream;
+
+		private @Nullable PrintWriter writer;
 
 		ClosingResponse(HttpServletResponse response, boolean head) {
 			super(response);
@@ -130,14 +159,24 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 
 		@Override
 		public ServletOutputStream getOutputStream() throws IOException {
-			frame();
-			return super.getOutputStream();
+			ServletOutputStream stream = this.stream;
+			if (stream == null) {
+				stream = new FramingOutputStream(super.getOutputStream(), this);
+				this.stream = stream;
+			}
+			return stream;
 		}
 
 		@Override
 		public PrintWriter getWriter() throws IOException {
-			frame();
-			return super.getWriter();
+			PrintWriter writer = this.writer;
+			if (writer == null) {
+				PrintWriter delegate = super.getWriter();
+				this.bytesPerChar = maxBytesPerChar(getCharacterEncoding());
+				writer = new FramingWriter(delegate, this);
+				this.writer = writer;
+			}
+			return writer;
 		}
 
 		@Override
@@ -146,17 +185,142 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 			super.flushBuffer();
 		}
 
-		private void frame() {
-			if (!this.framed) {
+		@Override
+		public void resetBuffer() {
+			super.resetBuffer();
+			this.buffered = 0;
+		}
+
+		@Override
+		public void reset() {
+			super.reset();
+			this.buffered = 0;
+		}
+
+		/** Called before {@code count} more bytes or characters go to the server's buffer. */
+		void beforeWrite(long count, boolean characters) {
+			this.buffered += characters ? count * this.bytesPerChar : count;
+			if (this.buffered >= getBufferSize()) {
+				frame();
+			}
+		}
+
+		void frame() {
+			if (!this.framed && !isCommitted()) {
 				this.framed = true;
 				ChunkedFraming.keep(getResponse(), this.head, getStatus(), containsHeader("Content-Length"));
 			}
+		}
+
+		private static int maxBytesPerChar(@Nullable String encoding) {
+			try {
+				return (int) Math.ceil(Charset.forName((encoding != null) ? encoding : "ISO-8859-1")
+					.newEncoder()
+					.maxBytesPerChar());
+			}
+			catch (RuntimeException ex) {
+				return 4;
+			}
+		}
+
+	}
+
+	/** The servlet output stream of a {@link ClosingResponse}. */
+	private static final class FramingOutputStream extends ServletOutputStream {
+
+		private final ServletOutputStream delegate;
+
+		private final ClosingResponse response;
+
+		FramingOutputStream(ServletOutputStream delegate, ClosingResponse response) {
+			this.delegate = delegate;
+			this.response = response;
+		}
+
+		@Override
+		public void write(int b) throws IOException {
+			this.response.beforeWrite(1, false);
+			this.delegate.write(b);
+		}
+
+		@Override
+		public void write(byte[] b, int off, int len) throws IOException {
+			this.response.beforeWrite(len, false);
+			this.delegate.write(b, off, len);
+		}
+
+		@Override
+		public void write(ByteBuffer buffer) throws IOException {
+			this.response.beforeWrite(buffer.remaining(), false);
+			this.delegate.write(buffer);
+		}
+
+		@Override
+		public void flush() throws IOException {
+			this.response.frame();
+			this.delegate.flush();
+		}
+
+		@Override
+		public void close() throws IOException {
+			this.delegate.close();
+		}
+
+		@Override
+		public boolean isReady() {
+			return this.delegate.isReady();
+		}
+
+		@Override
+		public void setWriteListener(WriteListener listener) {
+			this.delegate.setWriteListener(listener);
+		}
+
+	}
+
+	/** The writer of a {@link ClosingResponse}; its errors stay the server writer's own. */
+	private static final class FramingWriter extends PrintWriter {
+
+		private final ClosingResponse response;
+
+		FramingWriter(PrintWriter delegate, ClosingResponse response) {
+			super(delegate);
+			this.response = response;
+		}
+
+		@Override
+		public void write(int c) {
+			this.response.beforeWrite(1, true);
+			super.write(c);
+		}
+
+		@Override
+		public void write(char[] buf, int off, int len) {
+			this.response.beforeWrite(len, true);
+			super.write(buf, off, len);
+		}
+
+		@Override
+		public void write(String s, int off, int len) {
+			this.response.beforeWrite(len, true);
+			super.write(s, off, len);
+		}
+
+		@Override
+		public void flush() {
+			this.response.frame();
+			super.flush();
 		}
 
 	}
 
 	@Override
 	protected boolean shouldNotFilterAsyncDispatch() {
+		return false;
+	}
+
+	@Override
+	protected boolean shouldNotFilterErrorDispatch() {
 		return false;
 	}
 

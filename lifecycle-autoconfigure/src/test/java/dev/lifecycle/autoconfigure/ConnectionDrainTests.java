@@ -92,6 +92,35 @@ class ConnectionDrainTests {
 		}
 	}
 
+	@ParameterizedTest
+	@ValueSource(strings = { "tomcat", "jetty" })
+	void duringTheDrainErrorPagesBufferedBodiesAndLateLengthsKeepTheFramingTheyHaveWithoutIt(String server)
+			throws Exception {
+		try (ConfigurableApplicationContext context = startOn(server)) {
+			int port = port(context);
+			List<String> paths = List.of("/missing", "/map", "/late-length", "/large");
+			List<RawHttp.Response> before = new ArrayList<>();
+			for (String path : paths) {
+				try (Socket socket = new Socket("localhost", port)) {
+					socket.setSoTimeout((int) Duration.ofSeconds(10).toMillis());
+					before.add(RawHttp.get(socket, path));
+				}
+			}
+			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
+
+			for (int i = 0; i < paths.size(); i++) {
+				RawHttp.Response during = closingExchange(port, paths.get(i));
+				RawHttp.Response usual = before.get(i);
+				assertThat(during.status()).as(paths.get(i)).isEqualTo(usual.status());
+				assertThat(during.framing()).as(paths.get(i) + ": " + during.headers())
+					.isEqualTo(usual.framing())
+					.isNotEqualTo("close-delimited");
+				assertThat(during.body()).as(paths.get(i)).hasSameSizeAs(usual.body());
+			}
+			assertThat(before.get(0).status()).as("an error page").isEqualTo(404);
+		}
+	}
+
 	/** One request on a new connection during the drain: it carries Connection: close, then the server closes. */
 	private static RawHttp.Response closingExchange(int port, String path) throws Exception {
 		try (Socket socket = new Socket("localhost", port)) {
@@ -182,6 +211,30 @@ class ConnectionDrainTests {
 			@GetMapping("/nothing")
 			org.springframework.http.ResponseEntity<Void> nothing() {
 				return org.springframework.http.ResponseEntity.noContent().build();
+			}
+
+			/** Buffered whole by the server, which then knows its length. */
+			@GetMapping("/map")
+			java.util.Map<String, String> map() {
+				return java.util.Map.of("id", "o-1");
+			}
+
+			/** Its length is set after its stream was taken, before anything is written. */
+			@GetMapping("/late-length")
+			void lateLength(jakarta.servlet.http.HttpServletResponse response) throws java.io.IOException {
+				var out = response.getOutputStream();
+				response.setContentLength(5);
+				out.write("hello".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+			}
+
+			/** Larger than the server's buffer, of a length no one announces. */
+			@GetMapping("/large")
+			void large(jakarta.servlet.http.HttpServletResponse response) throws java.io.IOException {
+				response.setContentType("text/plain");
+				var writer = response.getWriter();
+				for (int i = 0; i < 4096; i++) {
+					writer.write("0123456789abcde\n");
+				}
 			}
 
 			/** Written in two parts with a flush between: its length is not known when the response starts. */

@@ -29,7 +29,7 @@ final class RawHttp {
 				1);
 		String statusLine = in.readLine();
 		List<String> headers = new ArrayList<>();
-		int length = 0;
+		int length = -1;
 		for (String line = in.readLine(); line != null && !line.isEmpty(); line = in.readLine()) {
 			headers.add(line);
 			if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
@@ -37,7 +37,17 @@ final class RawHttp {
 			}
 		}
 		Response response = new Response(Integer.parseInt(statusLine.split(" ")[1]), headers, "");
-		String body = response.header("transfer-encoding").equalsIgnoreCase("chunked") ? chunks(in) : read(in, length);
+		String body;
+		if (response.header("transfer-encoding").equalsIgnoreCase("chunked")) {
+			body = chunks(in);
+		}
+		else if (length >= 0) {
+			body = read(in, length);
+		}
+		else {
+			boolean bodyless = response.status() < 200 || response.status() == 204 || response.status() == 304;
+			body = bodyless ? "" : readToTheEnd(in);
+		}
 		return new Response(response.status(), headers, body);
 	}
 
@@ -48,6 +58,15 @@ final class RawHttp {
 			read += in.read(body, read, length - read);
 		}
 		return new String(body);
+	}
+
+	/** A body the server ends by closing the connection. */
+	private static String readToTheEnd(BufferedReader in) throws IOException {
+		StringBuilder body = new StringBuilder();
+		for (int c = in.read(); c != -1; c = in.read()) {
+			body.append((char) c);
+		}
+		return body.toString();
 	}
 
 	/** A chunked body, up to and including its last (empty) chunk and the blank line after it. */
@@ -70,6 +89,14 @@ final class RawHttp {
 				.map((line) -> line.substring(line.indexOf(':') + 1).trim())
 				.findFirst()
 				.orElse("");
+		}
+
+		/** How the end of the body is told: its length, its last chunk, or the connection's close. */
+		String framing() {
+			if (header("transfer-encoding").equalsIgnoreCase("chunked")) {
+				return "chunked";
+			}
+			return header("content-length").isEmpty() ? "close-delimited" : "content-length";
 		}
 
 	}
