@@ -20,7 +20,9 @@ import org.springframework.web.context.ServletContextAware;
  * web server) with 1001 "going away" when the long-lived streams end, through the web server's own
  * WebSocket container: Tomcat's closes every session it holds, as it does itself when the
  * application stops; Jetty's lists its open sessions. Neither tells of sessions as they open, so
- * one opened after that point closes when the web server stops, as without Lifecycle.
+ * one opened after that point closes when the web server stops, as without Lifecycle. They run
+ * after every other session and stream has ended, since Tomcat's closes the WebSocket under a
+ * SockJS session too.
  */
 final class JakartaWebSocketDrain implements ServletContextAware {
 
@@ -36,7 +38,7 @@ final class JakartaWebSocketDrain implements ServletContextAware {
 	private volatile @Nullable ServletContext servletContext;
 
 	JakartaWebSocketDrain(StreamDrain streams) {
-		streams.registerSessions(this::closeAll);
+		streams.registerServer(this::closeAll);
 	}
 
 	@Override

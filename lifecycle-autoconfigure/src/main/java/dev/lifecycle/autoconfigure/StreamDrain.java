@@ -29,6 +29,8 @@ final class StreamDrain implements LifecycleListener {
 
 	private final List<Runnable> enders = new CopyOnWriteArrayList<>();
 
+	private final List<Runnable> serverEnders = new CopyOnWriteArrayList<>();
+
 	private final AtomicBoolean ended = new AtomicBoolean();
 
 	StreamDrain(LifecycleProperties.Streams.EndAt endAt) {
@@ -47,6 +49,15 @@ final class StreamDrain implements LifecycleListener {
 	 */
 	void registerSessions(Runnable ender) {
 		this.sessionEnders.add(ender);
+	}
+
+	/**
+	 * Adds how a web server closes the WebSocket sessions it holds, tracked by no one else (plain
+	 * Jakarta endpoints). These run last: a server may close every socket it holds, and a session
+	 * of Spring's (SockJS over WebSocket) must have sent its own close frame by then.
+	 */
+	void registerServer(Runnable ender) {
+		this.serverEnders.add(ender);
 	}
 
 	/** Whether the streams have been ended; a stream starting now ends at once. */
@@ -73,8 +84,8 @@ final class StreamDrain implements LifecycleListener {
 		end("the shutdown ended");
 	}
 
-	private static List<Runnable> concat(List<Runnable> first, List<Runnable> then) {
-		return Stream.concat(first.stream(), then.stream()).toList();
+	private List<Runnable> inOrder() {
+		return Stream.of(this.sessionEnders, this.enders, this.serverEnders).flatMap(List::stream).toList();
 	}
 
 	private void end(String when) {
@@ -82,7 +93,7 @@ final class StreamDrain implements LifecycleListener {
 			return;
 		}
 		logger.info("Lifecycle: ending long-lived streams (" + when + ")");
-		for (Runnable ender : concat(this.sessionEnders, this.enders)) {
+		for (Runnable ender : inOrder()) {
 			try {
 				ender.run();
 			}

@@ -196,6 +196,47 @@ class WebSocketDrainTests {
 		}
 	}
 
+	@Test
+	void aSockJsSessionOverWebSocketGetsItsCloseFrameBeforeTheWebServerClosesTheSocket() throws Exception {
+		// Tomcat closes every WebSocket it holds when Lifecycle ends the plain Jakarta sessions:
+		// a SockJS session must have said goodbye in its own protocol by then.
+		try (ConfigurableApplicationContext context = start(SockJsApplication.class, WebApplicationType.SERVLET,
+				"lifecycle.streams.end-at=shutdown", "lifecycle.drain-delay=3s")) {
+			assertThat(context.getBeansOfType(JakartaWebSocketDrain.class)).hasSize(1);
+			int port = ((WebServerApplicationContext) context).getWebServer().getPort();
+			List<String> frames = new java.util.concurrent.CopyOnWriteArrayList<>();
+			CompletableFuture<Integer> closeCode = new CompletableFuture<>();
+			WebSocket socket = HttpClient.newHttpClient()
+				.newWebSocketBuilder()
+				.buildAsync(URI.create("ws://localhost:" + port + "/sockjs/000/s1/websocket"), new WebSocket.Listener() {
+					@Override
+					public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
+						frames.add(data.toString());
+						webSocket.request(1);
+						return null;
+					}
+
+					@Override
+					public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
+						closeCode.complete(statusCode);
+						return null;
+					}
+				})
+				.get(5, TimeUnit.SECONDS);
+			socket.sendText("[\"hi\"]", true).get(5, TimeUnit.SECONDS);
+			org.awaitility.Awaitility.await()
+				.atMost(Duration.ofSeconds(10))
+				.until(() -> frames.contains("a[\"echo:hi\"]"));
+
+			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
+
+			assertThat(closeCode.get(5, TimeUnit.SECONDS)).isEqualTo(1001);
+			assertThat(frames).as("SockJS's own close frame, then the socket's close").last()
+				.asString()
+				.startsWith("c[1001,");
+		}
+	}
+
 	@ParameterizedTest
 	@ValueSource(strings = { "tomcat", "jetty" })
 	void aPlainJakartaServerEndpointSessionClosesWithGoingAwayWhenTheStreamsEnd(String server) throws Exception {
