@@ -19,7 +19,7 @@
 #         GET /counts/stream through the proxy for the whole run, each reconnecting when its stream ends
 # Loads (--loads, wrk pause per request and connection in ms): 40 (about 300 requests/s) and 0
 # (saturation: as many requests/s as the three instances take).
-# Variants (--variants), interleaved, the order rotated per round (A B C, B C A, C A B ...):
+# Variants (--variants), interleaved, the order rotated per cell and round (A B C, B C A, ...):
 #   lifecycle          the sample as shipped (connection-close and GOAWAY on), drain delay 5s
 #                      (Kubernetes default), signals trapped
 #   lifecycle-adaptive the same with --lifecycle.drain-quiet-period=$RR_QUIET (1s)
@@ -368,13 +368,18 @@ run_variant() { # round mode delay_ms variant
 }
 
 ((REPORT_ONLY)) && ROUNDS=0
+cell=0
 for ((r = FIRST_ROUND; r < FIRST_ROUND + ROUNDS; r++)); do
   for m in $MODES; do
     for d in $LOADS; do
-      # Round r starts at the r-th variant (A B C, B C A, C A B ...): no variant always runs first
-      # after a light cell or last after a heavy one.
+      # Each cell starts one variant further than the one before (A B C, B C A, C A B ...), and
+      # each round one further again: with fewer rounds than variants every variant still runs
+      # first in some cells, so none always follows a light cell or precedes a heavy one.
       read -ra vs <<<"$VARIANTS"
-      for ((vi = 0; vi < ${#vs[@]}; vi++)); do run_variant "$r" "$m" "$d" "${vs[(vi + r - 1) % ${#vs[@]}]}"; done
+      for ((vi = 0; vi < ${#vs[@]}; vi++)); do
+        run_variant "$r" "$m" "$d" "${vs[(vi + r - 1 + cell) % ${#vs[@]}]}"
+      done
+      cell=$((cell + 1))
     done
   done
 done
