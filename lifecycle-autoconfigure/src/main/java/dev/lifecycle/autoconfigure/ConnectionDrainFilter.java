@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.Charset;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntUnaryOperator;
 
 import dev.lifecycle.core.LifecycleManager;
 import jakarta.servlet.AsyncContext;
@@ -21,6 +22,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import jakarta.servlet.http.HttpServletResponseWrapper;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.util.ClassUtils;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
@@ -36,6 +38,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * graceful shutdown.
  */
 final class ConnectionDrainFilter extends OncePerRequestFilter {
+
+	private static final boolean JETTY = ClassUtils.isPresent("org.eclipse.jetty.ee11.servlet.ServletContextRequest",
+			ConnectionDrainFilter.class.getClassLoader());
 
 	private final LifecycleManager manager;
 
@@ -83,7 +88,7 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 		if (this.connectionClose && shuttingDown && request.getProtocol().startsWith("HTTP/1")
 				&& request.getHeader("Upgrade") == null) {
 			response.setHeader("Connection", "close");
-			return new ClosingResponse(response, "HEAD".equals(request.getMethod()));
+			return new ClosingResponse(response, "HEAD".equals(request.getMethod()), largestBufferedWrite(request));
 		}
 		return response;
 	}
@@ -132,6 +137,27 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 	}
 
 	/**
+	 * The largest single write the server buffers rather than sends at once, given its buffer's
+	 * size: Jetty writes one larger than its aggregation size straight through, committing the
+	 * response; Tomcat buffers every write up to its buffer's size.
+	 */
+	private static IntUnaryOperator largestBufferedWrite(HttpServletRequest request) {
+		if (JETTY) {
+			try {
+				Integer size = Jetty.aggregationSize(request);
+				if (size != null) {
+					return (buffer) -> Math.min(size, buffer);
+				}
+			}
+			catch (RuntimeException | LinkageError ex) {
+				// Another Jetty than the one compiled against: a quarter of the buffer, its default.
+				return (buffer) -> buffer / 4;
+			}
+		}
+		return IntUnaryOperator.identity();
+	}
+
+	/**
 	 * A response that carries {@code Connection: close}. Its framing is decided just before it is
 	 * committed with a body of a length still unknown: at a flush, or at a write that would fill the
 	 * server's buffer. A body the server buffers whole gets its {@code Content-Length} from the
@@ -140,6 +166,9 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 	private static final class ClosingResponse extends HttpServletResponseWrapper {
 
 		private final boolean head;
+
+		/** See {@link ConnectionDrainFilter#largestBufferedWrite}. */
+		private final IntUnaryOperator largestBufferedWrite;
 
 		private boolean framed;
 
@@ -152,9 +181,10 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 
 		private @Nullable PrintWriter writer;
 
-		ClosingResponse(HttpServletResponse response, boolean head) {
+		ClosingResponse(HttpServletResponse response, boolean head, IntUnaryOperator largestBufferedWrite) {
 			super(response);
 			this.head = head;
+			this.largestBufferedWrite = largestBufferedWrite;
 		}
 
 		@Override
@@ -199,8 +229,10 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 
 		/** Called before {@code count} more bytes or characters go to the server's buffer. */
 		void beforeWrite(long count, boolean characters) {
-			this.buffered += characters ? count * this.bytesPerChar : count;
-			if (this.buffered >= getBufferSize()) {
+			long bytes = characters ? count * this.bytesPerChar : count;
+			this.buffered += bytes;
+			int bufferSize = getBufferSize();
+			if (this.buffered >= bufferSize || bytes > this.largestBufferedWrite.applyAsInt(bufferSize)) {
 				frame();
 			}
 		}
@@ -310,6 +342,17 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 		public void flush() {
 			this.response.frame();
 			super.flush();
+		}
+
+	}
+
+	/** Jetty's configuration, read only when Jetty's servlet support is present. */
+	private static final class Jetty {
+
+		static @Nullable Integer aggregationSize(HttpServletRequest request) {
+			org.eclipse.jetty.ee11.servlet.ServletContextRequest jetty = org.eclipse.jetty.ee11.servlet.ServletContextRequest
+				.getServletContextRequest(request);
+			return (jetty != null) ? jetty.getServletChannel().getHttpConfiguration().getOutputAggregationSize() : null;
 		}
 
 	}

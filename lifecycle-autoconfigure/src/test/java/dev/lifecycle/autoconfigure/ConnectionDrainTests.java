@@ -98,7 +98,7 @@ class ConnectionDrainTests {
 			throws Exception {
 		try (ConfigurableApplicationContext context = startOn(server)) {
 			int port = port(context);
-			List<String> paths = List.of("/missing", "/map", "/late-length", "/large");
+			List<String> paths = List.of("/missing", "/map", "/late-length", "/large", "/large-write");
 			List<RawHttp.Response> before = new ArrayList<>();
 			for (String path : paths) {
 				try (Socket socket = new Socket("localhost", port)) {
@@ -235,6 +235,15 @@ class ConnectionDrainTests {
 				for (int i = 0; i < 4096; i++) {
 					writer.write("0123456789abcde\n");
 				}
+			}
+
+			/** One write of more than Jetty writes without aggregating, less than either server's buffer. */
+			@GetMapping("/large-write")
+			void largeWrite(jakarta.servlet.http.HttpServletResponse response) throws java.io.IOException {
+				response.setContentType("application/octet-stream");
+				byte[] body = new byte[20_000];
+				java.util.Arrays.fill(body, (byte) 'x');
+				response.getOutputStream().write(body);
 			}
 
 			/** Written in two parts with a flush between: its length is not known when the response starts. */
