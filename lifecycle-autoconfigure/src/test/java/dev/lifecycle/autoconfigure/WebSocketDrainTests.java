@@ -204,34 +204,17 @@ class WebSocketDrainTests {
 				"lifecycle.streams.end-at=shutdown", "lifecycle.drain-delay=3s")) {
 			assertThat(context.getBeansOfType(JakartaWebSocketDrain.class)).hasSize(1);
 			int port = ((WebServerApplicationContext) context).getWebServer().getPort();
-			List<String> frames = new java.util.concurrent.CopyOnWriteArrayList<>();
-			CompletableFuture<Integer> closeCode = new CompletableFuture<>();
-			WebSocket socket = HttpClient.newHttpClient()
-				.newWebSocketBuilder()
-				.buildAsync(URI.create("ws://localhost:" + port + "/sockjs/000/s1/websocket"), new WebSocket.Listener() {
-					@Override
-					public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
-						frames.add(data.toString());
-						webSocket.request(1);
-						return null;
-					}
-
-					@Override
-					public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
-						closeCode.complete(statusCode);
-						return null;
-					}
-				})
-				.get(5, TimeUnit.SECONDS);
-			socket.sendText("[\"hi\"]", true).get(5, TimeUnit.SECONDS);
+			// SockJS's WebSocket transport, raw: "o" on open, "a[...]" for messages, "c[code,reason]" to close.
+			Client client = Client.connect(port, "/sockjs/000/s1/websocket");
+			client.socket().sendText("[\"hi\"]", true).get(5, TimeUnit.SECONDS);
 			org.awaitility.Awaitility.await()
 				.atMost(Duration.ofSeconds(10))
-				.until(() -> frames.contains("a[\"echo:hi\"]"));
+				.until(() -> client.frames().contains("a[\"echo:hi\"]"));
 
 			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
 
-			assertThat(closeCode.get(5, TimeUnit.SECONDS)).isEqualTo(1001);
-			assertThat(frames).as("SockJS's own close frame, then the socket's close").last()
+			assertThat(client.closeCode().get(5, TimeUnit.SECONDS)).isEqualTo(1001);
+			assertThat(client.frames()).as("SockJS's own close frame, then the socket's close").last()
 				.asString()
 				.startsWith("c[1001,");
 		}
@@ -305,8 +288,9 @@ class WebSocketDrainTests {
 
 	}
 
-	/** The JDK's WebSocket client. */
-	private record Client(WebSocket socket, CompletableFuture<String> reply, CompletableFuture<Integer> closeCode) {
+	/** The JDK's WebSocket client: the first text it receives, every text frame, and the close code. */
+	private record Client(WebSocket socket, CompletableFuture<String> reply, List<String> frames,
+			CompletableFuture<Integer> closeCode) {
 
 		static Client connect(ConfigurableApplicationContext context) throws Exception {
 			return connect(((WebServerApplicationContext) context).getWebServer().getPort(), "/ws");
@@ -314,6 +298,7 @@ class WebSocketDrainTests {
 
 		static Client connect(int port, String path) throws Exception {
 			CompletableFuture<String> reply = new CompletableFuture<>();
+			List<String> frames = new java.util.concurrent.CopyOnWriteArrayList<>();
 			CompletableFuture<Integer> closeCode = new CompletableFuture<>();
 			WebSocket socket = HttpClient.newHttpClient()
 				.newWebSocketBuilder()
@@ -321,6 +306,7 @@ class WebSocketDrainTests {
 					@Override
 					public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
 						reply.complete(data.toString());
+						frames.add(data.toString());
 						webSocket.request(1);
 						return null;
 					}
@@ -337,7 +323,7 @@ class WebSocketDrainTests {
 					}
 				})
 				.get(5, TimeUnit.SECONDS);
-			return new Client(socket, reply, closeCode);
+			return new Client(socket, reply, frames, closeCode);
 		}
 
 		String echo(String text) throws Exception {
