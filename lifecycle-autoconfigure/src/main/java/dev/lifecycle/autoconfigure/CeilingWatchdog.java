@@ -11,6 +11,7 @@ import java.util.function.Supplier;
 import dev.lifecycle.core.ExitCodes;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Bounds the time from a shutdown's first instant to the process exit, whatever runs after the
@@ -41,7 +42,7 @@ final class CeilingWatchdog {
 
 	private volatile List<CeilingHaltHook> armedHooks = List.of();
 
-	private volatile Thread thread;
+	private volatile @Nullable Thread thread;
 
 	/**
 	 * @param ending whether the application is still on its way out when the watchdog fires: the
@@ -140,7 +141,7 @@ final class CeilingWatchdog {
 		return !thread.isDaemon() || thread.getName().startsWith("lifecycle-");
 	}
 
-	private String destroyedBean(Thread thread, StackTraceElement[] stack) {
+	private @Nullable String destroyedBean(Thread thread, StackTraceElement[] stack) {
 		for (StackTraceElement element : stack) {
 			if (element.getClassName().startsWith("org.springframework.beans.factory.support.DisposableBeanAdapter")) {
 				return this.destructions.lastDestroyedBy(thread).orElse(null);

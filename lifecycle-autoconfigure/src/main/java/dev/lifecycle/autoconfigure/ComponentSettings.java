@@ -10,6 +10,7 @@ import dev.lifecycle.core.ComponentOptions;
 import dev.lifecycle.core.InvalidOptionException;
 import dev.lifecycle.core.Tier;
 import dev.lifecycle.spring.ManagedComponent;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.util.StringUtils;
@@ -187,8 +188,8 @@ final class ComponentSettings {
 	 * @param origin where these values come from
 	 * @param description where they were declared, for messages
 	 */
-	record Declared(int phase, Tier tier, Duration gracefulShutdown, Duration livenessDeadline, int stallThreshold,
-			boolean finite, Origin origin, String description) {
+	record Declared(int phase, Tier tier, @Nullable Duration gracefulShutdown, @Nullable Duration livenessDeadline,
+			int stallThreshold, boolean finite, Origin origin, String description) {
 	}
 
 	/**
@@ -231,7 +232,8 @@ final class ComponentSettings {
 
 	}
 
-	private static Duration parse(String value, String attribute, String source, UnaryOperator<String> placeholders) {
+	private static @Nullable Duration parse(String value, String attribute, String source,
+			UnaryOperator<String> placeholders) {
 		if (!StringUtils.hasText(value)) {
 			return null;
 		}

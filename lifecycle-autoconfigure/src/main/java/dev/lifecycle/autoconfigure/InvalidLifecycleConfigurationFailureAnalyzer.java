@@ -1,5 +1,7 @@
 package dev.lifecycle.autoconfigure;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
@@ -15,9 +17,9 @@ import org.springframework.core.env.Environment;
 class InvalidLifecycleConfigurationFailureAnalyzer
 		extends AbstractFailureAnalyzer<InvalidLifecycleConfigurationException> {
 
-	private final Environment environment;
+	private final @Nullable Environment environment;
 
-	InvalidLifecycleConfigurationFailureAnalyzer(Environment environment) {
+	InvalidLifecycleConfigurationFailureAnalyzer(@Nullable Environment environment) {
 		this.environment = environment;
 	}
 
@@ -33,7 +35,7 @@ class InvalidLifecycleConfigurationFailureAnalyzer
 		return new FailureAnalysis(description.toString(), cause.getAction(), cause);
 	}
 
-	private String origin(String setting) {
+	private @Nullable String origin(String setting) {
 		if (this.environment == null || !ConfigurationPropertyName.isValid(setting)) {
 			return null;
 		}

@@ -10,6 +10,7 @@ import dev.lifecycle.core.ShutdownReason;
 import dev.lifecycle.core.ShutdownReport;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -45,7 +46,7 @@ final class LifecycleCoordinator implements SmartLifecycle, SmartInitializingSin
 
 	private final ShutdownExit exit;
 
-	private final SignalTrap signalTrap;
+	private final @Nullable SignalTrap signalTrap;
 
 	private final boolean adoption;
 
@@ -59,7 +60,7 @@ final class LifecycleCoordinator implements SmartLifecycle, SmartInitializingSin
 	 * {@code lifecycle.components} entries are then checked after the adoption)
 	 */
 	LifecycleCoordinator(LifecycleManager manager, ManagedComponentRegistrar registrar, ShutdownExit exit,
-			SignalTrap signalTrap, List<LifecycleListener> listeners, boolean adoption) {
+			@Nullable SignalTrap signalTrap, List<LifecycleListener> listeners, boolean adoption) {
 		this.manager = manager;
 		this.registrar = registrar;
 		this.exit = exit;

@@ -14,6 +14,7 @@ import dev.lifecycle.core.PreviousRun;
 import dev.lifecycle.core.ShutdownReport;
 import dev.lifecycle.core.ShutdownTrigger;
 import dev.lifecycle.core.Tier;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
@@ -35,7 +36,7 @@ public final class LifecycleEndpoint {
 
 	private final LifecycleManager manager;
 
-	private final ComponentOrigins origins;
+	private final @Nullable ComponentOrigins origins;
 
 	/**
 	 * Creates the endpoint.
@@ -48,7 +49,7 @@ public final class LifecycleEndpoint {
 	/**
 	 * @param origins where each component's options came from, or {@code null} when unknown
 	 */
-	LifecycleEndpoint(LifecycleManager manager, ComponentOrigins origins) {
+	LifecycleEndpoint(LifecycleManager manager, @Nullable ComponentOrigins origins) {
 		this.manager = manager;
 		this.origins = origins;
 	}
@@ -77,7 +78,7 @@ public final class LifecycleEndpoint {
 	 * @return the description, or {@code null} (404) for an unknown name
 	 */
 	@ReadOperation
-	public ComponentDescriptor component(@Selector String name) {
+	public @Nullable ComponentDescriptor component(@Selector String name) {
 		return this.manager.components()
 			.stream()
 			.filter((component) -> component.name().equals(name))
@@ -94,7 +95,7 @@ public final class LifecycleEndpoint {
 	 * @return the SVG, or {@code null} (404) when the previous run left no report
 	 */
 	@ReadOperation(produces = "image/svg+xml")
-	public String timeline(@Selector String run, @Selector String view) {
+	public @Nullable String timeline(@Selector String run, @Selector String view) {
 		if (!"previous".equals(run) || !"timeline".equals(view)) {
 			return null;
 		}
@@ -121,7 +122,8 @@ public final class LifecycleEndpoint {
 	 * ended without one; {@code null} when nothing is known (no run marker kept)
 	 */
 	public record LifecycleDescriptor(String serviceName, String status, List<ComponentDescriptor> components,
-			ShutdownDescriptor shutdown, PreviousRunDescriptor previousRun) implements OperationResponseBody {
+			@Nullable ShutdownDescriptor shutdown, @Nullable PreviousRunDescriptor previousRun)
+			implements OperationResponseBody {
 	}
 
 	/**
@@ -132,8 +134,8 @@ public final class LifecycleEndpoint {
 	 * @param reportFile its shutdown report, or {@code null}
 	 * @param report that report's content (its schema is in the reference manual), or {@code null}
 	 */
-	public record PreviousRunDescriptor(boolean unclean, String summary, String reportFile,
-			Map<String, Object> report) {
+	public record PreviousRunDescriptor(boolean unclean, String summary, @Nullable String reportFile,
+			@Nullable Map<String, Object> report) {
 
 		static PreviousRunDescriptor of(PreviousRun previous) {
 			return new PreviousRunDescriptor(previous.unclean(), previous.summary(),
@@ -159,10 +161,10 @@ public final class LifecycleEndpoint {
 	 * manager was built without the Spring layer's resolver
 	 */
 	public record ComponentDescriptor(String name, Tier tier, int phase, ComponentState state, boolean healthy,
-			HealthStatus health, String heartbeatAge, int openCriticalSections, Map<String, Object> details,
-			OptionsDescriptor options) implements OperationResponseBody {
+			HealthStatus health, @Nullable String heartbeatAge, int openCriticalSections, Map<String, Object> details,
+			@Nullable OptionsDescriptor options) implements OperationResponseBody {
 
-		static ComponentDescriptor of(ComponentView view, OptionsDescriptor options) {
+		static ComponentDescriptor of(ComponentView view, @Nullable OptionsDescriptor options) {
 			return new ComponentDescriptor(view.name(), view.tier(), view.phase(), view.state(), view.healthy(),
 					view.healthStatus(), view.heartbeatAge().map(Object::toString).orElse(null),
 					view.openCriticalSections(), view.details(), options);
@@ -184,8 +186,8 @@ public final class LifecycleEndpoint {
 	 * ({@code lifecycle.components.<name>.*}), {@code spring} (an adopted bean's Spring phase or
 	 * {@code spring.lifecycle.timeout-per-shutdown-phase}), {@code code} or {@code default}
 	 */
-	public record OptionsDescriptor(int phase, Tier tier, String gracefulShutdown, String livenessDeadline,
-			int stallThreshold, boolean adopted, Map<String, String> origins) {
+	public record OptionsDescriptor(int phase, Tier tier, @Nullable String gracefulShutdown,
+			@Nullable String livenessDeadline, int stallThreshold, boolean adopted, Map<String, String> origins) {
 
 		static OptionsDescriptor of(ComponentOrigins.Entry entry) {
 			ComponentOptions options = entry.options();
@@ -207,9 +209,10 @@ public final class LifecycleEndpoint {
 	 * @param detail the trigger's detail, empty if none
 	 * @param report the report, or {@code null} while the sequence runs
 	 */
-	public record ShutdownDescriptor(String reason, String component, String detail, ReportDescriptor report) {
+	public record ShutdownDescriptor(String reason, String component, String detail,
+			@Nullable ReportDescriptor report) {
 
-		static ShutdownDescriptor of(ShutdownTrigger trigger, ShutdownReport report) {
+		static ShutdownDescriptor of(ShutdownTrigger trigger, @Nullable ShutdownReport report) {
 			return new ShutdownDescriptor(trigger.reason().label(), trigger.component(), trigger.detail(),
 					(report != null) ? ReportDescriptor.of(report) : null);
 		}

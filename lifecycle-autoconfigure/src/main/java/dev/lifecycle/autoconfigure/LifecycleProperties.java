@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import dev.lifecycle.core.Tier;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -27,7 +28,7 @@ public class LifecycleProperties {
 	 * Name of the service, used as the 'service_name' label on every Lifecycle metric. Defaults to
 	 * 'spring.application.name'; the start fails when neither is set.
 	 */
-	private String serviceName;
+	private @Nullable String serviceName;
 
 	/**
 	 * Hard ceiling on a shutdown, from its first instant to the end of the observability drain.
@@ -42,14 +43,14 @@ public class LifecycleProperties {
 	 * detects Kubernetes as the cloud platform and 0s elsewhere. Must be shorter than the global
 	 * shutdown timeout.
 	 */
-	private Duration drainDelay;
+	private @Nullable Duration drainDelay;
 
 	/**
 	 * Makes the drain delay adaptive: it ends once no HTTP request has arrived for this long
 	 * (and 'lifecycle.drain-minimum' has passed), the drain delay staying the upper bound. Unset
 	 * (the default) keeps the fixed delay.
 	 */
-	private Duration drainQuietPeriod;
+	private @Nullable Duration drainQuietPeriod;
 
 	/**
 	 * The shortest adaptive drain: long enough for load balancers and Kubernetes endpoints to
@@ -125,11 +126,11 @@ public class LifecycleProperties {
 		this.enabled = enabled;
 	}
 
-	public String getServiceName() {
+	public @Nullable String getServiceName() {
 		return this.serviceName;
 	}
 
-	public void setServiceName(String serviceName) {
+	public void setServiceName(@Nullable String serviceName) {
 		this.serviceName = serviceName;
 	}
 
@@ -141,19 +142,19 @@ public class LifecycleProperties {
 		this.globalShutdownTimeout = globalShutdownTimeout;
 	}
 
-	public Duration getDrainDelay() {
+	public @Nullable Duration getDrainDelay() {
 		return this.drainDelay;
 	}
 
-	public void setDrainDelay(Duration drainDelay) {
+	public void setDrainDelay(@Nullable Duration drainDelay) {
 		this.drainDelay = drainDelay;
 	}
 
-	public Duration getDrainQuietPeriod() {
+	public @Nullable Duration getDrainQuietPeriod() {
 		return this.drainQuietPeriod;
 	}
 
-	public void setDrainQuietPeriod(Duration drainQuietPeriod) {
+	public void setDrainQuietPeriod(@Nullable Duration drainQuietPeriod) {
 		this.drainQuietPeriod = drainQuietPeriod;
 	}
 
@@ -269,28 +270,28 @@ public class LifecycleProperties {
 		 * Spring Boot detects Kubernetes or 'lifecycle.pre-stop.path' is set, and false elsewhere,
 		 * so that services on one laptop never share '/tmp/shutdown'.
 		 */
-		private Boolean enabled;
+		private @Nullable Boolean enabled;
 
 		/**
 		 * Absolute path of the pre-stop file. Setting it switches the watcher on unless
 		 * 'lifecycle.pre-stop.enabled' is false. A file already there at start-up is deleted with
 		 * a warning, never taken as a shutdown request.
 		 */
-		private String path;
+		private @Nullable String path;
 
-		public Boolean getEnabled() {
+		public @Nullable Boolean getEnabled() {
 			return this.enabled;
 		}
 
-		public void setEnabled(Boolean enabled) {
+		public void setEnabled(@Nullable Boolean enabled) {
 			this.enabled = enabled;
 		}
 
-		public String getPath() {
+		public @Nullable String getPath() {
 			return this.path;
 		}
 
-		public void setPath(String path) {
+		public void setPath(@Nullable String path) {
 			this.path = path;
 		}
 
@@ -337,7 +338,7 @@ public class LifecycleProperties {
 		 * Path of the run marker. Defaults to 'lifecycle-<service-name>.running' in the
 		 * 'java.io.tmpdir' directory.
 		 */
-		private String path;
+		private @Nullable String path;
 
 		/**
 		 * How many shutdown reports (JSON, written as each shutdown goes) to keep next to the run
@@ -354,11 +355,11 @@ public class LifecycleProperties {
 			this.enabled = enabled;
 		}
 
-		public String getPath() {
+		public @Nullable String getPath() {
 			return this.path;
 		}
 
-		public void setPath(String path) {
+		public void setPath(@Nullable String path) {
 			this.path = path;
 		}
 
@@ -458,91 +459,91 @@ public class LifecycleProperties {
 		 * Spring would stop it, as soon as the context starts closing. Only for Lifecycle beans
 		 * that are not @ManagedComponents.
 		 */
-		private Boolean adopt;
+		private @Nullable Boolean adopt;
 
 		/**
 		 * Phase of the component: higher phases stop first and start last.
 		 */
-		private Integer phase;
+		private @Nullable Integer phase;
 
 		/**
 		 * Tier of the component: standard, observability or advisory.
 		 */
-		private Tier tier;
+		private @Nullable Tier tier;
 
 		/**
 		 * How long the component may take to drain once told to stop.
 		 */
-		private Duration gracefulShutdown;
+		private @Nullable Duration gracefulShutdown;
 
 		/**
 		 * Longest gap allowed between heartbeats; enables health monitoring of the component.
 		 */
-		private Duration livenessDeadline;
+		private @Nullable Duration livenessDeadline;
 
 		/**
 		 * Consecutive stalled health checks before the component counts as stalled.
 		 */
-		private Integer stallThreshold;
+		private @Nullable Integer stallThreshold;
 
-		public Boolean getAdopt() {
+		public @Nullable Boolean getAdopt() {
 			return this.adopt;
 		}
 
-		public void setAdopt(Boolean adopt) {
+		public void setAdopt(@Nullable Boolean adopt) {
 			this.adopt = adopt;
 		}
 		/**
 		 * Whether the component's work is finite: once every standard component has completed
 		 * its finite work, the application shuts down by itself (reason 'completed', exit 0).
 		 */
-		private Boolean finite;
+		private @Nullable Boolean finite;
 
-		public Integer getPhase() {
+		public @Nullable Integer getPhase() {
 			return this.phase;
 		}
 
-		public void setPhase(Integer phase) {
+		public void setPhase(@Nullable Integer phase) {
 			this.phase = phase;
 		}
 
-		public Tier getTier() {
+		public @Nullable Tier getTier() {
 			return this.tier;
 		}
 
-		public void setTier(Tier tier) {
+		public void setTier(@Nullable Tier tier) {
 			this.tier = tier;
 		}
 
-		public Duration getGracefulShutdown() {
+		public @Nullable Duration getGracefulShutdown() {
 			return this.gracefulShutdown;
 		}
 
-		public void setGracefulShutdown(Duration gracefulShutdown) {
+		public void setGracefulShutdown(@Nullable Duration gracefulShutdown) {
 			this.gracefulShutdown = gracefulShutdown;
 		}
 
-		public Duration getLivenessDeadline() {
+		public @Nullable Duration getLivenessDeadline() {
 			return this.livenessDeadline;
 		}
 
-		public void setLivenessDeadline(Duration livenessDeadline) {
+		public void setLivenessDeadline(@Nullable Duration livenessDeadline) {
 			this.livenessDeadline = livenessDeadline;
 		}
 
-		public Integer getStallThreshold() {
+		public @Nullable Integer getStallThreshold() {
 			return this.stallThreshold;
 		}
 
-		public void setStallThreshold(Integer stallThreshold) {
+		public void setStallThreshold(@Nullable Integer stallThreshold) {
 			this.stallThreshold = stallThreshold;
 		}
 
-		public Boolean getFinite() {
+		public @Nullable Boolean getFinite() {
 			return this.finite;
 		}
 
-		public void setFinite(Boolean finite) {
+		public void setFinite(@Nullable Boolean finite) {
 			this.finite = finite;
 		}
 

@@ -6,6 +6,7 @@ import java.util.Map;
 
 import dev.lifecycle.core.InvalidOptionException;
 import dev.lifecycle.core.LifecycleManager;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.cloud.CloudPlatform;
 import org.springframework.core.env.Environment;
@@ -29,8 +30,8 @@ import org.springframework.util.StringUtils;
  * @param drainMinimum the adaptive drain's minimum
  */
 record LifecycleSettings(String serviceName, Duration globalShutdownTimeout, Duration drainDelay,
-		Duration healthPollInterval, Path preStopFile, Path runMarker, int shutdownReports,
-		String applicationVersion, Duration drainQuietPeriod, Duration drainMinimum) {
+		Duration healthPollInterval, @Nullable Path preStopFile, @Nullable Path runMarker, int shutdownReports,
+		@Nullable String applicationVersion, @Nullable Duration drainQuietPeriod, Duration drainMinimum) {
 
 	/** The drain delay on Kubernetes, long enough for endpoint controllers and kube-proxy to catch up. */
 	static final Duration KUBERNETES_DRAIN_DELAY = Duration.ofSeconds(5);
@@ -142,7 +143,7 @@ record LifecycleSettings(String serviceName, Duration globalShutdownTimeout, Dur
 		return configured;
 	}
 
-	private static Path preStopFile(LifecycleProperties properties, Environment environment) {
+	private static @Nullable Path preStopFile(LifecycleProperties properties, Environment environment) {
 		LifecycleProperties.PreStop preStop = properties.getPreStop();
 		boolean enabled = (preStop.getEnabled() != null) ? preStop.getEnabled()
 				// Only a pod has a preStop hook; on a laptop two services would share the file.
@@ -159,7 +160,7 @@ record LifecycleSettings(String serviceName, Duration globalShutdownTimeout, Dur
 		return Path.of(path);
 	}
 
-	private static Path runMarker(LifecycleProperties properties, String serviceName) {
+	private static @Nullable Path runMarker(LifecycleProperties properties, String serviceName) {
 		LifecycleProperties.RunMarker marker = properties.getRunMarker();
 		if (!marker.isEnabled()) {
 			return null;

@@ -24,6 +24,7 @@ import dev.lifecycle.core.PassiveComponent;
 import dev.lifecycle.spring.FinalAction;
 import dev.lifecycle.spring.ManagedComponent;
 import dev.lifecycle.spring.ShutdownHandler;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.BeansException;
@@ -68,9 +69,9 @@ final class ManagedComponentRegistrar implements BeanPostProcessor, BeanFactoryA
 
 	private final ComponentOrigins origins;
 
-	private ConfigurableListableBeanFactory beanFactory;
+	private @Nullable ConfigurableListableBeanFactory beanFactory;
 
-	private Environment environment;
+	private @Nullable Environment environment;
 
 	private final Map<String, String> componentSources = new ConcurrentHashMap<>();
 
@@ -350,8 +351,10 @@ final class ManagedComponentRegistrar implements BeanPostProcessor, BeanFactoryA
 				&& this.beanFactory.isSingleton(beanName);
 	}
 
+	/** Resolves placeholders; one that resolves to nothing (a configured null value) gives "". */
 	private String resolvePlaceholders(String value) {
-		return (this.beanFactory != null) ? this.beanFactory.resolveEmbeddedValue(value) : value;
+		String resolved = (this.beanFactory != null) ? this.beanFactory.resolveEmbeddedValue(value) : value;
+		return (resolved != null) ? resolved : "";
 	}
 
 	private record Handler(String name, Duration timeout, dev.lifecycle.core.ShutdownHandler handler, int order,
@@ -368,14 +371,14 @@ final class ManagedComponentRegistrar implements BeanPostProcessor, BeanFactoryA
 	 */
 	private static final class ExposedPassiveComponent implements PassiveComponent {
 
-		private final AtomicReference<Object> exposed;
+		private final @Nullable AtomicReference<Object> exposed;
 
 		private volatile boolean started;
 
 		/**
 		 * @param exposed the bean, or {@code null} for a plain component with nothing to call
 		 */
-		ExposedPassiveComponent(AtomicReference<Object> exposed) {
+		ExposedPassiveComponent(@Nullable AtomicReference<Object> exposed) {
 			this.exposed = exposed;
 		}
 

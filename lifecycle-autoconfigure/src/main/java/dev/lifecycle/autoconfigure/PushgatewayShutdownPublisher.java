@@ -17,6 +17,7 @@ import dev.lifecycle.core.ShutdownTrigger;
 import io.prometheus.metrics.exporter.pushgateway.PushGateway;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.Ordered;
 
@@ -125,7 +126,7 @@ final class PushgatewayShutdownPublisher implements LifecycleListener, CeilingHa
 		}
 	}
 
-	private Future<?> submit() {
+	private @Nullable Future<?> submit() {
 		try {
 			return this.pusher.submit(this::push);
 		}
@@ -144,7 +145,7 @@ final class PushgatewayShutdownPublisher implements LifecycleListener, CeilingHa
 		}
 	}
 
-	private void failed(String reason, Exception ex) {
+	private void failed(@Nullable String reason, @Nullable Exception ex) {
 		if (this.failureLogged.compareAndSet(false, true)) {
 			logger.warn("Lifecycle: could not push the shutdown's metrics to the Pushgateway (" + reason
 					+ "); the shutdown goes on, but Prometheus may not see its completion", ex);

@@ -4,6 +4,7 @@ import dev.lifecycle.core.LifecycleListener;
 import dev.lifecycle.core.ShutdownTrigger;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.availability.ApplicationAvailability;
 import org.springframework.boot.availability.AvailabilityChangeEvent;
@@ -29,7 +30,7 @@ final class ReadinessStatePublisher
 
 	private final ApplicationContext context;
 
-	private final ApplicationAvailability availability;
+	private final @Nullable ApplicationAvailability availability;
 
 	private volatile boolean refusing;
 
@@ -37,7 +38,7 @@ final class ReadinessStatePublisher
 	 * @param availability the availability bean, created before this listener on purpose; may be
 	 * {@code null} when the application has none
 	 */
-	ReadinessStatePublisher(ApplicationContext context, ApplicationAvailability availability) {
+	ReadinessStatePublisher(ApplicationContext context, @Nullable ApplicationAvailability availability) {
 		this.context = context;
 		this.availability = availability;
 	}

@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.Ordered;
 import org.springframework.web.HttpRequestHandler;
@@ -48,7 +49,7 @@ final class ServletWebSocketDrain implements HandlerAdapter, Ordered {
 	}
 
 	@Override
-	public ModelAndView handle(HttpServletRequest request, HttpServletResponse response, Object handler)
+	public @Nullable ModelAndView handle(HttpServletRequest request, HttpServletResponse response, Object handler)
 			throws Exception {
 		this.tracking.computeIfAbsent((HttpRequestHandler) handler, this::tracking).handleRequest(request, response);
 		return null;

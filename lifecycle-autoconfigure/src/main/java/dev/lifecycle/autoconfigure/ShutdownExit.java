@@ -18,6 +18,7 @@ import dev.lifecycle.core.ShutdownTrigger;
 import dev.lifecycle.spring.LifecycleExit;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.ExitCodeGenerator;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -62,9 +63,9 @@ final class ShutdownExit implements LifecycleListener, ExitCodeGenerator {
 
 	private final LifecycleManager manager;
 
-	private final CeilingWatchdog watchdog;
+	private final @Nullable CeilingWatchdog watchdog;
 
-	private final AtomicReference<Owner> owner = new AtomicReference<>();
+	private final AtomicReference<@Nullable Owner> owner = new AtomicReference<>();
 
 	private final CompletableFuture<ShutdownReport> report = new CompletableFuture<>();
 
@@ -81,7 +82,7 @@ final class ShutdownExit implements LifecycleListener, ExitCodeGenerator {
 	 * never be halted
 	 */
 	ShutdownExit(ConfigurableApplicationContext context, LifecycleExit exit, boolean closeContext,
-			Duration reportWait, LifecycleManager manager, CeilingWatchdog watchdog) {
+			Duration reportWait, LifecycleManager manager, @Nullable CeilingWatchdog watchdog) {
 		this.context = context;
 		this.exit = exit;
 		this.closeContext = closeContext;

@@ -5,6 +5,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Draws a shutdown report (the JSON the engine writes next to its run marker) as an SVG timeline,
  * readable at a glance: the trigger and result in the title, one grey bar per step of the
@@ -137,7 +139,7 @@ final class ShutdownTimeline {
 		return LABEL_WIDTH + (WIDTH - LABEL_WIDTH - 20) * (double) millis / span;
 	}
 
-	private static String colour(Object outcome) {
+	private static String colour(@Nullable Object outcome) {
 		if (outcome == null) {
 			return "#bdbdbd";
 		}
@@ -156,7 +158,7 @@ final class ShutdownTimeline {
 		return String.format(Locale.ROOT, "%.1f", value);
 	}
 
-	private static long number(Object value) {
+	private static long number(@Nullable Object value) {
 		return (value instanceof Number number) ? number.longValue() : -1;
 	}
 

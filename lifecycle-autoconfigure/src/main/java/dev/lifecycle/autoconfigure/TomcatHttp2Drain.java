@@ -12,6 +12,7 @@ import org.apache.coyote.AbstractProtocol;
 import org.apache.coyote.http11.upgrade.UpgradeProcessorInternal;
 import org.apache.tomcat.util.net.AbstractEndpoint;
 import org.apache.tomcat.util.net.SocketWrapperBase;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.aot.hint.ExecutableMode;
 import org.springframework.aot.hint.RuntimeHints;
@@ -36,7 +37,7 @@ final class TomcatHttp2Drain implements Http2Drain.Server, ApplicationListener<W
 
 	private static final Log logger = LogFactory.getLog(TomcatHttp2Drain.class);
 
-	private static final Method GET_ENDPOINT = endpointAccessor();
+	private static final @Nullable Method GET_ENDPOINT = endpointAccessor();
 
 	private final List<Connector> connectors = new CopyOnWriteArrayList<>();
 
@@ -79,7 +80,7 @@ final class TomcatHttp2Drain implements Http2Drain.Server, ApplicationListener<W
 		}
 	}
 
-	private static AbstractEndpoint<?, ?> endpoint(AbstractProtocol<?> protocol) {
+	private static @Nullable AbstractEndpoint<?, ?> endpoint(AbstractProtocol<?> protocol) {
 		if (GET_ENDPOINT == null) {
 			return null;
 		}
@@ -92,7 +93,7 @@ final class TomcatHttp2Drain implements Http2Drain.Server, ApplicationListener<W
 		}
 	}
 
-	private static Method endpointAccessor() {
+	private static @Nullable Method endpointAccessor() {
 		try {
 			Method method = AbstractProtocol.class.getDeclaredMethod("getEndpoint");
 			ReflectionUtils.makeAccessible(method);

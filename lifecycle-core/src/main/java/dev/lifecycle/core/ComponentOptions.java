@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Immutable per-component options. Start from {@link #defaults()} and derive with the
  * {@code with…} methods. Combinations are checked when the component is registered, where the
@@ -20,16 +22,16 @@ public final class ComponentOptions {
 
 	private final Tier tier;
 
-	private final Duration gracefulShutdown;
+	private final @Nullable Duration gracefulShutdown;
 
-	private final Duration livenessDeadline;
+	private final @Nullable Duration livenessDeadline;
 
 	private final int stallThreshold;
 
 	private final boolean finite;
 
-	private ComponentOptions(int phase, Tier tier, Duration gracefulShutdown, Duration livenessDeadline,
-			int stallThreshold, boolean finite) {
+	private ComponentOptions(int phase, Tier tier, @Nullable Duration gracefulShutdown,
+			@Nullable Duration livenessDeadline, int stallThreshold, boolean finite) {
 		this.phase = phase;
 		this.tier = Objects.requireNonNull(tier, "tier");
 		this.gracefulShutdown = gracefulShutdown;
@@ -55,13 +57,13 @@ public final class ComponentOptions {
 	}
 
 	/** How long the component may take to drain once told to stop; {@code null} for no budget. */
-	public ComponentOptions withGracefulShutdown(Duration gracefulShutdown) {
+	public ComponentOptions withGracefulShutdown(@Nullable Duration gracefulShutdown) {
 		return new ComponentOptions(this.phase, this.tier, gracefulShutdown, this.livenessDeadline,
 				this.stallThreshold, this.finite);
 	}
 
 	/** The longest gap allowed between heartbeats; {@code null} for no health monitoring. */
-	public ComponentOptions withLivenessDeadline(Duration livenessDeadline) {
+	public ComponentOptions withLivenessDeadline(@Nullable Duration livenessDeadline) {
 		return new ComponentOptions(this.phase, this.tier, this.gracefulShutdown, livenessDeadline,
 				this.stallThreshold, this.finite);
 	}
