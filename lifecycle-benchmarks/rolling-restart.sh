@@ -221,21 +221,41 @@ counts_total() { # port -> prints the /counts JSON, every page merged, once the 
   rm -f "$pages"
 }
 
+# A --trace-time line's time of day (UTC) as epoch milliseconds: the day is today's, or
+# yesterday's for a time later than now (a stream across midnight).
+trace_ms() { # "HH:MM:SS.uuuuuu ..."
+  local now day t=${1%% *} h m sec
+  now=$(now_ms)
+  [[ $t =~ ^([0-9]{2}):([0-9]{2}):([0-9]{2})\.([0-9]{3}) ]] || { echo "$now"; return; }
+  h=$((10#${BASH_REMATCH[1]})) m=$((10#${BASH_REMATCH[2]})) sec=$((10#${BASH_REMATCH[3]}))
+  day=$((now - now % 86400000))
+  t=$((day + ((h * 60 + m) * 60 + sec) * 1000 + 10#${BASH_REMATCH[4]}))
+  ((t > now + 1000)) && t=$((t - 86400000))
+  echo "$t"
+}
+
 # One SSE client: GET /counts/stream through the proxy again and again until the stop file exists; one
 # line per stream: start_ms end_ms curl_exit http_code bytes (curl exit 0 = the server ended the
-# response cleanly; 18/52/56 = the connection broke or closed without an answer).
+# response cleanly; 18/52/56 = the connection broke or closed without an answer). Start and end are
+# curl's own clock (--trace-time stamps its first and last verbose lines), not the time this loop
+# gets to run again, which on a busy machine made ends look up to a second late.
 sse_client() { # dir id
-  local dir=$1 id=$2 t0 out rc cpid
+  local dir=$1 id=$2 rc cpid code bytes first last
   while [[ ! -e $dir/stop ]]; do
-    t0=$(now_ms)
-    curl -sN -m 600 -o /dev/null -w '%{http_code} %{size_download}' "http://127.0.0.1:$FE_PORT/counts/stream" >"$dir/$id.cur" 2>/dev/null &
+    (
+      export TZ=UTC
+      exec curl -sN -v --trace-time -m 600 -o /dev/null -w '%{http_code} %{size_download}' \
+        "http://127.0.0.1:$FE_PORT/counts/stream" >"$dir/$id.cur" 2>"$dir/$id.trace"
+    ) &
     cpid=$!; echo "$cpid" >"$dir/$id.pid"
     wait "$cpid"; rc=$?
     [[ -e $dir/stop ]] && break
-    out=$(cat "$dir/$id.cur" 2>/dev/null)
-    echo "$t0 $(now_ms) $rc ${out:-000 0}" >>"$dir/$id.streams"
+    read -r code bytes <"$dir/$id.cur" || true
+    first=$(trace_ms "$(head -n 1 "$dir/$id.trace")")
+    last=$(trace_ms "$(tail -n 1 "$dir/$id.trace")")
+    echo "$first $last $rc ${code:-000} ${bytes:-0}" >>"$dir/$id.streams"
     # A refused or broken connect is retried after a short pause, as an EventSource does.
-    [[ ${out%% *} == 200 ]] || sleep 0.2
+    [[ $code == 200 ]] || sleep 0.2
   done
 }
 
