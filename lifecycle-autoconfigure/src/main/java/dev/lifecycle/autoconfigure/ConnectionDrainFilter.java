@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.nio.charset.Charset;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntUnaryOperator;
@@ -16,6 +17,7 @@ import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.ServletResponse;
 import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -33,9 +35,10 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * that carries it is served normally. An HTTP/2 request gets a GOAWAY on its connection instead
  * ({@link Http2Drain}). Every request also counts as activity for the adaptive drain.
  *
- * <p>It also tracks asynchronous responses (server-sent events, streaming, long polling) and
- * completes them when the {@link StreamDrain} says so, so that they never hold the web server's
- * graceful shutdown.
+ * <p>It also tracks asynchronous responses and completes those that stream (server-sent events,
+ * NDJSON, any response whose body has begun) when the {@link StreamDrain} says so, so that they
+ * never hold the web server's graceful shutdown. One still waiting for its single result is served
+ * like any request in flight.
  */
 final class ConnectionDrainFilter extends OncePerRequestFilter {
 
@@ -97,33 +100,52 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 		if (!this.open.add(context)) {
 			return;
 		}
-		context.addListener(new AsyncListener() {
-			@Override
-			public void onComplete(AsyncEvent event) {
-				ConnectionDrainFilter.this.open.remove(context);
-			}
-
-			@Override
-			public void onTimeout(AsyncEvent event) {
-				ConnectionDrainFilter.this.open.remove(context);
-			}
-
-			@Override
-			public void onError(AsyncEvent event) {
-				ConnectionDrainFilter.this.open.remove(context);
-			}
-
-			@Override
-			public void onStartAsync(AsyncEvent event) {
-			}
-		});
+		context.addListener(new Forgetting(context));
 		if (this.streams.isEnded()) {
-			complete(context);
+			endIfStreaming(context);
 		}
 	}
 
+	/** How many asynchronous responses are tracked: those still open. */
+	int tracked() {
+		return this.open.size();
+	}
+
 	private void endStreams() {
-		this.open.forEach(this::complete);
+		this.open.forEach(this::endIfStreaming);
+	}
+
+	/**
+	 * Ends a response that streams: one whose body has begun, or that announced a stream (server-sent
+	 * events, NDJSON) and has sent nothing yet. A response still waiting for its single result (a
+	 * {@code Callable}, {@code DeferredResult} or {@code CompletableFuture} of a controller) is a
+	 * request in flight like any other: cutting it short would answer an empty body for work that
+	 * was done. It keeps its place here and ends at a later sweep if it starts streaming.
+	 */
+	private void endIfStreaming(AsyncContext context) {
+		try {
+			if (!isStreaming(context.getResponse())) {
+				return;
+			}
+		}
+		catch (IllegalStateException ex) {
+			// Completed meanwhile: nothing to end.
+			this.open.remove(context);
+			return;
+		}
+		complete(context);
+	}
+
+	private static boolean isStreaming(ServletResponse response) {
+		if (response.isCommitted()) {
+			return true;
+		}
+		String type = response.getContentType();
+		if (type == null) {
+			return false;
+		}
+		String lower = type.toLowerCase(Locale.ROOT);
+		return lower.startsWith("text/event-stream") || lower.startsWith("application/x-ndjson");
 	}
 
 	private void complete(AsyncContext context) {
@@ -134,6 +156,43 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 		catch (IllegalStateException ex) {
 			// Already completed by the application: nothing to end.
 		}
+	}
+
+	/** Forgets a response when it ends, following it into each new asynchronous cycle. */
+	private final class Forgetting implements AsyncListener {
+
+		private final AsyncContext context;
+
+		Forgetting(AsyncContext context) {
+			this.context = context;
+		}
+
+		@Override
+		public void onComplete(AsyncEvent event) {
+			ConnectionDrainFilter.this.open.remove(this.context);
+		}
+
+		@Override
+		public void onTimeout(AsyncEvent event) {
+			ConnectionDrainFilter.this.open.remove(this.context);
+		}
+
+		@Override
+		public void onError(AsyncEvent event) {
+			ConnectionDrainFilter.this.open.remove(this.context);
+		}
+
+		@Override
+		public void onStartAsync(AsyncEvent event) {
+			// A result that is itself asynchronous (a DeferredResult of a StreamingResponseBody)
+			// starts a new cycle, whose events reach only the listeners registered for it.
+			ConnectionDrainFilter.this.open.remove(this.context);
+			AsyncContext next = event.getAsyncContext();
+			if (next != null) {
+				track(next);
+			}
+		}
+
 	}
 
 	/**

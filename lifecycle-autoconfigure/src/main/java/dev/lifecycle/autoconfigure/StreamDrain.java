@@ -13,11 +13,12 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * Ends long-lived responses (server-sent events, streaming and long-polling responses) at one
- * documented point of a shutdown, so that a stream never holds the web server's graceful
- * shutdown: at its first instant, or (the default) when the drain delay ends, once load
- * balancers have stopped routing new connections here. Each web stack registers how it ends its
- * streams; a stream that starts after that point ends at once.
+ * Ends long-lived responses (server-sent events, streaming responses) at one documented point of a
+ * shutdown, so that a stream never holds the web server's graceful shutdown: at its first instant,
+ * or (the default) when the drain delay ends, once load balancers have stopped routing new
+ * connections here. Each web stack registers how it ends its streams; a stream that starts after
+ * that point ends at once, or at the start of the next step of the sequence if nothing told it was
+ * a stream before its body began.
  */
 final class StreamDrain implements LifecycleListener {
 
@@ -37,7 +38,11 @@ final class StreamDrain implements LifecycleListener {
 		this.endAt = endAt;
 	}
 
-	/** Adds how one web stack ends its open streams. */
+	/**
+	 * Adds how one web stack ends its open streams. It runs at the ending point and again as each
+	 * later step of the sequence starts, for a response that began streaming since; it ends only
+	 * what streams.
+	 */
 	void register(Runnable ender) {
 		this.enders.add(ender);
 	}
@@ -73,6 +78,13 @@ final class StreamDrain implements LifecycleListener {
 	}
 
 	@Override
+	public void onStepStarted(String step) {
+		if (isEnded()) {
+			run(this.enders);
+		}
+	}
+
+	@Override
 	public void onStepCompleted(StepReport step) {
 		if (StepReport.DRAIN_DELAY.equals(step.name())) {
 			end("the drain delay ended");
@@ -93,7 +105,11 @@ final class StreamDrain implements LifecycleListener {
 			return;
 		}
 		logger.info("Lifecycle: ending long-lived streams (" + when + ")");
-		for (Runnable ender : inOrder()) {
+		run(inOrder());
+	}
+
+	private static void run(List<Runnable> enders) {
+		for (Runnable ender : enders) {
 			try {
 				ender.run();
 			}

@@ -193,6 +193,93 @@ class ConnectionDrainTests {
 		}
 	}
 
+	@ParameterizedTest
+	@ValueSource(strings = { "tomcat", "jetty" })
+	void anAsynchronousResultStillComingWhenTheStreamsEndIsServedNotCutShort(String server) throws Exception {
+		try (ConfigurableApplicationContext context = startOn(server, "lifecycle.streams.end-at=shutdown",
+				"lifecycle.drain-delay=4s")) {
+			int port = port(context);
+			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
+
+			for (String path : List.of("/callable", "/deferred", "/future")) {
+				RawHttp.Response response = closingExchange(port, path);
+				assertThat(response.status()).as(path).isEqualTo(200);
+				assertThat(response.body()).as(path + ": " + response.headers()).isEqualTo("{\"id\":\"o-1\"}");
+			}
+		}
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "tomcat", "jetty" })
+	void anAsynchronousRequestInFlightWhenTheDrainDelayEndsGetsItsResult(String server) throws Exception {
+		try (ConfigurableApplicationContext context = startOn(server, "lifecycle.drain-delay=1s")) {
+			int port = port(context);
+			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
+
+			// Its result comes 2 s later, after the drain delay and the end of the streams.
+			RawHttp.Response response = closingExchange(port, "/slow");
+			assertThat(response.status()).isEqualTo(200);
+			assertThat(response.body()).as(response.headers().toString()).isEqualTo("{\"id\":\"o-1\"}");
+		}
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "tomcat", "jetty" })
+	void aServerSentEventStreamThatHasSentNothingYetStillEndsWithTheStreams(String server) throws Exception {
+		try (ConfigurableApplicationContext context = startOn(server, "lifecycle.streams.end-at=shutdown",
+				"lifecycle.drain-delay=4s")) {
+			int port = port(context);
+			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
+
+			RawHttp.Response response = closingExchange(port, "/silent-events");
+			assertThat(response.status()).isEqualTo(200);
+			assertThat(response.header("content-type")).startsWith("text/event-stream");
+			assertThat(response.body()).isEmpty();
+		}
+	}
+
+	@Test
+	void aBodyThatBeginsStreamingAfterTheStreamsEndedEndsWhenTheNextStepStarts() throws Exception {
+		try (ConfigurableApplicationContext context = start("lifecycle.streams.end-at=shutdown",
+				"lifecycle.drain-delay=2s")) {
+			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
+			long triggered = System.nanoTime();
+			var response = java.net.http.HttpClient.newHttpClient()
+				.send(java.net.http.HttpRequest
+					.newBuilder(java.net.URI.create("http://localhost:" + port(context) + "/endless-body"))
+					.build(), java.net.http.HttpResponse.BodyHandlers.ofLines());
+			assertThat(response.statusCode()).isEqualTo(200);
+
+			// Nothing said it would stream until its first line, after the streams ended: it ends as
+			// the step after the drain delay (2 s) starts, not with the web server.
+			java.util.concurrent.CompletableFuture<Long> lines = java.util.concurrent.CompletableFuture
+				.supplyAsync(() -> response.body().count());
+			assertThat(lines.get(15, java.util.concurrent.TimeUnit.SECONDS)).isGreaterThan(5);
+			assertThat(Duration.ofNanos(System.nanoTime() - triggered)).isGreaterThan(Duration.ofMillis(1500));
+		}
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "tomcat", "jetty" })
+	void aResponseAsynchronousTwiceOverIsForgottenOnceItEnds(String server) throws Exception {
+		try (ConfigurableApplicationContext context = startOn(server)) {
+			int port = port(context);
+			for (int i = 0; i < 10; i++) {
+				try (Socket socket = new Socket("localhost", port)) {
+					socket.setSoTimeout((int) Duration.ofSeconds(10).toMillis());
+					assertThat(RawHttp.get(socket, "/nested").body()).isEqualTo("nested");
+				}
+			}
+			ConnectionDrainFilter filter = (ConnectionDrainFilter) context
+				.getBean("lifecycleConnectionDrainFilter",
+						org.springframework.boot.web.servlet.FilterRegistrationBean.class)
+				.getFilter();
+			org.awaitility.Awaitility.await()
+				.atMost(Duration.ofSeconds(10))
+				.untilAsserted(() -> assertThat(filter.tracked()).as("responses still held").isZero());
+		}
+	}
+
 	@SpringBootConfiguration(proxyBeanMethods = false)
 	@EnableAutoConfiguration
 	static class KeepAliveApplication {
@@ -253,6 +340,70 @@ class ConnectionDrainTests {
 				response.getWriter().write("{\"id\":");
 				response.flushBuffer();
 				response.getWriter().write("\"o-1\"}");
+			}
+
+			@GetMapping("/callable")
+			java.util.concurrent.Callable<java.util.Map<String, String>> callable() {
+				return () -> {
+					Thread.sleep(100);
+					return java.util.Map.of("id", "o-1");
+				};
+			}
+
+			@GetMapping("/slow")
+			java.util.concurrent.Callable<java.util.Map<String, String>> slow() {
+				return () -> {
+					Thread.sleep(2000);
+					return java.util.Map.of("id", "o-1");
+				};
+			}
+
+			@GetMapping("/deferred")
+			org.springframework.web.context.request.async.DeferredResult<java.util.Map<String, String>> deferred() {
+				var result = new org.springframework.web.context.request.async.DeferredResult<java.util.Map<String, String>>();
+				this.ticker.schedule(() -> result.setResult(java.util.Map.of("id", "o-1")), 100,
+						java.util.concurrent.TimeUnit.MILLISECONDS);
+				return result;
+			}
+
+			@GetMapping("/future")
+			java.util.concurrent.CompletableFuture<java.util.Map<String, String>> future() {
+				return java.util.concurrent.CompletableFuture.supplyAsync(() -> java.util.Map.of("id", "o-1"),
+						java.util.concurrent.CompletableFuture.delayedExecutor(100,
+								java.util.concurrent.TimeUnit.MILLISECONDS));
+			}
+
+			/** A result that is itself asynchronous: two asynchronous cycles of one request. */
+			@GetMapping("/nested")
+			org.springframework.web.context.request.async.DeferredResult<org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody> nested() {
+				var result = new org.springframework.web.context.request.async.DeferredResult<org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody>();
+				this.ticker.schedule(
+						() -> result.setResult((out) -> out.write("nested".getBytes(java.nio.charset.StandardCharsets.US_ASCII))),
+						10, java.util.concurrent.TimeUnit.MILLISECONDS);
+				return result;
+			}
+
+			/** Sends a line every 100 ms, forever, after a first pause in which it says nothing. */
+			@GetMapping("/endless-body")
+			org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter endlessBody() {
+				var emitter = new org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter(0L);
+				java.util.concurrent.atomic.AtomicReference<java.util.concurrent.ScheduledFuture<?>> task =
+						new java.util.concurrent.atomic.AtomicReference<>();
+				task.set(this.ticker.scheduleAtFixedRate(() -> {
+					try {
+						emitter.send("line\n");
+					}
+					catch (Exception ex) {
+						task.get().cancel(false);
+					}
+				}, 300, 100, java.util.concurrent.TimeUnit.MILLISECONDS));
+				return emitter;
+			}
+
+			/** A stream with no event yet. */
+			@GetMapping("/silent-events")
+			org.springframework.web.servlet.mvc.method.annotation.SseEmitter silentEvents() {
+				return new org.springframework.web.servlet.mvc.method.annotation.SseEmitter(0L);
 			}
 
 			/** Never completes on its own: a tick every 100 ms until sending fails. */
