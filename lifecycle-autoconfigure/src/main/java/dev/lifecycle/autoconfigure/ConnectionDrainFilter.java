@@ -169,16 +169,20 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 
 		@Override
 		public void onComplete(AsyncEvent event) {
-			ConnectionDrainFilter.this.open.remove(this.context);
+			forget();
 		}
 
 		@Override
 		public void onTimeout(AsyncEvent event) {
-			ConnectionDrainFilter.this.open.remove(this.context);
+			forget();
 		}
 
 		@Override
 		public void onError(AsyncEvent event) {
+			forget();
+		}
+
+		private void forget() {
 			ConnectionDrainFilter.this.open.remove(this.context);
 		}
 
@@ -186,7 +190,7 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 		public void onStartAsync(AsyncEvent event) {
 			// A result that is itself asynchronous (a DeferredResult of a StreamingResponseBody)
 			// starts a new cycle, whose events reach only the listeners registered for it.
-			ConnectionDrainFilter.this.open.remove(this.context);
+			forget();
 			AsyncContext next = event.getAsyncContext();
 			if (next != null) {
 				track(next);

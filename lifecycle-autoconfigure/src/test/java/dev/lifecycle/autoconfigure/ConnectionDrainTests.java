@@ -73,8 +73,7 @@ class ConnectionDrainTests {
 	void duringTheDrainAResponseOfUnknownLengthIsChunkedWhileOneOfKnownLengthOrWithoutBodyKeepsItsFraming(
 			String server) throws Exception {
 		try (ConfigurableApplicationContext context = startOn(server)) {
-			int port = port(context);
-			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
+			int port = shutdownBegun(context);
 
 			RawHttp.Response unknown = closingExchange(port, "/order");
 			assertThat(unknown.status()).isEqualTo(200);
@@ -119,6 +118,12 @@ class ConnectionDrainTests {
 			}
 			assertThat(before.get(0).status()).as("an error page").isEqualTo(404);
 		}
+	}
+
+	/** Begins the shutdown; the port to reach the application on. */
+	private static int shutdownBegun(ConfigurableApplicationContext context) {
+		context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
+		return port(context);
 	}
 
 	/** One request on a new connection during the drain: it carries Connection: close, then the server closes. */
@@ -195,17 +200,23 @@ class ConnectionDrainTests {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "tomcat", "jetty" })
-	void anAsynchronousResultStillComingWhenTheStreamsEndIsServedNotCutShort(String server) throws Exception {
+	void whenTheStreamsEndAnAsynchronousResultStillComingIsServedWhileASilentEventStreamEnds(String server)
+			throws Exception {
 		try (ConfigurableApplicationContext context = startOn(server, "lifecycle.streams.end-at=shutdown",
 				"lifecycle.drain-delay=4s")) {
-			int port = port(context);
-			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
+			int port = shutdownBegun(context);
 
 			for (String path : List.of("/callable", "/deferred", "/future")) {
 				RawHttp.Response response = closingExchange(port, path);
 				assertThat(response.status()).as(path).isEqualTo(200);
 				assertThat(response.body()).as(path + ": " + response.headers()).isEqualTo("{\"id\":\"o-1\"}");
 			}
+
+			// A stream that has sent nothing yet ends at once all the same.
+			RawHttp.Response silent = closingExchange(port, "/silent-events");
+			assertThat(silent.status()).isEqualTo(200);
+			assertThat(silent.header("content-type")).startsWith("text/event-stream");
+			assertThat(silent.body()).isEmpty();
 		}
 	}
 
@@ -213,28 +224,12 @@ class ConnectionDrainTests {
 	@ValueSource(strings = { "tomcat", "jetty" })
 	void anAsynchronousRequestInFlightWhenTheDrainDelayEndsGetsItsResult(String server) throws Exception {
 		try (ConfigurableApplicationContext context = startOn(server, "lifecycle.drain-delay=1s")) {
-			int port = port(context);
-			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
+			int port = shutdownBegun(context);
 
 			// Its result comes 2 s later, after the drain delay and the end of the streams.
 			RawHttp.Response response = closingExchange(port, "/slow");
 			assertThat(response.status()).isEqualTo(200);
 			assertThat(response.body()).as(response.headers().toString()).isEqualTo("{\"id\":\"o-1\"}");
-		}
-	}
-
-	@ParameterizedTest
-	@ValueSource(strings = { "tomcat", "jetty" })
-	void aServerSentEventStreamThatHasSentNothingYetStillEndsWithTheStreams(String server) throws Exception {
-		try (ConfigurableApplicationContext context = startOn(server, "lifecycle.streams.end-at=shutdown",
-				"lifecycle.drain-delay=4s")) {
-			int port = port(context);
-			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
-
-			RawHttp.Response response = closingExchange(port, "/silent-events");
-			assertThat(response.status()).isEqualTo(200);
-			assertThat(response.header("content-type")).startsWith("text/event-stream");
-			assertThat(response.body()).isEmpty();
 		}
 	}
 
@@ -386,18 +381,8 @@ class ConnectionDrainTests {
 			/** Sends a line every 100 ms, forever, after a first pause in which it says nothing. */
 			@GetMapping("/endless-body")
 			org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter endlessBody() {
-				var emitter = new org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter(0L);
-				java.util.concurrent.atomic.AtomicReference<java.util.concurrent.ScheduledFuture<?>> task =
-						new java.util.concurrent.atomic.AtomicReference<>();
-				task.set(this.ticker.scheduleAtFixedRate(() -> {
-					try {
-						emitter.send("line\n");
-					}
-					catch (Exception ex) {
-						task.get().cancel(false);
-					}
-				}, 300, 100, java.util.concurrent.TimeUnit.MILLISECONDS));
-				return emitter;
+				return ticking(new org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter(0L), "line\n",
+						300);
 			}
 
 			/** A stream with no event yet. */
@@ -409,17 +394,21 @@ class ConnectionDrainTests {
 			/** Never completes on its own: a tick every 100 ms until sending fails. */
 			@GetMapping("/events")
 			org.springframework.web.servlet.mvc.method.annotation.SseEmitter events() {
-				var emitter = new org.springframework.web.servlet.mvc.method.annotation.SseEmitter(0L);
+				return ticking(new org.springframework.web.servlet.mvc.method.annotation.SseEmitter(0L), "tick", 0);
+			}
+
+			private <E extends org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter> E ticking(
+					E emitter, String payload, long firstAfterMillis) {
 				java.util.concurrent.atomic.AtomicReference<java.util.concurrent.ScheduledFuture<?>> task =
 						new java.util.concurrent.atomic.AtomicReference<>();
 				task.set(this.ticker.scheduleAtFixedRate(() -> {
 					try {
-						emitter.send("tick");
+						emitter.send(payload);
 					}
 					catch (Exception ex) {
 						task.get().cancel(false);
 					}
-				}, 0, 100, java.util.concurrent.TimeUnit.MILLISECONDS));
+				}, firstAfterMillis, 100, java.util.concurrent.TimeUnit.MILLISECONDS));
 				return emitter;
 			}
 
