@@ -7,6 +7,7 @@ import java.nio.charset.Charset;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntUnaryOperator;
 
 import dev.lifecycle.core.LifecycleManager;
@@ -29,7 +30,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Drains connections, not only routing, on the servlet stacks (Tomcat, Jetty): from the first
- * instant of a shutdown every HTTP/1.x response carries {@code Connection: close}, so the server
+ * instant of a shutdown every HTTP/1.x response committed carries {@code Connection: close}, whenever
+ * its request arrived, so the server
  * closes the connection after the response and a keep-alive client (or kube-proxy's pinned
  * connection) reconnects, through the load balancer, to a pod that is still ready. The request
  * that carries it is served normally. An HTTP/2 request gets a GOAWAY on its connection instead
@@ -66,34 +68,37 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 	@Override
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
-		if (request.getDispatcherType() == DispatcherType.ERROR) {
-			// The error page of a request already counted: its body is framed like any other.
-			chain.doFilter(request, closing(request, response, this.manager.isShutdownInitiated()));
-			return;
-		}
-		this.manager.recordActivity();
-		boolean shuttingDown = this.manager.isShutdownInitiated();
-		// HTTP/2 has no Connection header: its connection gets a GOAWAY instead, before the
-		// response and again after it, in case the server could not reach the connection then.
-		this.http2.onRequest(request);
-		chain.doFilter(request, closing(request, response, shuttingDown));
-		if (shuttingDown) {
+		// The error page of a request already counted is not traffic of its own; its body is
+		// framed like any other.
+		boolean counted = request.getDispatcherType() != DispatcherType.ERROR;
+		if (counted) {
+			this.manager.recordActivity();
+			// HTTP/2 has no Connection header: its connection gets a GOAWAY instead, before the
+			// response and again after it, in case the server could not reach the connection then.
 			this.http2.onRequest(request);
 		}
+		HttpServletResponse served = drainsConnection(request)
+				? new ClosingResponse(response, request, this.manager::isShutdownInitiated) : response;
+		chain.doFilter(request, served);
 		if (request.isAsyncStarted()) {
 			track(request.getAsyncContext());
 		}
+		else if (served instanceof ClosingResponse closing) {
+			closing.closeIfShuttingDown();
+		}
+		if (counted && this.manager.isShutdownInitiated()) {
+			this.http2.onRequest(request);
+		}
 	}
 
-	private HttpServletResponse closing(HttpServletRequest request, HttpServletResponse response,
-			boolean shuttingDown) {
-		// An upgrade (WebSocket) keeps its connection: the socket ends with the streams instead.
-		if (this.connectionClose && shuttingDown && request.getProtocol().startsWith("HTTP/1")
-				&& request.getHeader("Upgrade") == null) {
-			response.setHeader("Connection", "close");
-			return new ClosingResponse(response, "HEAD".equals(request.getMethod()), largestBufferedWrite(request));
-		}
-		return response;
+	/**
+	 * Whether this request's connection is drained with {@code Connection: close}: an HTTP/1.x one
+	 * that is not a WebSocket upgrade, whose socket ends with the streams instead. An offer of h2c
+	 * the server does not take is answered in HTTP/1.1 like any request.
+	 */
+	private boolean drainsConnection(HttpServletRequest request) {
+		return this.connectionClose && request.getProtocol().startsWith("HTTP/1")
+				&& !"websocket".equalsIgnoreCase(request.getHeader("Upgrade"));
 	}
 
 	private void track(AsyncContext context) {
@@ -221,17 +226,24 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 	}
 
 	/**
-	 * A response that carries {@code Connection: close}. Its framing is decided just before it is
-	 * committed with a body of a length still unknown: at a flush, or at a write that would fill the
-	 * server's buffer. A body the server buffers whole gets its {@code Content-Length} from the
-	 * server as usual, and so does a length the application sets late.
+	 * A response that carries {@code Connection: close} once the shutdown has begun, whenever its
+	 * request arrived: the header is set at the start if the shutdown began before, else just
+	 * before the response is committed. Its framing is decided at that moment too, for a body of a
+	 * length still unknown: at a flush, or at a write that would fill the server's buffer. A body
+	 * the server buffers whole gets its {@code Content-Length} from the server as usual, and so does
+	 * a length the application sets late.
 	 */
 	private static final class ClosingResponse extends HttpServletResponseWrapper {
 
-		private final boolean head;
+		private final HttpServletRequest request;
 
-		/** See {@link ConnectionDrainFilter#largestBufferedWrite}. */
-		private final IntUnaryOperator largestBufferedWrite;
+		private final BooleanSupplier shuttingDown;
+
+		/** See {@link ConnectionDrainFilter#largestBufferedWrite}; looked up when first needed. */
+		private @Nullable IntUnaryOperator largestBufferedWrite;
+
+		/** Whether the header is set. */
+		private boolean closing;
 
 		private boolean framed;
 
@@ -244,10 +256,11 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 
 		private @Nullable PrintWriter writer;
 
-		ClosingResponse(HttpServletResponse response, boolean head, IntUnaryOperator largestBufferedWrite) {
+		ClosingResponse(HttpServletResponse response, HttpServletRequest request, BooleanSupplier shuttingDown) {
 			super(response);
-			this.head = head;
-			this.largestBufferedWrite = largestBufferedWrite;
+			this.request = request;
+			this.shuttingDown = shuttingDown;
+			closeIfShuttingDown();
 		}
 
 		@Override
@@ -286,24 +299,55 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 
 		@Override
 		public void reset() {
+			// Headers go too: they are set again when the response is committed.
 			super.reset();
 			this.buffered = 0;
+			this.framed = false;
+			this.closing = false;
+		}
+
+		/** Sets the header on a response not yet committed, if the shutdown has begun. */
+		void closeIfShuttingDown() {
+			if (!this.closing && !isCommitted() && this.shuttingDown.getAsBoolean()) {
+				this.closing = true;
+				setHeader("Connection", "close");
+			}
 		}
 
 		/** Called before {@code count} more bytes or characters go to the server's buffer. */
 		void beforeWrite(long count, boolean characters) {
 			long bytes = characters ? count * this.bytesPerChar : count;
 			this.buffered += bytes;
+			if (this.framed) {
+				return;
+			}
+			// A write that completes the length the response announced commits it at once.
+			closeIfShuttingDown();
+			if (!this.closing) {
+				return;
+			}
 			int bufferSize = getBufferSize();
-			if (this.buffered >= bufferSize || bytes > this.largestBufferedWrite.applyAsInt(bufferSize)) {
+			if (this.buffered >= bufferSize || bytes > largestBufferedWrite().applyAsInt(bufferSize)) {
 				frame();
 			}
 		}
 
+		private IntUnaryOperator largestBufferedWrite() {
+			IntUnaryOperator largest = this.largestBufferedWrite;
+			if (largest == null) {
+				largest = ConnectionDrainFilter.largestBufferedWrite(this.request);
+				this.largestBufferedWrite = largest;
+			}
+			return largest;
+		}
+
+		/** Just before the response is committed with a body still to come. */
 		void frame() {
-			if (!this.framed && !isCommitted()) {
+			closeIfShuttingDown();
+			if (!this.framed && this.closing && !isCommitted()) {
 				this.framed = true;
-				ChunkedFraming.keep(getResponse(), this.head, getStatus(), containsHeader("Content-Length"));
+				ChunkedFraming.keep(getResponse(), "HEAD".equals(this.request.getMethod()), getStatus(),
+						containsHeader("Content-Length"));
 			}
 		}
 

@@ -50,11 +50,11 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
 		this.manager.recordActivity();
-		// An upgrade (WebSocket) keeps its connection: the socket ends with the streams instead.
-		if (this.connectionClose && this.manager.isShutdownInitiated()
-				&& exchange.getRequest().getHeaders().getFirst(HttpHeaders.UPGRADE) == null) {
-			exchange.getResponse().getHeaders().set(HttpHeaders.CONNECTION, "close");
-			keepFraming(exchange);
+		// A WebSocket upgrade keeps its connection: the socket ends with the streams instead. An
+		// offer of h2c the server does not take is answered in HTTP/1.1 like any request.
+		if (this.connectionClose
+				&& !"websocket".equalsIgnoreCase(exchange.getRequest().getHeaders().getFirst(HttpHeaders.UPGRADE))) {
+			closeWhenCommittedAfterTheShutdownBegan(exchange);
 		}
 		ServerHttpResponse response = new EndingStreams(exchange.getResponse(), this.streamsEnded.asMono());
 		// The GOAWAY follows the response: a client that fails the streams in flight when a GOAWAY
@@ -66,10 +66,18 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 		});
 	}
 
-	/** Decides the response's framing when it commits, once its status and headers are final. */
-	private static void keepFraming(ServerWebExchange exchange) {
+	/**
+	 * Decided as the response commits, once its status and headers are final, so that a request
+	 * in flight when the shutdown begins is answered with the header too; the response keeps the
+	 * framing it would have without it.
+	 */
+	private void closeWhenCommittedAfterTheShutdownBegan(ServerWebExchange exchange) {
 		ServerHttpResponse response = exchange.getResponse();
 		response.beforeCommit(() -> {
+			if (!this.manager.isShutdownInitiated()) {
+				return Mono.empty();
+			}
+			response.getHeaders().set(HttpHeaders.CONNECTION, "close");
 			try {
 				HttpStatusCode status = response.getStatusCode();
 				ChunkedFraming.keep(ServerHttpResponseDecorator.getNativeResponse(response),
@@ -104,10 +112,18 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 
 		@Override
 		public Mono<Void> writeWith(Publisher<? extends DataBuffer> body) {
+			return super.writeWith(isStream(body) ? Flux.from(body).takeUntilOther(this.ended) : body);
+		}
+
+		/**
+		 * A body of many parts of a streaming type. A single value of such a type (a {@code Mono}
+		 * negotiated as NDJSON) is written whole, with the length announced for it.
+		 */
+		private boolean isStream(Publisher<? extends DataBuffer> body) {
 			MediaType type = getHeaders().getContentType();
-			boolean streaming = type != null && (MediaType.TEXT_EVENT_STREAM.isCompatibleWith(type)
-					|| MediaType.APPLICATION_NDJSON.isCompatibleWith(type));
-			return super.writeWith(streaming ? Flux.from(body).takeUntilOther(this.ended) : body);
+			return !(body instanceof Mono) && getHeaders().getContentLength() < 0 && type != null
+					&& (MediaType.TEXT_EVENT_STREAM.isCompatibleWith(type)
+							|| MediaType.APPLICATION_NDJSON.isCompatibleWith(type));
 		}
 
 		@Override

@@ -233,6 +233,41 @@ class ConnectionDrainTests {
 		}
 	}
 
+	@ParameterizedTest
+	@ValueSource(strings = { "tomcat", "jetty" })
+	void aRequestInFlightAsTheShutdownBeginsIsAnsweredWithConnectionClose(String server) throws Exception {
+		try (ConfigurableApplicationContext context = startOn(server);
+				Socket socket = new Socket("localhost", port(context))) {
+			socket.setSoTimeout((int) Duration.ofSeconds(10).toMillis());
+			context.getBean(InFlightRequest.class).shutDownOnceArrived();
+
+			RawHttp.Response response = RawHttp.get(socket, "/in-flight");
+
+			assertThat(response.body()).isEqualTo(InFlightRequest.ANSWER);
+			assertThat(response.header("content-length")).as(response.headers().toString()).isEqualTo("4");
+			assertThat(response.header("connection")).isEqualToIgnoringCase("close");
+			assertThat(socket.getInputStream().read()).as("the server closed the connection").isEqualTo(-1);
+		}
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "tomcat", "jetty" })
+	void anOfferOfH2cTheServerDoesNotTakeIsAnsweredWithConnectionCloseDuringTheDrain(String server)
+			throws Exception {
+		try (ConfigurableApplicationContext context = startOn(server);
+				Socket socket = new Socket("localhost", shutdownBegun(context))) {
+			socket.setSoTimeout((int) Duration.ofSeconds(10).toMillis());
+
+			RawHttp.Response response = RawHttp.get(socket, "/hello", "Connection: Upgrade, HTTP2-Settings",
+					"Upgrade: h2c", "HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA");
+
+			assertThat(response.status()).isEqualTo(200);
+			assertThat(response.body()).isEqualTo("hello");
+			assertThat(response.header("connection")).isEqualToIgnoringCase("close");
+			assertThat(socket.getInputStream().read()).as("the server closed the connection").isEqualTo(-1);
+		}
+	}
+
 	@Test
 	void aBodyThatBeginsStreamingAfterTheStreamsEndedEndsWhenTheNextStepStarts() throws Exception {
 		try (ConfigurableApplicationContext context = start("lifecycle.streams.end-at=shutdown",
@@ -279,11 +314,27 @@ class ConnectionDrainTests {
 	@EnableAutoConfiguration
 	static class KeepAliveApplication {
 
+		@org.springframework.context.annotation.Bean
+		InFlightRequest inFlightRequest(LifecycleManager manager) {
+			return new InFlightRequest(manager);
+		}
+
 		@RestController
 		static class HelloController {
 
 			private final java.util.concurrent.ScheduledExecutorService ticker = java.util.concurrent.Executors
 				.newSingleThreadScheduledExecutor();
+
+			private final InFlightRequest inFlight;
+
+			HelloController(InFlightRequest inFlight) {
+				this.inFlight = inFlight;
+			}
+
+			@GetMapping("/in-flight")
+			String inFlight() {
+				return this.inFlight.answerOnceTheShutdownBegan();
+			}
 
 			@GetMapping("/hello")
 			String hello() {

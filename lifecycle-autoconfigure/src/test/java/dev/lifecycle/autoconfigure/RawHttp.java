@@ -20,9 +20,13 @@ final class RawHttp {
 	private RawHttp() {
 	}
 
-	static Response get(Socket socket, String path) throws IOException {
+	static Response get(Socket socket, String path, String... requestHeaders) throws IOException {
 		OutputStream out = socket.getOutputStream();
-		out.write(("GET " + path + " HTTP/1.1\r\nHost: localhost\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+		StringBuilder request = new StringBuilder("GET " + path + " HTTP/1.1\r\nHost: localhost\r\n");
+		for (String header : requestHeaders) {
+			request.append(header).append("\r\n");
+		}
+		out.write(request.append("\r\n").toString().getBytes(StandardCharsets.US_ASCII));
 		out.flush();
 		// One byte at a time: nothing of a later response may be buffered away from the socket.
 		BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII),
@@ -55,7 +59,12 @@ final class RawHttp {
 		char[] body = new char[length];
 		int read = 0;
 		while (read < length) {
-			read += in.read(body, read, length - read);
+			int count = in.read(body, read, length - read);
+			if (count < 0) {
+				throw new java.io.EOFException("the connection closed after " + read + " of the " + length
+						+ " bytes its Content-Length announced");
+			}
+			read += count;
 		}
 		return new String(body);
 	}

@@ -147,12 +147,82 @@ class ReactiveConnectionDrainTests {
 		}
 	}
 
+	@Test
+	void aRequestInFlightAsTheShutdownBeginsIsAnsweredWithConnectionClose() throws Exception {
+		try (ConfigurableApplicationContext context = start("lifecycle.connection-close=true");
+				Socket socket = new Socket("localhost", port(context))) {
+			socket.setSoTimeout((int) Duration.ofSeconds(10).toMillis());
+			context.getBean(InFlightRequest.class).shutDownOnceArrived();
+
+			RawHttp.Response response = RawHttp.get(socket, "/in-flight");
+
+			assertThat(response.body()).isEqualTo(InFlightRequest.ANSWER);
+			assertThat(response.header("content-length")).as(response.headers().toString()).isEqualTo("4");
+			assertThat(response.header("connection")).isEqualToIgnoringCase("close");
+			assertThat(socket.getInputStream().read()).as("the server closed the connection").isEqualTo(-1);
+		}
+	}
+
+	@Test
+	void anOfferOfH2cTheServerDoesNotTakeIsAnsweredWithConnectionCloseDuringTheDrain() throws Exception {
+		try (ConfigurableApplicationContext context = start("lifecycle.connection-close=true");
+				Socket socket = new Socket("localhost", port(context))) {
+			socket.setSoTimeout((int) Duration.ofSeconds(10).toMillis());
+			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
+
+			RawHttp.Response response = RawHttp.get(socket, "/hello", "Connection: Upgrade, HTTP2-Settings",
+					"Upgrade: h2c", "HTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA");
+
+			assertThat(response.body()).isEqualTo("hello");
+			assertThat(response.header("connection")).isEqualToIgnoringCase("close");
+		}
+	}
+
+	@Test
+	void aSingleResultOfAStreamingTypeIsWrittenWholeAfterTheStreamsEnded() throws Exception {
+		try (ConfigurableApplicationContext context = start("lifecycle.streams.end-at=shutdown")) {
+			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
+
+			RawHttp.Response response;
+			try (Socket socket = new Socket("localhost", port(context))) {
+				socket.setSoTimeout((int) Duration.ofSeconds(10).toMillis());
+				response = RawHttp.get(socket, "/one-order", "Accept: application/x-ndjson");
+			}
+
+			assertThat(response.header("content-type")).startsWith("application/x-ndjson");
+			assertThat(response.body()).isEqualTo("{\"id\":\"o-1\"}");
+		}
+	}
+
 	@SpringBootConfiguration(proxyBeanMethods = false)
 	@EnableAutoConfiguration
 	static class ReactiveApplication {
 
+		@org.springframework.context.annotation.Bean
+		InFlightRequest inFlightRequest(LifecycleManager manager) {
+			return new InFlightRequest(manager);
+		}
+
 		@RestController
 		static class Endpoints {
+
+			private final InFlightRequest inFlight;
+
+			Endpoints(InFlightRequest inFlight) {
+				this.inFlight = inFlight;
+			}
+
+			@GetMapping("/in-flight")
+			reactor.core.publisher.Mono<String> inFlight() {
+				return reactor.core.publisher.Mono.fromCallable(this.inFlight::answerOnceTheShutdownBegan)
+					.subscribeOn(reactor.core.scheduler.Schedulers.boundedElastic());
+			}
+
+			/** One value, of a type that may also stream, negotiated by the client's Accept header. */
+			@GetMapping("/one-order")
+			reactor.core.publisher.Mono<java.util.Map<String, String>> oneOrder() {
+				return reactor.core.publisher.Mono.delay(Duration.ofMillis(100)).thenReturn(java.util.Map.of("id", "o-1"));
+			}
 
 			@GetMapping("/hello")
 			String hello() {
