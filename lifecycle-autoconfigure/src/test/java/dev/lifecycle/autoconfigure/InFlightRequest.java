@@ -1,5 +1,9 @@
 package dev.lifecycle.autoconfigure;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.Socket;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -8,6 +12,8 @@ import java.util.concurrent.TimeUnit;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.ShutdownReason;
 import org.awaitility.Awaitility;
+
+import org.springframework.context.ApplicationContext;
 
 /**
  * A request that arrives before the shutdown and is answered after it began: the handler says it
@@ -23,6 +29,25 @@ final class InFlightRequest {
 
 	InFlightRequest(LifecycleManager manager) {
 		this.manager = manager;
+	}
+
+	/**
+	 * Sends the request (to {@code /in-flight}) on a keep-alive connection and begins the shutdown
+	 * once it arrived: its answer carries {@code Connection: close}, keeps its length, and the server
+	 * closes the connection after it.
+	 */
+	static void assertAnsweredWithConnectionClose(ApplicationContext context, int port) throws IOException {
+		try (Socket socket = new Socket("localhost", port)) {
+			socket.setSoTimeout((int) Duration.ofSeconds(10).toMillis());
+			context.getBean(InFlightRequest.class).shutDownOnceArrived();
+
+			RawHttp.Response response = RawHttp.get(socket, "/in-flight");
+
+			assertThat(response.body()).isEqualTo(ANSWER);
+			assertThat(response.header("content-length")).as(response.headers().toString()).isEqualTo("4");
+			assertThat(response.header("connection")).isEqualToIgnoringCase("close");
+			assertThat(socket.getInputStream().read()).as("the server closed the connection").isEqualTo(-1);
+		}
 	}
 
 	/** Called by the handler: returns once the shutdown has begun. */

@@ -149,17 +149,8 @@ class ReactiveConnectionDrainTests {
 
 	@Test
 	void aRequestInFlightAsTheShutdownBeginsIsAnsweredWithConnectionClose() throws Exception {
-		try (ConfigurableApplicationContext context = start("lifecycle.connection-close=true");
-				Socket socket = new Socket("localhost", port(context))) {
-			socket.setSoTimeout((int) Duration.ofSeconds(10).toMillis());
-			context.getBean(InFlightRequest.class).shutDownOnceArrived();
-
-			RawHttp.Response response = RawHttp.get(socket, "/in-flight");
-
-			assertThat(response.body()).isEqualTo(InFlightRequest.ANSWER);
-			assertThat(response.header("content-length")).as(response.headers().toString()).isEqualTo("4");
-			assertThat(response.header("connection")).isEqualToIgnoringCase("close");
-			assertThat(socket.getInputStream().read()).as("the server closed the connection").isEqualTo(-1);
+		try (ConfigurableApplicationContext context = start("lifecycle.connection-close=true")) {
+			InFlightRequest.assertAnsweredWithConnectionClose(context, port(context));
 		}
 	}
 
