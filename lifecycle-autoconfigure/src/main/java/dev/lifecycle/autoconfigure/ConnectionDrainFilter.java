@@ -3,7 +3,7 @@ package dev.lifecycle.autoconfigure;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.ByteBuffer;
-import java.nio.charset.Charset;
+import java.nio.CharBuffer;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,7 +18,10 @@ import jakarta.servlet.DispatcherType;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletOutputStream;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletRequestWrapper;
 import jakarta.servlet.ServletResponse;
+import jakarta.servlet.ServletResponseWrapper;
 import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -156,6 +159,11 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 	private void complete(AsyncContext context) {
 		this.open.remove(context);
 		try {
+			// A stream that has sent nothing yet is committed by its completion: it says close too.
+			ClosingResponse closing = ClosingResponse.in(context.getResponse());
+			if (closing != null) {
+				closing.closeIfShuttingDown();
+			}
 			context.complete();
 		}
 		catch (IllegalStateException ex) {
@@ -210,7 +218,7 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 	 * response; Tomcat buffers every write up to its buffer's size.
 	 */
 	private static IntUnaryOperator largestBufferedWrite(HttpServletRequest request) {
-		if (JETTY) {
+		if (JETTY && servedByJetty(request)) {
 			try {
 				Integer size = Jetty.aggregationSize(request);
 				if (size != null) {
@@ -225,13 +233,24 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 		return IntUnaryOperator.identity();
 	}
 
+	/** Whether Jetty serves the request: both servers' classes may be present. */
+	private static boolean servedByJetty(ServletRequest request) {
+		ServletRequest current = request;
+		while (current instanceof ServletRequestWrapper wrapper) {
+			current = wrapper.getRequest();
+		}
+		return current.getClass().getName().startsWith("org.eclipse.jetty.");
+	}
+
 	/**
 	 * A response that carries {@code Connection: close} once the shutdown has begun, whenever its
 	 * request arrived: the header is set at the start if the shutdown began before, else just
-	 * before the response is committed. Its framing is decided at that moment too, for a body of a
-	 * length still unknown: at a flush, or at a write that would fill the server's buffer. A body
-	 * the server buffers whole gets its {@code Content-Length} from the server as usual, and so does
-	 * a length the application sets late.
+	 * before the response is committed (a flush, a write that fills the server's buffer or
+	 * completes the announced length, a redirect, an error, a close, the end of the request). Its
+	 * framing is decided at that moment too, for a body of a length still unknown. A body the
+	 * server buffers whole gets its {@code Content-Length} from the server as usual, and so does a
+	 * length the application sets late. With no shutdown under way, every call reaches the
+	 * server's response as it would without this wrapper.
 	 */
 	private static final class ClosingResponse extends HttpServletResponseWrapper {
 
@@ -247,14 +266,19 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 
 		private boolean framed;
 
-		/** Bytes (or, through the writer, the most bytes its characters may take) since the last reset. */
-		private long buffered;
+		/** Bytes since the last reset, counted exactly once the header is set. */
+		private long bufferedBytes;
 
-		private int bytesPerChar = 1;
+		/** Characters written through the writer before the header was set, their bytes not counted. */
+		private long bufferedChars;
 
-		private @Nullable ServletOutputStream stream;
+		private @Nullable String writerEncoding;
 
-		private @Nullable PrintWriter writer;
+		private @Nullable TextBytes text;
+
+		private @Nullable FramingOutputStream stream;
+
+		private @Nullable FramingWriter writer;
 
 		ClosingResponse(HttpServletResponse response, HttpServletRequest request, BooleanSupplier shuttingDown) {
 			super(response);
@@ -263,11 +287,27 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 			closeIfShuttingDown();
 		}
 
+		/** The closing response a response (its wrappers unwrapped) is, if any. */
+		static @Nullable ClosingResponse in(ServletResponse response) {
+			ServletResponse current = response;
+			while (current instanceof ServletResponseWrapper wrapper) {
+				if (current instanceof ClosingResponse closing) {
+					return closing;
+				}
+				current = wrapper.getResponse();
+			}
+			return null;
+		}
+
+		// The server's own stream and writer are asked for every time: it enforces which of the two a
+		// response uses and, after a reset, gives a writer of the new encoding.
+
 		@Override
 		public ServletOutputStream getOutputStream() throws IOException {
-			ServletOutputStream stream = this.stream;
-			if (stream == null) {
-				stream = new FramingOutputStream(super.getOutputStream(), this);
+			ServletOutputStream delegate = super.getOutputStream();
+			FramingOutputStream stream = this.stream;
+			if (stream == null || stream.delegate != delegate) {
+				stream = new FramingOutputStream(delegate, this);
 				this.stream = stream;
 			}
 			return stream;
@@ -275,10 +315,10 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 
 		@Override
 		public PrintWriter getWriter() throws IOException {
-			PrintWriter writer = this.writer;
-			if (writer == null) {
-				PrintWriter delegate = super.getWriter();
-				this.bytesPerChar = maxBytesPerChar(getCharacterEncoding());
+			PrintWriter delegate = super.getWriter();
+			this.writerEncoding = getCharacterEncoding();
+			FramingWriter writer = this.writer;
+			if (writer == null || writer.delegate != delegate) {
 				writer = new FramingWriter(delegate, this);
 				this.writer = writer;
 			}
@@ -294,16 +334,54 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 		@Override
 		public void resetBuffer() {
 			super.resetBuffer();
-			this.buffered = 0;
+			this.bufferedBytes = 0;
+			this.bufferedChars = 0;
 		}
 
 		@Override
 		public void reset() {
 			// Headers go too: they are set again when the response is committed.
 			super.reset();
-			this.buffered = 0;
+			this.bufferedBytes = 0;
+			this.bufferedChars = 0;
 			this.framed = false;
 			this.closing = false;
+		}
+
+		@Override
+		public void sendError(int sc, String msg) throws IOException {
+			closeIfShuttingDown();
+			super.sendError(sc, msg);
+		}
+
+		@Override
+		public void sendError(int sc) throws IOException {
+			closeIfShuttingDown();
+			super.sendError(sc);
+		}
+
+		@Override
+		public void sendRedirect(String location) throws IOException {
+			closeIfShuttingDown();
+			super.sendRedirect(location);
+		}
+
+		@Override
+		public void sendRedirect(String location, boolean clearBuffer) throws IOException {
+			closeIfShuttingDown();
+			super.sendRedirect(location, clearBuffer);
+		}
+
+		@Override
+		public void sendRedirect(String location, int sc) throws IOException {
+			closeIfShuttingDown();
+			super.sendRedirect(location, sc);
+		}
+
+		@Override
+		public void sendRedirect(String location, int sc, boolean clearBuffer) throws IOException {
+			closeIfShuttingDown();
+			super.sendRedirect(location, sc, clearBuffer);
 		}
 
 		/** Sets the header on a response not yet committed, if the shutdown has begun. */
@@ -314,20 +392,68 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 			}
 		}
 
-		/** Called before {@code count} more bytes or characters go to the server's buffer. */
-		void beforeWrite(long count, boolean characters) {
-			long bytes = characters ? count * this.bytesPerChar : count;
-			this.buffered += bytes;
+		/** Called before {@code count} more bytes go to the server's buffer. */
+		void beforeBytes(long count) {
+			this.bufferedBytes += count;
+			// A write that completes the length the response announced commits it at once.
+			closeIfShuttingDown();
+			if (this.closing) {
+				frameIfSent(count);
+			}
+		}
+
+		/**
+		 * Counts {@code len} characters about to go to the server's buffer while no shutdown has
+		 * begun, their encoding looked up only if one comes while this response is written.
+		 * @return {@code false} once the header is set: then {@link #beforeText} counts them
+		 */
+		boolean countedBeforeTheShutdown(int len) {
+			closeIfShuttingDown();
+			if (this.closing) {
+				return false;
+			}
+			this.bufferedChars += len;
+			return true;
+		}
+
+		/**
+		 * Called before {@code len} characters of {@code text} from {@code off} go through the
+		 * writer to the server's buffer.
+		 */
+		void beforeText(CharSequence text, int off, int len) {
+			if (countedBeforeTheShutdown(len)) {
+				return;
+			}
+			long bytes = text(this.writerEncoding).of(text, off, len);
+			this.bufferedBytes += bytes;
+			frameIfSent(bytes);
+		}
+
+		/** Called before {@code text} is printed on the stream, in the response's encoding. */
+		void beforePrint(String text) {
+			closeIfShuttingDown();
+			beforeBytes(this.closing ? text(getCharacterEncoding()).of(text, 0, text.length())
+					: TextBytes.atMostInAnyCharset(text.length()));
+		}
+
+		private TextBytes text(@Nullable String encoding) {
+			TextBytes text = this.text;
+			if (text == null || !text.counts(encoding)) {
+				text = TextBytes.of(encoding);
+				this.text = text;
+			}
+			return text;
+		}
+
+		/** Frames the response if the write of {@code bytes} now coming may make the server send it. */
+		private void frameIfSent(long bytes) {
 			if (this.framed) {
 				return;
 			}
-			// A write that completes the length the response announced commits it at once.
-			closeIfShuttingDown();
-			if (!this.closing) {
-				return;
-			}
+			long buffered = this.bufferedBytes
+					+ ((this.bufferedChars > 0) ? text(this.writerEncoding).atMost(this.bufferedChars) : 0);
 			int bufferSize = getBufferSize();
-			if (this.buffered >= bufferSize || bytes > largestBufferedWrite().applyAsInt(bufferSize)) {
+			if (buffered >= bufferSize || bytes > largestBufferedWrite().applyAsInt(bufferSize)) {
 				frame();
 			}
 		}
@@ -351,17 +477,6 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 			}
 		}
 
-		private static int maxBytesPerChar(@Nullable String encoding) {
-			try {
-				return (int) Math.ceil(Charset.forName((encoding != null) ? encoding : "ISO-8859-1")
-					.newEncoder()
-					.maxBytesPerChar());
-			}
-			catch (RuntimeException ex) {
-				return 4;
-			}
-		}
-
 	}
 
 	/** The servlet output stream of a {@link ClosingResponse}. */
@@ -378,20 +493,41 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 
 		@Override
 		public void write(int b) throws IOException {
-			this.response.beforeWrite(1, false);
+			this.response.beforeBytes(1);
 			this.delegate.write(b);
 		}
 
 		@Override
 		public void write(byte[] b, int off, int len) throws IOException {
-			this.response.beforeWrite(len, false);
+			this.response.beforeBytes(len);
 			this.delegate.write(b, off, len);
 		}
 
 		@Override
 		public void write(ByteBuffer buffer) throws IOException {
-			this.response.beforeWrite(buffer.remaining(), false);
+			this.response.beforeBytes(buffer.remaining());
 			this.delegate.write(buffer);
+		}
+
+		// Printed text is the server's to encode (Jetty uses the response's encoding); every other
+		// print and println of the servlet API comes here as text.
+
+		@Override
+		public void print(@Nullable String s) throws IOException {
+			this.response.beforePrint(String.valueOf(s));
+			this.delegate.print(s);
+		}
+
+		@Override
+		public void println(@Nullable String s) throws IOException {
+			this.response.beforePrint(s + "\r\n");
+			this.delegate.println(s);
+		}
+
+		@Override
+		public void println() throws IOException {
+			this.response.beforeBytes(2);
+			this.delegate.println();
 		}
 
 		@Override
@@ -402,6 +538,7 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 
 		@Override
 		public void close() throws IOException {
+			this.response.closeIfShuttingDown();
 			this.delegate.close();
 		}
 
@@ -420,35 +557,57 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 	/** The writer of a {@link ClosingResponse}; its errors stay the server writer's own. */
 	private static final class FramingWriter extends PrintWriter {
 
+		private static final String LINE_SEPARATOR = System.lineSeparator();
+
+		private final PrintWriter delegate;
+
 		private final ClosingResponse response;
 
 		FramingWriter(PrintWriter delegate, ClosingResponse response) {
 			super(delegate);
+			this.delegate = delegate;
 			this.response = response;
 		}
 
 		@Override
 		public void write(int c) {
-			this.response.beforeWrite(1, true);
+			if (!this.response.countedBeforeTheShutdown(1)) {
+				this.response.beforeText(String.valueOf((char) c), 0, 1);
+			}
 			super.write(c);
 		}
 
 		@Override
 		public void write(char[] buf, int off, int len) {
-			this.response.beforeWrite(len, true);
+			if (!this.response.countedBeforeTheShutdown(len)) {
+				this.response.beforeText(CharBuffer.wrap(buf), off, len);
+			}
 			super.write(buf, off, len);
 		}
 
 		@Override
 		public void write(String s, int off, int len) {
-			this.response.beforeWrite(len, true);
+			this.response.beforeText(s, off, len);
 			super.write(s, off, len);
+		}
+
+		@Override
+		public void println() {
+			// PrintWriter writes the line separator to the server's writer directly, past write().
+			this.response.beforeText(LINE_SEPARATOR, 0, LINE_SEPARATOR.length());
+			super.println();
 		}
 
 		@Override
 		public void flush() {
 			this.response.frame();
 			super.flush();
+		}
+
+		@Override
+		public void close() {
+			this.response.closeIfShuttingDown();
+			super.close();
 		}
 
 	}

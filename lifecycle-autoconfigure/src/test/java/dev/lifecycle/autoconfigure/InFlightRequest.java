@@ -37,16 +37,27 @@ final class InFlightRequest {
 	 * closes the connection after it.
 	 */
 	static void assertAnsweredWithConnectionClose(ApplicationContext context, int port) throws IOException {
+		RawHttp.Response response = assertClosedAfter(context, port, "/in-flight");
+		assertThat(response.body()).isEqualTo(ANSWER);
+		assertThat(response.header("content-length")).as(response.headers().toString()).isEqualTo("4");
+	}
+
+	/**
+	 * Sends a request to {@code path}, whose handler answers once the shutdown began, on a
+	 * keep-alive connection, begins the shutdown once it arrived, and asserts that the answer carries
+	 * {@code Connection: close} and that the server closes the connection after it.
+	 * @return the answer
+	 */
+	static RawHttp.Response assertClosedAfter(ApplicationContext context, int port, String path) throws IOException {
 		try (Socket socket = new Socket("localhost", port)) {
 			socket.setSoTimeout((int) Duration.ofSeconds(10).toMillis());
 			context.getBean(InFlightRequest.class).shutDownOnceArrived();
 
-			RawHttp.Response response = RawHttp.get(socket, "/in-flight");
+			RawHttp.Response response = RawHttp.get(socket, path);
 
-			assertThat(response.body()).isEqualTo(ANSWER);
-			assertThat(response.header("content-length")).as(response.headers().toString()).isEqualTo("4");
-			assertThat(response.header("connection")).isEqualToIgnoringCase("close");
+			assertThat(response.header("connection")).as(path + ": " + response.headers()).isEqualToIgnoringCase("close");
 			assertThat(socket.getInputStream().read()).as("the server closed the connection").isEqualTo(-1);
+			return response;
 		}
 	}
 
