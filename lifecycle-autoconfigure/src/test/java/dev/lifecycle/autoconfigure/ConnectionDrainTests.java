@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.Socket;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 import dev.lifecycle.core.LifecycleManager;
@@ -15,8 +14,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -33,20 +30,11 @@ class ConnectionDrainTests {
 	}
 
 	private static ConfigurableApplicationContext startOn(String server, String... properties) {
-		List<String> all = new ArrayList<>(List.of("server.port=0", "spring.application.name=keep-alive",
-				"lifecycle.signals.trap=false", "lifecycle.close-context=false", "lifecycle.pre-stop.enabled=false",
-				"lifecycle.run-marker.enabled=false", "lifecycle.halt-after-ceiling=false", "lifecycle.drain-delay=2s",
-				"lifecycle.global-shutdown-timeout=20s"));
-		all.addAll(List.of(properties));
-		String[] arguments = server.equals("jetty") ? new String[] { "--spring.autoconfigure.exclude="
-				+ "org.springframework.boot.tomcat.autoconfigure.servlet.TomcatServletWebServerAutoConfiguration" }
-				: new String[0];
-		return new SpringApplicationBuilder(KeepAliveApplication.class).properties(all.toArray(String[]::new))
-			.run(arguments);
+		return ServletDrainApplications.startOn(KeepAliveApplication.class, server, properties);
 	}
 
 	private static int port(ConfigurableApplicationContext context) {
-		return ((WebServerApplicationContext) context).getWebServer().getPort();
+		return ServletDrainApplications.port(context);
 	}
 
 	@Test
@@ -96,26 +84,9 @@ class ConnectionDrainTests {
 	void duringTheDrainErrorPagesBufferedBodiesAndLateLengthsKeepTheFramingTheyHaveWithoutIt(String server)
 			throws Exception {
 		try (ConfigurableApplicationContext context = startOn(server)) {
-			int port = port(context);
-			List<String> paths = List.of("/missing", "/map", "/late-length", "/large", "/large-write");
-			List<RawHttp.Response> before = new ArrayList<>();
-			for (String path : paths) {
-				try (Socket socket = new Socket("localhost", port)) {
-					socket.setSoTimeout((int) Duration.ofSeconds(10).toMillis());
-					before.add(RawHttp.get(socket, path));
-				}
-			}
-			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
+			List<RawHttp.Response> before = ServletDrainApplications.assertFramedDuringTheDrainAsBefore(context,
+					List.of("/missing", "/map", "/late-length", "/large", "/large-write"));
 
-			for (int i = 0; i < paths.size(); i++) {
-				RawHttp.Response during = closingExchange(port, paths.get(i));
-				RawHttp.Response usual = before.get(i);
-				assertThat(during.status()).as(paths.get(i)).isEqualTo(usual.status());
-				assertThat(during.framing()).as(paths.get(i) + ": " + during.headers())
-					.isEqualTo(usual.framing())
-					.isNotEqualTo("close-delimited");
-				assertThat(during.body()).as(paths.get(i)).hasSameSizeAs(usual.body());
-			}
 			assertThat(before.get(0).status()).as("an error page").isEqualTo(404);
 		}
 	}

@@ -10,7 +10,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,8 +29,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.boot.web.servlet.ServletRegistrationBean;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -49,20 +46,11 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 class ServletResponseDrainTests {
 
 	private static ConfigurableApplicationContext startOn(String server, String... properties) {
-		List<String> all = new ArrayList<>(List.of("server.port=0", "spring.application.name=responses",
-				"lifecycle.signals.trap=false", "lifecycle.close-context=false", "lifecycle.pre-stop.enabled=false",
-				"lifecycle.run-marker.enabled=false", "lifecycle.halt-after-ceiling=false", "lifecycle.drain-delay=2s",
-				"lifecycle.global-shutdown-timeout=20s"));
-		all.addAll(List.of(properties));
-		String[] arguments = server.equals("jetty") ? new String[] { "--spring.autoconfigure.exclude="
-				+ "org.springframework.boot.tomcat.autoconfigure.servlet.TomcatServletWebServerAutoConfiguration" }
-				: new String[0];
-		return new SpringApplicationBuilder(ResponsesApplication.class).properties(all.toArray(String[]::new))
-			.run(arguments);
+		return ServletDrainApplications.startOn(ResponsesApplication.class, server, properties);
 	}
 
 	private static int port(ConfigurableApplicationContext context) {
-		return ((WebServerApplicationContext) context).getWebServer().getPort();
+		return ServletDrainApplications.port(context);
 	}
 
 	@ParameterizedTest
@@ -107,28 +95,9 @@ class ServletResponseDrainTests {
 	void duringTheDrainBodiesWrittenLineByLineOrInUtf8KeepTheFramingTheyHaveWithoutIt(String server)
 			throws Exception {
 		try (ConfigurableApplicationContext context = startOn(server)) {
-			int port = port(context);
-			List<String> paths = List.of("/lines", "/stream-lines", "/utf8-writer");
-			List<RawHttp.Response> before = new ArrayList<>();
-			for (String path : paths) {
-				try (Socket socket = new Socket("localhost", port)) {
-					socket.setSoTimeout((int) Duration.ofSeconds(10).toMillis());
-					before.add(RawHttp.get(socket, path));
-				}
-			}
-			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
+			List<RawHttp.Response> before = ServletDrainApplications.assertFramedDuringTheDrainAsBefore(context,
+					List.of("/lines", "/stream-lines", "/utf8-writer"));
 
-			for (int i = 0; i < paths.size(); i++) {
-				try (Socket socket = new Socket("localhost", port)) {
-					socket.setSoTimeout((int) Duration.ofSeconds(10).toMillis());
-					RawHttp.Response during = RawHttp.get(socket, paths.get(i));
-					assertThat(during.header("connection")).isEqualToIgnoringCase("close");
-					assertThat(during.framing()).as(paths.get(i) + ": " + during.headers())
-						.isEqualTo(before.get(i).framing())
-						.isNotEqualTo("close-delimited");
-					assertThat(during.body()).as(paths.get(i)).isEqualTo(before.get(i).body());
-				}
-			}
 			assertThat(before.get(0).framing()).as("lines beyond the buffer").isEqualTo("chunked");
 			assertThat(before.get(2).framing()).as("a UTF-8 body well inside the buffer").isEqualTo("content-length");
 		}
