@@ -5,7 +5,7 @@ import java.io.PrintWriter;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
 import java.util.Locale;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntUnaryOperator;
@@ -21,7 +21,6 @@ import jakarta.servlet.ServletOutputStream;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletRequestWrapper;
 import jakarta.servlet.ServletResponse;
-import jakarta.servlet.ServletResponseWrapper;
 import jakarta.servlet.WriteListener;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -58,7 +57,8 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 
 	private final Http2Drain http2;
 
-	private final Set<AsyncContext> open = ConcurrentHashMap.newKeySet();
+	/** Asynchronous responses still open, each with the response this filter served it. */
+	private final Map<AsyncContext, HttpServletResponse> open = new ConcurrentHashMap<>();
 
 	ConnectionDrainFilter(LifecycleManager manager, boolean connectionClose, StreamDrain streams, Http2Drain http2) {
 		this.manager = manager;
@@ -84,7 +84,7 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 				? new ClosingResponse(response, request, this.manager::isShutdownInitiated) : response;
 		chain.doFilter(request, served);
 		if (request.isAsyncStarted()) {
-			track(request.getAsyncContext());
+			track(request.getAsyncContext(), served);
 		}
 		else if (served instanceof ClosingResponse closing) {
 			closing.closeIfShuttingDown();
@@ -104,11 +104,11 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 				&& !"websocket".equalsIgnoreCase(request.getHeader("Upgrade"));
 	}
 
-	private void track(AsyncContext context) {
-		if (!this.open.add(context)) {
+	private void track(AsyncContext context, HttpServletResponse served) {
+		if (this.open.putIfAbsent(context, served) != null) {
 			return;
 		}
-		context.addListener(new Forgetting(context));
+		context.addListener(new Forgetting(context, served));
 		if (this.streams.isEnded()) {
 			endIfStreaming(context);
 		}
@@ -120,7 +120,7 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 	}
 
 	private void endStreams() {
-		this.open.forEach(this::endIfStreaming);
+		this.open.keySet().forEach(this::endIfStreaming);
 	}
 
 	/**
@@ -157,11 +157,10 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 	}
 
 	private void complete(AsyncContext context) {
-		this.open.remove(context);
+		HttpServletResponse served = this.open.remove(context);
 		try {
 			// A stream that has sent nothing yet is committed by its completion: it says close too.
-			ClosingResponse closing = ClosingResponse.in(context.getResponse());
-			if (closing != null) {
+			if (served instanceof ClosingResponse closing) {
 				closing.closeIfShuttingDown();
 			}
 			context.complete();
@@ -176,8 +175,11 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 
 		private final AsyncContext context;
 
-		Forgetting(AsyncContext context) {
+		private final HttpServletResponse served;
+
+		Forgetting(AsyncContext context, HttpServletResponse served) {
 			this.context = context;
+			this.served = served;
 		}
 
 		@Override
@@ -206,7 +208,7 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 			forget();
 			AsyncContext next = event.getAsyncContext();
 			if (next != null) {
-				track(next);
+				track(next, this.served);
 			}
 		}
 
@@ -285,18 +287,6 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 			this.request = request;
 			this.shuttingDown = shuttingDown;
 			closeIfShuttingDown();
-		}
-
-		/** The closing response a response (its wrappers unwrapped) is, if any. */
-		static @Nullable ClosingResponse in(ServletResponse response) {
-			ServletResponse current = response;
-			while (current instanceof ServletResponseWrapper wrapper) {
-				if (current instanceof ClosingResponse closing) {
-					return closing;
-				}
-				current = wrapper.getResponse();
-			}
-			return null;
 		}
 
 		// The server's own stream and writer are asked for every time: it enforces which of the two a
