@@ -64,7 +64,7 @@ class Http2GoAwayTests {
 			.properties("server.port=0", "server.http2.enabled=true", "spring.application.name=h2",
 					"lifecycle.signals.trap=false", "lifecycle.close-context=false",
 					"lifecycle.pre-stop.enabled=false", "lifecycle.run-marker.enabled=false",
-					"lifecycle.halt-after-ceiling=false", "lifecycle.drain-delay=2s",
+					"lifecycle.halt-after-ceiling=false", "lifecycle.drain-delay=5s",
 					"lifecycle.global-shutdown-timeout=20s")
 			.run(arguments.toArray(String[]::new));
 		assertThat(((WebServerApplicationContext) context).getWebServer().getClass().getSimpleName().toLowerCase())
@@ -86,7 +86,7 @@ class Http2GoAwayTests {
 
 				assertThat(during.status()).isEqualTo(200);
 				assertThat(during.body()).isEqualTo("hello");
-				await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> assertThat(client.goAways()).isNotEmpty());
+				await().atMost(Duration.ofSeconds(4)).untilAsserted(() -> assertThat(client.goAways()).isNotEmpty());
 				assertThat(client.goAways()).allSatisfy((goAway) -> {
 					assertThat(goAway.getError()).isEqualTo(ErrorCode.NO_ERROR.code);
 					assertThat(goAway.getLastStreamId()).isGreaterThanOrEqualTo(during.streamId());
@@ -176,7 +176,7 @@ class Http2GoAwayTests {
 				H2Client.Response answered = during.get("/hello");
 				assertThat(answered.status()).isEqualTo(200);
 				assertThat(answered.body()).isEqualTo("hello");
-				await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> assertThat(during.goAways()).isNotEmpty());
+				await().atMost(Duration.ofSeconds(4)).untilAsserted(() -> assertThat(during.goAways()).isNotEmpty());
 				assertThat(during.goAways()).allSatisfy((goAway) -> {
 					assertThat(goAway.getError()).isEqualTo(ErrorCode.NO_ERROR.code);
 					assertThat(goAway.getLastStreamId()).isGreaterThanOrEqualTo(answered.streamId());
@@ -223,7 +223,7 @@ class Http2GoAwayTests {
 
 			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
 
-			await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> {
+			await().atMost(Duration.ofSeconds(4)).untilAsserted(() -> {
 				HttpResponse<String> during = http.send(request, HttpResponse.BodyHandlers.ofString());
 				assertThat(during.statusCode()).isEqualTo(200);
 				assertThat(during.body()).as("the client port of a new connection").isNotEqualTo(first.body());
