@@ -97,6 +97,24 @@ class Http2GoAwayTests {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "tomcat", "jetty", "reactor-netty" })
+	void everyConnectionOpenedDuringTheDrainGetsItsGoAwayWithItsFirstRequest(String server) throws Exception {
+		// The drain lasts while requests come and ends 3 s after the last: a GOAWAY that only the
+		// stopping server would send never arrives within the 2 s each connection waits.
+		try (ConfigurableApplicationContext context = start(server, "--lifecycle.drain-delay=15s",
+				"--lifecycle.drain-quiet-period=3s", "--lifecycle.drain-minimum=1s")) {
+			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
+			for (int i = 0; i < 60; i++) {
+				try (H2Client client = H2Client.cleartext(port(context))) {
+					assertThat(client.get("/hello").body()).isEqualTo("hello");
+					await().atMost(Duration.ofSeconds(2))
+						.untilAsserted(() -> assertThat(client.goAways()).as("the GOAWAY of a new connection").isNotEmpty());
+				}
+			}
+		}
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "tomcat", "jetty", "reactor-netty" })
 	void openConnectionsGetAGracefulGoAwayAtTheFirstInstantAndTheirStreamsInFlightAreServedInFull(String server)
 			throws Exception {
 		try (ConfigurableApplicationContext context = start(server);
