@@ -47,6 +47,12 @@ final class Component implements ComponentView {
 
 	private final CompletableFuture<Outcome> settled = new CompletableFuture<>();
 
+	/**
+	 * Whether the manager has run its start. The state alone cannot say: finite work may be
+	 * declared done before the start, and such a component must still be started exactly once.
+	 */
+	private final AtomicBoolean started = new AtomicBoolean();
+
 	private volatile long stopRequestedAt;
 
 	private volatile Duration duration = Duration.ZERO;
@@ -117,11 +123,15 @@ final class Component implements ComponentView {
 
 	/** A component that never started needs no stopping: it completes at once. */
 	private boolean settleNeverStarted() {
-		if (!moveFrom(ComponentState.REGISTERED, ComponentState.COMPLETED)) {
-			return false;
+		if (moveFrom(ComponentState.REGISTERED, ComponentState.COMPLETED)) {
+			settled(ComponentState.REGISTERED, ComponentState.COMPLETED, null, "never started");
+			return true;
 		}
-		settled(ComponentState.REGISTERED, ComponentState.COMPLETED, null, "never started");
-		return true;
+		if (!this.started.get() && moveFrom(ComponentState.WORK_COMPLETED, ComponentState.COMPLETED)) {
+			settled(ComponentState.WORK_COMPLETED, ComponentState.COMPLETED, null, "never started");
+			return true;
+		}
+		return false;
 	}
 
 	private void settled(ComponentState left, ComponentState outcome, @Nullable ShutdownReason reason,
@@ -137,7 +147,12 @@ final class Component implements ComponentView {
 
 	/** Starts the component on the manager's start thread; a passive start's exception propagates. */
 	void start() throws Exception {
-		if (!moveFrom(ComponentState.REGISTERED, ComponentState.RUNNING)) {
+		if (!this.started.compareAndSet(false, true)) {
+			return;
+		}
+		if (!moveFrom(ComponentState.REGISTERED, ComponentState.RUNNING)
+				&& this.state.get() != ComponentState.WORK_COMPLETED) {
+			// Settled before its start (told to stop, failed, or ended): there is nothing to run.
 			return;
 		}
 		this.work.start(this);
@@ -263,8 +278,20 @@ final class Component implements ComponentView {
 		settle(ComponentState.DIED, ShutdownReason.STALLED, detail);
 	}
 
+	/**
+	 * Running or not yet started: its end becomes a completion. Told to stop, its end is one
+	 * already; ended, nothing is left to mark.
+	 */
 	void workCompleted() {
-		moveFrom(ComponentState.RUNNING, ComponentState.WORK_COMPLETED);
+		while (true) {
+			ComponentState current = this.state.get();
+			if (current != ComponentState.RUNNING && current != ComponentState.REGISTERED) {
+				return;
+			}
+			if (this.state.compareAndSet(current, ComponentState.WORK_COMPLETED)) {
+				return;
+			}
+		}
 	}
 
 	ComponentHandle.ProcessScope processScope() {

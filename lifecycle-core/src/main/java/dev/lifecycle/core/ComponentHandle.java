@@ -8,7 +8,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What a component's code holds to take part in the lifecycle. All methods are thread-safe.
+ * What a component's code holds to take part in the lifecycle. All methods are thread-safe, and
+ * every method has a meaning in every state, before the manager's start included; where a call
+ * has no effect in a state its documentation says so. Nothing is dropped silently.
  *
  * <p>{@link #isShuttingDown()}, {@link #isHealthy()} and {@link #reportHealthy()} are built for hot
  * paths: each is a few volatile accesses, with no allocation, lock or clock read. A heartbeat is
@@ -96,7 +98,9 @@ public final class ComponentHandle {
 
 	/**
 	 * Liveness heartbeat; also ends an unhealthy report. No allocation, no lock, no clock read; no
-	 * write at all when the coarse clock has not moved since the last heartbeat.
+	 * write at all when the coarse clock has not moved since the last heartbeat. Before the start it
+	 * is the heartbeat the monitor's first poll judges; once the component has ended it has no
+	 * effect, since an ended component is no longer judged.
 	 */
 	public void reportHealthy() {
 		long now = this.clock.now();
@@ -110,7 +114,8 @@ public final class ComponentHandle {
 
 	/**
 	 * Reports this component unhealthy until its next {@link #reportHealthy()}: every health poll in
-	 * between counts as stalled, and {@code stallThreshold} of them in a row make it stalled.
+	 * between counts as stalled, and {@code stallThreshold} of them in a row make it stalled. Once
+	 * the component has ended it has no effect, since an ended component is no longer judged.
 	 */
 	public void reportUnhealthy() {
 		this.unhealthy = true;
@@ -129,8 +134,10 @@ public final class ComponentHandle {
 	/**
 	 * A fatal failure: this component is {@link Outcome#DIED died} at this instant (the shutdown
 	 * never waits for it) and a shutdown starts with reason
-	 * {@link ShutdownReason#FAILURE} (exit code 1). Callable from any thread at any time; after the
-	 * component has ended it changes nothing.
+	 * {@link ShutdownReason#FAILURE} (exit code 1). Callable from any thread at any time. Before the
+	 * manager's start it does the same, and the start then starts nothing; during a shutdown the
+	 * component still dies (exit code 1) but no second shutdown starts; after the component has
+	 * ended it changes nothing and is logged as ignored.
 	 * @param reason what went wrong
 	 */
 	public void signalFailure(String reason) {
@@ -145,13 +152,18 @@ public final class ComponentHandle {
 		this.component.signalFailure(String.valueOf(cause), cause);
 	}
 
-	/** Requests a clean shutdown now (reason {@link ShutdownReason#REQUESTED}, exit code 0). */
+	/**
+	 * Requests a clean shutdown now (reason {@link ShutdownReason#REQUESTED}, exit code 0). Before
+	 * the manager's start the shutdown starts at once and the start then starts nothing; once a
+	 * shutdown has started the request is only logged, since the first trigger wins.
+	 */
 	public void requestShutdown() {
 		this.component.requestShutdown(Duration.ZERO);
 	}
 
 	/**
-	 * Requests a clean shutdown after the delay; the earliest pending request wins.
+	 * Requests a clean shutdown after the delay; the earliest pending request wins. A request that
+	 * falls due after a shutdown has started is only logged.
 	 * @param delay how long to wait before triggering
 	 */
 	public void requestShutdown(Duration delay) {
@@ -160,7 +172,10 @@ public final class ComponentHandle {
 
 	/**
 	 * Declares this component's finite work done, so that its end during normal operation is a
-	 * completion rather than a death.
+	 * completion rather than a death. Before the manager's start it does the same: the work is
+	 * finished, a process scope closed afterwards completes the component, and a component that
+	 * has not ended is still started. Once the component has been told to stop it has no effect,
+	 * because its end is a completion anyway; once it has ended there is nothing left to mark.
 	 */
 	public void workCompleted() {
 		this.component.workCompleted();
@@ -170,6 +185,8 @@ public final class ComponentHandle {
 	 * A scope whose close reports this component finished, exactly once: a completion during
 	 * shutdown, a death during normal operation unless {@link #workCompleted()} was called. Later
 	 * closes and later ends are ignored. Meant for try-with-resources around a component's run loop.
+	 * Closed before the manager's start, it ends the component the same way: a completion after
+	 * {@link #workCompleted()}, otherwise a death that starts a shutdown.
 	 * @return the scope
 	 */
 	public ProcessScope processScope() {
@@ -178,7 +195,8 @@ public final class ComponentHandle {
 
 	/**
 	 * Opens a critical section: while one is open the component is not drained, and shutdown waits
-	 * for it within the component's budget. Close it in a finally block or try-with-resources.
+	 * for it within the component's budget. Close it in a finally block or try-with-resources. A
+	 * section opened after the component has ended holds nothing: the outcome is already recorded.
 	 * @return the open section
 	 */
 	public CriticalSection critical() {

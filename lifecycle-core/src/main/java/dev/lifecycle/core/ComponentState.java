@@ -10,7 +10,8 @@ import java.util.Set;
  *
  * <pre>
  * from            to
- * REGISTERED      RUNNING, COMPLETED (told to stop before it started), DIED (its start failed)
+ * REGISTERED      RUNNING, WORK_COMPLETED (its work declared done before the start),
+ *                 COMPLETED (told to stop before it started), DIED (its start failed)
  * RUNNING         WORK_COMPLETED, STOPPING, ENDING, COMPLETED, DIED, TIMEOUT
  * WORK_COMPLETED  STOPPING, ENDING, COMPLETED, DIED, TIMEOUT
  * STOPPING        ENDING, COMPLETED, DIED, TIMEOUT
@@ -29,7 +30,10 @@ public enum ComponentState {
 	/** Started and not yet told to stop. */
 	RUNNING,
 
-	/** Still running, and has declared its finite work done: its end will be a completion. */
+	/**
+	 * Has declared its finite work done, while running or before the manager started it: its end
+	 * will be a completion.
+	 */
 	WORK_COMPLETED,
 
 	/** Told to stop; draining. */
@@ -50,7 +54,7 @@ public enum ComponentState {
 	private Set<ComponentState> next;
 
 	static {
-		REGISTERED.next = EnumSet.of(RUNNING, COMPLETED, DIED);
+		REGISTERED.next = EnumSet.of(RUNNING, WORK_COMPLETED, COMPLETED, DIED);
 		RUNNING.next = EnumSet.of(WORK_COMPLETED, STOPPING, ENDING, COMPLETED, DIED, TIMEOUT);
 		WORK_COMPLETED.next = EnumSet.of(STOPPING, ENDING, COMPLETED, DIED, TIMEOUT);
 		STOPPING.next = EnumSet.of(ENDING, COMPLETED, DIED, TIMEOUT);
