@@ -219,7 +219,8 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 			this.origins.record(name, resolved, true);
 			AdoptedLifecycleBean component = new AdoptedLifecycleBean(bean);
 			try {
-				manager.registerPassive(name, resolved.options(), component);
+				// An adopted bean serves the components that do the work: it never holds back their completion.
+				manager.registerPassive(name, resolved.options().withSupporting(true), component);
 			}
 			catch (InvalidOptionException ex) {
 				throw ComponentSettings.translate(ex);

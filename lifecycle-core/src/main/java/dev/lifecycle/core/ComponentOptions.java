@@ -16,7 +16,7 @@ public final class ComponentOptions {
 	/** The budget an observability component gets when it sets none. */
 	public static final Duration DEFAULT_OBSERVABILITY_BUDGET = Duration.ofSeconds(1);
 
-	private static final ComponentOptions DEFAULTS = new ComponentOptions(0, Tier.STANDARD, null, null, 1, false);
+	private static final ComponentOptions DEFAULTS = new ComponentOptions(0, Tier.STANDARD, null, null, 1, false, false);
 
 	private final int phase;
 
@@ -30,14 +30,17 @@ public final class ComponentOptions {
 
 	private final boolean finite;
 
+	private final boolean supporting;
+
 	private ComponentOptions(int phase, Tier tier, @Nullable Duration gracefulShutdown,
-			@Nullable Duration livenessDeadline, int stallThreshold, boolean finite) {
+			@Nullable Duration livenessDeadline, int stallThreshold, boolean finite, boolean supporting) {
 		this.phase = phase;
 		this.tier = Objects.requireNonNull(tier, "tier");
 		this.gracefulShutdown = gracefulShutdown;
 		this.livenessDeadline = livenessDeadline;
 		this.stallThreshold = stallThreshold;
 		this.finite = finite;
+		this.supporting = supporting;
 	}
 
 	/** Phase 0, {@link Tier#STANDARD}, no budget, no liveness deadline, stall threshold 1, not finite. */
@@ -48,30 +51,30 @@ public final class ComponentOptions {
 	/** Higher phases are told to stop first and started last. */
 	public ComponentOptions withPhase(int phase) {
 		return new ComponentOptions(phase, this.tier, this.gracefulShutdown, this.livenessDeadline,
-				this.stallThreshold, this.finite);
+				this.stallThreshold, this.finite, this.supporting);
 	}
 
 	public ComponentOptions withTier(Tier tier) {
 		return new ComponentOptions(this.phase, tier, this.gracefulShutdown, this.livenessDeadline,
-				this.stallThreshold, this.finite);
+				this.stallThreshold, this.finite, this.supporting);
 	}
 
 	/** How long the component may take to drain once told to stop; {@code null} for no budget. */
 	public ComponentOptions withGracefulShutdown(@Nullable Duration gracefulShutdown) {
 		return new ComponentOptions(this.phase, this.tier, gracefulShutdown, this.livenessDeadline,
-				this.stallThreshold, this.finite);
+				this.stallThreshold, this.finite, this.supporting);
 	}
 
 	/** The longest gap allowed between heartbeats; {@code null} for no health monitoring. */
 	public ComponentOptions withLivenessDeadline(@Nullable Duration livenessDeadline) {
 		return new ComponentOptions(this.phase, this.tier, this.gracefulShutdown, livenessDeadline,
-				this.stallThreshold, this.finite);
+				this.stallThreshold, this.finite, this.supporting);
 	}
 
 	/** How many consecutive stalled polls it takes to declare the component stalled (≥ 1). */
 	public ComponentOptions withStallThreshold(int stallThreshold) {
 		return new ComponentOptions(this.phase, this.tier, this.gracefulShutdown, this.livenessDeadline,
-				stallThreshold, this.finite);
+				stallThreshold, this.finite, this.supporting);
 	}
 
 	/**
@@ -81,7 +84,18 @@ public final class ComponentOptions {
 	 */
 	public ComponentOptions withFinite(boolean finite) {
 		return new ComponentOptions(this.phase, this.tier, this.gracefulShutdown, this.livenessDeadline,
-				this.stallThreshold, finite);
+				this.stallThreshold, finite, this.supporting);
+	}
+
+	/**
+	 * Declares the component a supporting one: it serves the components that do the work (an
+	 * executor, a scheduler, a listener container, a web server), so it neither holds back nor
+	 * triggers the automatic {@link ShutdownReason#COMPLETED completed} shutdown. It is stopped by
+	 * every shutdown as usual. A supporting component cannot be finite.
+	 */
+	public ComponentOptions withSupporting(boolean supporting) {
+		return new ComponentOptions(this.phase, this.tier, this.gracefulShutdown, this.livenessDeadline,
+				this.stallThreshold, this.finite, supporting);
 	}
 
 	public int phase() {
@@ -106,6 +120,11 @@ public final class ComponentOptions {
 
 	public boolean finite() {
 		return this.finite;
+	}
+
+	/** Whether it serves the components that do the work; see {@link #withSupporting(boolean)}. */
+	public boolean supporting() {
+		return this.supporting;
 	}
 
 	/** The budget the drain applies: the configured one, or 1 s for observability, else none. */
@@ -146,6 +165,10 @@ public final class ComponentOptions {
 			throw invalid(component, "finite",
 					"is not allowed on an ADVISORY component (it never decides shutdown); remove it");
 		}
+		if (this.supporting && this.finite) {
+			throw invalid(component, "finite",
+					"is not allowed on a supporting component (it serves the components that do the work); remove it");
+		}
 	}
 
 	private static boolean isPositive(Duration duration) {
@@ -160,7 +183,7 @@ public final class ComponentOptions {
 	public String toString() {
 		return "ComponentOptions[phase=" + this.phase + ", tier=" + this.tier + ", gracefulShutdown="
 				+ this.gracefulShutdown + ", livenessDeadline=" + this.livenessDeadline + ", stallThreshold="
-				+ this.stallThreshold + ", finite=" + this.finite + "]";
+				+ this.stallThreshold + ", finite=" + this.finite + ", supporting=" + this.supporting + "]";
 	}
 
 }

@@ -11,9 +11,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What follows from a component's outcome: the listeners hear of it first; a death starts a
- * shutdown (for an advisory component only its own failure signal does); and when every standard component has completed finite
- * work, the application shuts down on its own if any component is declared finite, or says how to
- * make it do so if none is.
+ * shutdown (for an advisory component only its own failure signal does); and when every standard
+ * component that does the work (not a supporting one) has completed finite work, the application
+ * shuts down on its own if any component is declared finite, or says how to make it do so if none is.
  */
 final class ComponentOutcomes implements ComponentEvents {
 
@@ -61,7 +61,7 @@ final class ComponentOutcomes implements ComponentEvents {
 			}
 			return;
 		}
-		if (component.finishedWork() && component.tier() == Tier.STANDARD && !isShutdownInitiated()) {
+		if (component.finishedWork() && doesWork(component) && !isShutdownInitiated()) {
 			allWorkCompleted(component);
 		}
 	}
@@ -69,7 +69,7 @@ final class ComponentOutcomes implements ComponentEvents {
 	private void allWorkCompleted(Component last) {
 		boolean anyFinite = false;
 		for (Component component : this.components.get()) {
-			if (component.tier() != Tier.STANDARD) {
+			if (!doesWork(component)) {
 				continue;
 			}
 			if (!component.finishedWork()) {
@@ -86,6 +86,11 @@ final class ComponentOutcomes implements ComponentEvents {
 					+ "(ComponentOptions.withFinite(true), @ManagedComponent(finite = true) or "
 					+ "lifecycle.components.{}.finite=true) to shut down automatically", last.name(), last.name());
 		}
+	}
+
+	/** Standard components count for automatic completion; supporting ones only serve them. */
+	private static boolean doesWork(Component component) {
+		return component.tier() == Tier.STANDARD && !component.options().supporting();
 	}
 
 	@Override

@@ -42,6 +42,15 @@ class OptionValidationTest {
 	}
 
 	@Test
+	void finiteSupportingComponentIsRejected() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.manager.register("applicationTaskExecutor",
+					ComponentOptions.defaults().withSupporting(true).withFinite(true)))
+			.withMessageStartingWith(
+					"Component 'applicationTaskExecutor': finite is not allowed on a supporting component");
+	}
+
+	@Test
 	void observabilityWithLivenessDeadlineIsRejected() {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> this.manager.register("metrics", ComponentOptions.defaults()

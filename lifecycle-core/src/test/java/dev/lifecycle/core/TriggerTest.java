@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -256,6 +257,41 @@ class TriggerTest {
 		ShutdownReport report = manager.awaitTermination();
 		assertThat(report.trigger()).extracting(ShutdownTrigger::reason, ShutdownTrigger::component)
 			.containsExactly(ShutdownReason.COMPLETED, "import-b");
+		assertThat(report.exitCode()).isEqualTo(ExitCodes.CLEAN);
+	}
+
+	@Test
+	void supportingComponentsNeitherHoldBackNorTriggerAutomaticCompletionAndAreStoppedByIt()
+			throws InterruptedException {
+		LifecycleManager manager = builder().build();
+		CountDownLatch importMayFinish = new CountDownLatch(1);
+		AtomicInteger executorStops = new AtomicInteger();
+		manager.registerPassive("applicationTaskExecutor", ComponentOptions.defaults().withSupporting(true),
+				new PassiveComponent() {
+					@Override
+					public void start(ComponentHandle handle) {
+					}
+
+					@Override
+					public void stop(ComponentHandle handle) {
+						executorStops.incrementAndGet();
+					}
+				});
+		manager.registerActive("import", ComponentOptions.defaults().withFinite(true), (handle) -> {
+			importMayFinish.await();
+			handle.workCompleted();
+		});
+		manager.start();
+		assertThat(manager.isShutdownInitiated()).as("the finite import still works").isFalse();
+
+		importMayFinish.countDown();
+
+		ShutdownReport report = manager.awaitTermination();
+		assertThat(report.trigger()).extracting(ShutdownTrigger::reason, ShutdownTrigger::component)
+			.containsExactly(ShutdownReason.COMPLETED, "import");
+		assertThat(report.component("applicationTaskExecutor")).get().extracting(ComponentReport::outcome)
+			.isEqualTo(Outcome.COMPLETED);
+		assertThat(executorStops).hasValue(1);
 		assertThat(report.exitCode()).isEqualTo(ExitCodes.CLEAN);
 	}
 

@@ -248,6 +248,17 @@ class ProcessShutdownTests {
 	}
 
 	@Test
+	void aFiniteJobEndsTheProcessWithExitZeroWhileSpringsSchedulerAndExecutorAreAdopted() throws Exception {
+		AppProcess app = start("app", "--process-test.scheduling=true", "--process-test.async-task=200ms",
+				"--process-test.job=1s", "--lifecycle.components.worker.finite=true");
+
+		assertThat(app.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.CLEAN);
+		assertThat(app.log()).contains("worker: job done", "adopted",
+				"Lifecycle: shutdown initiated (reason=completed, component=worker",
+				"Lifecycle: shutdown complete (clean=true, exitCode=0");
+	}
+
+	@Test
 	void aSigtermBeforeAnyBeanExistsIsHeldAndEndsTheStartCleanlyWithExitZero() throws Exception {
 		AppProcess app = AppProcess.launch("app", this.directory, "--process-test.slow-start=2s");
 		this.processes.add(app);

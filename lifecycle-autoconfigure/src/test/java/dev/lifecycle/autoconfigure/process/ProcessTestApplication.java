@@ -51,6 +51,8 @@ import org.springframework.scheduling.annotation.Scheduled;
  * is ready, both on Spring Boot's own scheduler and executor (default false);</li>
  * <li>{@code process-test.slow-start} — hold the start this long once every singleton exists, before
  * any lifecycle bean starts (default none);</li>
+ * <li>{@code process-test.job} — the worker is a finite job: this long after the application is
+ * ready it calls {@code workCompleted()} and returns (default none: it runs until told to stop);</li>
  * <li>{@code process-test.watched} — add a component with a liveness deadline, {@code watched},
  * which the health monitor then polls (default false).</li>
  * </ul>
@@ -103,12 +105,15 @@ public class ProcessTestApplication {
 
 		private final boolean hangOnStop;
 
+		private final Duration job;
+
 		private final CountDownLatch ready = new CountDownLatch(1);
 
 		Worker(Environment environment) {
 			this.drain = environment.getProperty("process-test.drain", Duration.class, Duration.ZERO);
 			this.failAfter = environment.getProperty("process-test.fail-after", Duration.class);
 			this.hangOnStop = environment.getProperty("process-test.hang-on-stop", Boolean.class, false);
+			this.job = environment.getProperty("process-test.job", Duration.class);
 		}
 
 		/** The failure clock starts once the test can see the application, never during its start. */
@@ -120,6 +125,15 @@ public class ProcessTestApplication {
 		@Override
 		public void run(ComponentHandle handle) throws InterruptedException {
 			logger.info("worker: running");
+			if (this.job != null) {
+				handle.onShutdown(this.ready::countDown);
+				this.ready.await();
+				if (!handle.awaitShutdown(this.job)) {
+					logger.info("worker: job done");
+					handle.workCompleted();
+					return;
+				}
+			}
 			if (this.failAfter != null) {
 				handle.onShutdown(this.ready::countDown);
 				this.ready.await();
