@@ -20,6 +20,7 @@ import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.ShutdownReason;
 import org.eclipse.jetty.http2.ErrorCode;
 import org.eclipse.jetty.http2.frames.GoAwayFrame;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
 import org.junit.jupiter.api.io.TempDir;
@@ -223,11 +224,12 @@ class Http2GoAwayTests {
 
 	/**
 	 * Before Java 24 the JDK's HttpClient fails the requests in flight on a connection when a
-	 * GOAWAY arrives, whatever its last stream id (JDK-8335181); CI runs this module on Java 25 too.
+	 * GOAWAY arrives, whatever its last stream id (JDK-8335181); CI runs the jdk25-tagged tests on Java 25.
 	 */
 	@ParameterizedTest
 	@ValueSource(strings = { "tomcat", "jetty", "reactor-netty" })
 	@EnabledForJreRange(min = JRE.JAVA_24)
+	@Tag("jdk25")
 	void theJdkHttpClientOpensANewConnectionAfterTheGoAway(String server) throws Exception {
 		try (ConfigurableApplicationContext context = start(server)) {
 			HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();

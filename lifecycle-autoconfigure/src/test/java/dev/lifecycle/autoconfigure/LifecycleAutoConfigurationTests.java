@@ -19,6 +19,7 @@ import dev.lifecycle.spring.ManagedComponent;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -173,9 +174,10 @@ class LifecycleAutoConfigurationTests {
 	}
 
 	@Test
+	@Tag("jdk25")
 	void engineThreadsAreVirtualWhenSpringBootsVirtualThreadsAreOn() {
 		org.junit.jupiter.api.Assumptions.assumeTrue(Runtime.version().feature() >= 21,
-				"virtual threads need JDK 21 or later; CI runs this class on its second JDK too");
+				"virtual threads need JDK 21 or later; CI runs the jdk25-tagged tests on its second JDK");
 		java.util.concurrent.atomic.AtomicReference<Thread> sequenceThread = new java.util.concurrent.atomic.AtomicReference<>();
 		TestRunners.lifecycle().withPropertyValues("spring.threads.virtual.enabled=true").run((context) -> {
 			context.getBean(LifecycleManager.class).addListener(new dev.lifecycle.core.LifecycleListener() {
