@@ -292,16 +292,12 @@ public class ProcessTestApplication {
 					Duration.ofMillis(500)), Path.of(environment.getRequiredProperty("process-test.receipts-file")));
 		}
 
-		@Bean
-		PaymentsApi api(Receipts receipts) {
-			return new PaymentsApi(receipts);
-		}
-
 	}
 
 	/** The recipe's HTTP component: it answers a payment once its receipt is on its way. */
 	@RestController
 	@ManagedComponent(value = "api", phase = 20)
+	@ConditionalOnBooleanProperty("process-test.recipe")
 	static class PaymentsApi implements PassiveComponent {
 
 		private final Receipts receipts;
