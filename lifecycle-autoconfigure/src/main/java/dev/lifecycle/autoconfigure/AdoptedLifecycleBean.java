@@ -1,31 +1,30 @@
 package dev.lifecycle.autoconfigure;
 
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 import dev.lifecycle.core.ComponentHandle;
 import dev.lifecycle.core.ComponentView;
 import dev.lifecycle.core.PassiveComponent;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.Lifecycle;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.scheduling.concurrent.ExecutorConfigurationSupport;
-import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
-import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 /**
- * One adopted Spring {@link Lifecycle} bean as a passive component. Spring starts it in its phase
- * as usual; the engine stops it in the standard drain, on a stop thread of its own, so the beans
- * of one phase stop concurrently and each is bounded by its own budget.
+ * One adopted Spring bean as a passive component: a {@link Lifecycle} bean, an executor or both.
+ * Spring starts it in its phase as usual; the engine stops it in the drain of its tier, on a stop
+ * thread of its own, so the beans of one phase stop concurrently and each is bounded by its own
+ * budget.
  *
  * <p>A {@link SmartLifecycle} is stopped through {@link SmartLifecycle#stop(Runnable)} and counts
  * as stopped when it calls back, so a bean that hands its stop to another thread (a listener
- * container) is waited for. A Spring task executor or scheduler stops taking new work (a scheduler
- * fires no new trigger, not even one already due later) and its accepted tasks finish; nothing is
- * interrupted. A stop that throws ends the component as died at once.
+ * container) is waited for. An executor or scheduler is drained as {@link AdoptedExecutor} says:
+ * no new work, a scheduler fires no new trigger, the accepted tasks finish, nothing is interrupted,
+ * and the threads of tasks still running are named when its budget runs out. A stop that throws
+ * ends the component as died at once.
  *
  * <p>As in Spring, a bean is stopped only after the adopted beans of its phase that depend on it
  * have stopped (or ended otherwise: died, never started); its budget covers that wait. Beans in
@@ -35,14 +34,22 @@ final class AdoptedLifecycleBean implements PassiveComponent {
 
 	private static final long DEPENDENT_CHECK_MILLIS = 50;
 
-	private final Lifecycle bean;
+	private final @Nullable Lifecycle bean;
+
+	private final @Nullable AdoptedExecutor executor;
 
 	private final CountDownLatch stopped = new CountDownLatch(1);
 
 	private volatile List<Dependent> dependents = List.of();
 
 	AdoptedLifecycleBean(Lifecycle bean) {
+		this(bean, null);
+	}
+
+	/** @param bean the Lifecycle bean, {@code null} for an executor that is not one */
+	AdoptedLifecycleBean(@Nullable Lifecycle bean, @Nullable AdoptedExecutor executor) {
 		this.bean = bean;
+		this.executor = executor;
 	}
 
 	/** The adopted beans of the same phase that depend on this one, with their components. */
@@ -68,14 +75,20 @@ final class AdoptedLifecycleBean implements PassiveComponent {
 		}
 	}
 
+	@Override
+	public Set<Thread> threads() {
+		return (this.executor != null) ? this.executor.threads() : Set.of();
+	}
+
 	private void stopBean() throws Exception {
-		if (!this.bean.isRunning()) {
+		if (this.executor != null) {
+			this.executor.drain();
 			return;
 		}
-		if (this.bean instanceof ExecutorConfigurationSupport executor) {
-			drain(executor);
+		if (this.bean == null || !this.bean.isRunning()) {
+			return;
 		}
-		else if (this.bean instanceof SmartLifecycle smart) {
+		if (this.bean instanceof SmartLifecycle smart) {
 			CountDownLatch stopped = new CountDownLatch(1);
 			smart.stop(stopped::countDown);
 			stopped.await();
@@ -99,27 +112,6 @@ final class AdoptedLifecycleBean implements PassiveComponent {
 			}
 		}
 
-	}
-
-	private static void drain(ExecutorConfigurationSupport executor) throws InterruptedException {
-		ExecutorService service = null;
-		if (executor instanceof ThreadPoolTaskScheduler scheduler) {
-			ScheduledThreadPoolExecutor scheduled = scheduler.getScheduledThreadPoolExecutor();
-			// Triggers not yet due are dropped at shutdown rather than fired later.
-			scheduled.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
-			scheduled.setContinueExistingPeriodicTasksAfterShutdownPolicy(false);
-			service = scheduled;
-		}
-		else if (executor instanceof ThreadPoolTaskExecutor taskExecutor) {
-			service = taskExecutor.getThreadPoolExecutor();
-		}
-		// Not shutdownNow: a task that is running is allowed to finish within the budget.
-		executor.initiateShutdown();
-		if (service != null) {
-			while (!service.awaitTermination(1, TimeUnit.HOURS)) {
-				// The engine's budget, not this loop, decides how long the wait may last.
-			}
-		}
 	}
 
 }

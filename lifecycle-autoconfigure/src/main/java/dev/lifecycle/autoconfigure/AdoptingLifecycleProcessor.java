@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 
 import dev.lifecycle.core.ComponentView;
 import dev.lifecycle.core.InvalidOptionException;
@@ -14,13 +15,18 @@ import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.Tier;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.Lifecycle;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.context.event.ApplicationEventMulticaster;
+import org.springframework.context.support.AbstractApplicationContext;
 import org.springframework.context.support.DefaultLifecycleProcessor;
+import org.springframework.scheduling.concurrent.SimpleAsyncTaskScheduler;
 
 /**
  * The context's {@code lifecycleProcessor}: Spring's own {@link DefaultLifecycleProcessor}, except
@@ -36,6 +42,14 @@ import org.springframework.context.support.DefaultLifecycleProcessor;
  * it always would. The web server's graceful shutdown
  * and stop become closing steps of the sequence, after the observability drain. A {@code Lifecycle}
  * bean that is also a {@code @ManagedComponent} is the component already and is not adopted twice.
+ *
+ * <p>What the components and the requests use is adopted in the {@link Tier#INFRASTRUCTURE} tier,
+ * which the engine drains after the web server has stopped: every executor and scheduler bean
+ * (a {@code Lifecycle} or not: {@code SimpleAsyncTaskExecutor}, {@code ConcurrentTaskExecutor} and
+ * plain {@code ExecutorService} beans too), and the {@code Lifecycle} beans that are connection
+ * pools, connection factories or producer factories. {@code lifecycle.components.<bean>.tier}
+ * overrides the choice. The separate management server stops in the sequence's last step, so its
+ * probes and metrics answer until then.
  *
  * <p>The context's lifecycle processor is the extension point Spring designed for this, and Spring
  * Boot backs off its own when a bean of this name exists. It sees exactly the beans Spring would
@@ -57,6 +71,16 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 	 */
 	private static final String LOGGING_LIFECYCLE = "org.springframework.boot.context.logging.LoggingApplicationListener$Lifecycle";
 
+	/** Spring Boot's separate management server (its child context): observability, stopped last. */
+	private static final String MANAGEMENT_SERVER_LIFECYCLE = "org.springframework.boot.actuate.autoconfigure.web.server.ChildManagementContextInitializer";
+
+	/**
+	 * Endings of the type names of {@code Lifecycle} beans that others use rather than do work:
+	 * pools and factories of connections, producers and clients.
+	 */
+	private static final List<String> INFRASTRUCTURE_TYPES = List.of("DataSource", "ConnectionPool", "Pool",
+			"ConnectionFactory", "ProducerFactory", "ClientFactory");
+
 	private final ObjectProvider<LifecycleManager> manager;
 
 	private final LifecycleProperties properties;
@@ -72,7 +96,12 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 
 	private final Map<String, Lifecycle> adopted = new LinkedHashMap<>();
 
+	/** Executor beans adopted that are no {@code Lifecycle}. */
+	private final List<String> plainExecutors = new ArrayList<>();
+
 	private final Map<String, AdoptedLifecycleBean> components = new LinkedHashMap<>();
+
+	private final ObjectProvider<AdoptedExecutorsPostProcessor> executors;
 
 	private volatile ConfigurableListableBeanFactory beanFactory;
 
@@ -83,7 +112,9 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 	 * of an adopted bean without one of its own, and the phase timeout of the beans left to Spring
 	 */
 	AdoptingLifecycleProcessor(ObjectProvider<LifecycleManager> manager, LifecycleProperties properties,
-			ManagedComponentRegistrar registrar, ComponentOrigins origins, Duration springTimeout, boolean adopting) {
+			ManagedComponentRegistrar registrar, ComponentOrigins origins, Duration springTimeout, boolean adopting,
+			ObjectProvider<AdoptedExecutorsPostProcessor> executors) {
+		this.executors = executors;
 		this.manager = manager;
 		this.properties = properties;
 		this.registrar = registrar;
@@ -163,6 +194,22 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 	}
 
 	/**
+	 * The separate management server answers the probes and serves the metrics: it stops in the
+	 * sequence's last step, after everything else, and Spring then finds it stopped.
+	 */
+	private void addManagementServerLastStep(LifecycleManager manager, Map<String, Lifecycle> beans) {
+		for (Lifecycle bean : beans.values()) {
+			if (bean.getClass().getName().equals(MANAGEMENT_SERVER_LIFECYCLE)) {
+				manager.addLastStep("management server stop", this.springTimeout, () -> {
+					if (bean.isRunning()) {
+						bean.stop();
+					}
+				});
+			}
+		}
+	}
+
+	/**
 	 * Spring stops the beans that depend on a bean before the bean itself; the engine stops a
 	 * phase concurrently, so each adopted bean waits for its adopted dependents of the same phase.
 	 * A dependent in a lower phase would stop after the bean it needs: said once, at start.
@@ -202,9 +249,11 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 		Map<String, LifecycleProperties.Component> overrides = this.properties.getComponents();
 		Map<String, Lifecycle> beans = getLifecycleBeans();
 		addWebServerClosingSteps(manager, beans);
+		addManagementServerLastStep(manager, beans);
 		beans.forEach((name, bean) -> {
 			if (bean instanceof LifecycleCoordinator || WEB_SERVER_LIFECYCLES.contains(bean.getClass().getName())
 					|| bean.getClass().getName().equals(LOGGING_LIFECYCLE)
+					|| bean.getClass().getName().equals(MANAGEMENT_SERVER_LIFECYCLE)
 					|| this.registrar.isManagedComponentBean(name) || this.adopted.containsKey(name)) {
 				return;
 			}
@@ -212,32 +261,110 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 				this.origins.leftToSpring(name);
 				return;
 			}
-			ComponentSettings.Declared declared = new ComponentSettings.Declared(getPhase(bean), Tier.STANDARD,
-					this.springTimeout, null, 1, false, ComponentSettings.Origin.SPRING,
-					"Spring Lifecycle bean '" + name + "' (" + bean.getClass().getName() + ")");
-			ComponentSettings.Resolved resolved = ComponentSettings.resolve(name, declared, overrides);
-			this.origins.record(name, resolved, true);
-			AdoptedLifecycleBean component = new AdoptedLifecycleBean(bean);
-			try {
-				// An adopted bean serves the components that do the work: it never holds back their completion.
-				manager.registerPassive(name, resolved.options().withSupporting(true), component);
-			}
-			catch (InvalidOptionException ex) {
-				throw ComponentSettings.translate(ex);
-			}
-			catch (IllegalArgumentException ex) {
-				throw new InvalidLifecycleConfigurationException("lifecycle.components." + name,
-						"cannot adopt Spring Lifecycle bean '" + name + "': " + ex.getMessage(),
-						"Rename the bean or the component that uses the same name, or set 'lifecycle.components."
-								+ name + ".adopt=false' to leave the bean to Spring.");
-			}
-			this.adopted.put(name, bean);
-			this.components.put(name, component);
+			AdoptedExecutor executor = (bean instanceof Executor pool) ? executor(name, pool) : null;
+			Tier tier = (executor != null || isInfrastructure(bean)) ? Tier.INFRASTRUCTURE : Tier.STANDARD;
+			register(manager, name, bean, getPhase(bean), tier, "Spring Lifecycle bean '" + name + "' ("
+					+ bean.getClass().getName() + ")", new AdoptedLifecycleBean(bean, executor), overrides);
 		});
+		adoptExecutors(manager, overrides);
 		orderDependentsFirst(manager);
 		if (!this.adopted.isEmpty()) {
 			logger.info("Lifecycle: adopted " + this.adopted.size() + " Spring lifecycle bean(s) as components: "
 					+ this.adopted.keySet());
+		}
+		if (!this.plainExecutors.isEmpty()) {
+			logger.info("Lifecycle: adopted " + this.plainExecutors.size() + " executor bean(s) as infrastructure: "
+					+ this.plainExecutors);
+		}
+	}
+
+	private @Nullable AdoptedExecutor executor(String name, Executor bean) {
+		AdoptedExecutorsPostProcessor executors = this.executors.getIfAvailable();
+		return (executors != null) ? executors.executor(name, bean) : null;
+	}
+
+	/** An executor the engine made ({@code LifecycleManager.registerExecutor}) is a component already. */
+	private static boolean isEngines(Object bean) {
+		return bean.getClass().getName().startsWith(LifecycleManager.class.getPackageName() + ".");
+	}
+
+	private static boolean isInfrastructure(Lifecycle bean) {
+		String type = bean.getClass().getSimpleName();
+		return INFRASTRUCTURE_TYPES.stream().anyMatch(type::endsWith);
+	}
+
+	/**
+	 * Executors that are no {@code Lifecycle} bean (Boot's virtual-thread {@code SimpleAsyncTaskExecutor},
+	 * a {@code ConcurrentTaskExecutor}, a plain {@code ExecutorService}) are adopted too, at the
+	 * default phase unless configured: Spring would only close them when it destroys the beans.
+	 */
+	private void adoptExecutors(LifecycleManager manager, Map<String, LifecycleProperties.Component> overrides) {
+		for (String name : this.beanFactory.getBeanNamesForType(Executor.class, false, false)) {
+			if (this.adopted.containsKey(name) || this.plainExecutors.contains(name)
+					|| this.registrar.isManagedComponentBean(name) || !this.beanFactory.containsSingleton(name)) {
+				continue;
+			}
+			if (Boolean.FALSE.equals(ComponentSettings.find(overrides, name).getAdopt())) {
+				this.origins.leftToSpring(name);
+				continue;
+			}
+			Object bean = this.beanFactory.getSingleton(name);
+			if (!(bean instanceof Executor pool) || bean instanceof Lifecycle || isEngines(bean)) {
+				continue;
+			}
+			AdoptedExecutor executor = executor(name, pool);
+			if (executor == null) {
+				continue;
+			}
+			register(manager, name, null, SmartLifecycle.DEFAULT_PHASE, Tier.INFRASTRUCTURE,
+					"executor bean '" + name + "' (" + bean.getClass().getName() + ")",
+					new AdoptedLifecycleBean(null, executor), overrides);
+			this.plainExecutors.add(name);
+		}
+	}
+
+	private void register(LifecycleManager manager, String name, @Nullable Lifecycle bean, int phase, Tier tier,
+			String description, AdoptedLifecycleBean component, Map<String, LifecycleProperties.Component> overrides) {
+		ComponentSettings.Declared declared = new ComponentSettings.Declared(phase, tier, this.springTimeout, null, 1,
+				false, ComponentSettings.Origin.SPRING, description);
+		ComponentSettings.Resolved resolved = ComponentSettings.resolve(name, declared, overrides);
+		this.origins.record(name, resolved, true);
+		try {
+			// An adopted bean serves the components that do the work: it never holds back their completion.
+			manager.registerPassive(name, resolved.options().withSupporting(true), component);
+		}
+		catch (InvalidOptionException ex) {
+			throw ComponentSettings.translate(ex);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidLifecycleConfigurationException("lifecycle.components." + name,
+					"cannot adopt Spring bean '" + name + "': " + ex.getMessage(),
+					"Rename the bean or the component that uses the same name, or set 'lifecycle.components." + name
+							+ ".adopt=false' to leave the bean to Spring.");
+		}
+		if (bean != null) {
+			this.adopted.put(name, bean);
+			this.components.put(name, component);
+			if (bean instanceof SimpleAsyncTaskScheduler) {
+				stopListeningForContextClosed(name, bean);
+			}
+		}
+	}
+
+	/**
+	 * Spring's {@code SimpleAsyncTaskScheduler} stops its triggers on the {@code ContextClosedEvent},
+	 * at the very start of a close; adopted, it keeps firing until its turn in the sequence, so it
+	 * no longer hears the event.
+	 */
+	private void stopListeningForContextClosed(String name, Lifecycle bean) {
+		if (!this.beanFactory.containsBean(AbstractApplicationContext.APPLICATION_EVENT_MULTICASTER_BEAN_NAME)) {
+			return;
+		}
+		ApplicationEventMulticaster multicaster = this.beanFactory.getBean(
+				AbstractApplicationContext.APPLICATION_EVENT_MULTICASTER_BEAN_NAME, ApplicationEventMulticaster.class);
+		multicaster.removeApplicationListenerBean(name);
+		if (bean instanceof ApplicationListener<?> listener) {
+			multicaster.removeApplicationListener(listener);
 		}
 	}
 

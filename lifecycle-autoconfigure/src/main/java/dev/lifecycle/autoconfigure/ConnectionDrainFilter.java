@@ -37,7 +37,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * closes the connection after the response and a keep-alive client (or kube-proxy's pinned
  * connection) reconnects, through the load balancer, to a pod that is still ready. The request
  * that carries it is served normally. An HTTP/2 request gets a GOAWAY on its connection instead
- * ({@link Http2Drain}). Every request also counts as activity for the adaptive drain.
+ * ({@link Http2Drain}). Every request also counts as activity for the adaptive drain, and one
+ * answered with a server error (5xx, or an exception the container turns into one) after the
+ * trigger counts in the shutdown report.
  *
  * <p>It also tracks asynchronous responses and completes those that stream (server-sent events,
  * NDJSON, any response whose body has begun) when the {@link StreamDrain} says so, so that they
@@ -82,7 +84,19 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 		}
 		HttpServletResponse served = drainsConnection(request)
 				? new ClosingResponse(response, request, this.manager::isShutdownInitiated) : response;
-		chain.doFilter(request, served);
+		try {
+			chain.doFilter(request, served);
+		}
+		catch (IOException | ServletException | RuntimeException | Error ex) {
+			// The container answers it with a server error.
+			if (counted) {
+				this.manager.recordFailedRequest();
+			}
+			throw ex;
+		}
+		if (counted && !request.isAsyncStarted() && response.getStatus() >= 500) {
+			this.manager.recordFailedRequest();
+		}
 		if (request.isAsyncStarted()) {
 			track(request.getAsyncContext(), served);
 		}

@@ -4,6 +4,7 @@ import dev.lifecycle.core.LifecycleManager;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.SignalType;
 import reactor.core.publisher.Sinks;
 
 import org.springframework.core.io.buffer.DataBuffer;
@@ -60,6 +61,11 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 		// The GOAWAY follows the response: a client that fails the streams in flight when a GOAWAY
 		// arrives (the JDK's HttpClient before Java 24) still gets this one.
 		return chain.filter(exchange.mutate().response(response).build()).doFinally((signal) -> {
+			// An error is answered with a server error by the handler after this filter.
+			HttpStatusCode status = exchange.getResponse().getStatusCode();
+			if (signal == SignalType.ON_ERROR || (status != null && status.is5xxServerError())) {
+				this.manager.recordFailedRequest();
+			}
 			if (this.manager.isShutdownInitiated()) {
 				goAway(exchange);
 			}

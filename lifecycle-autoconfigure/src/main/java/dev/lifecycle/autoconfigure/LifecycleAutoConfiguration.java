@@ -88,13 +88,14 @@ public final class LifecycleAutoConfiguration {
 			search = SearchStrategy.CURRENT)
 	AdoptingLifecycleProcessor lifecycleProcessor(ObjectProvider<LifecycleManager> manager,
 			LifecycleProperties properties, ManagedComponentRegistrar registrar, ComponentOrigins origins,
-			Environment environment) {
+			Environment environment, ObjectProvider<AdoptedExecutorsPostProcessor> executors) {
 		Duration springTimeout = Binder.get(environment)
 			.bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
 			.orElse(SPRING_DEFAULT_TIMEOUT_PER_SHUTDOWN_PHASE);
 		// Asked at run time too: conditions are frozen in an application processed ahead of time.
 		boolean adopting = !InertLifecycleAutoConfiguration.isDisabled(environment);
-		return new AdoptingLifecycleProcessor(manager, properties, registrar, origins, springTimeout, adopting);
+		return new AdoptingLifecycleProcessor(manager, properties, registrar, origins, springTimeout, adopting,
+				executors);
 	}
 
 	@Bean

@@ -4,6 +4,7 @@ import dev.lifecycle.core.LifecycleListener;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -29,14 +30,17 @@ public final class LifecycleMetricsAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(name = "lifecycleMetrics")
 	LifecycleListener lifecycleMetrics(MeterRegistry registry, LifecycleProperties properties,
-			Environment environment) {
+			Environment environment, ObjectProvider<ComponentOrigins> origins) {
 		// Off at run time in an application processed ahead of time, with Lifecycle on at build time.
 		if (InertLifecycleAutoConfiguration.isDisabled(environment)) {
 			return new LifecycleListener() {
 			};
 		}
 		return new MicrometerLifecycleMetrics(registry, LifecycleSettings.serviceName(properties, environment),
-				properties.getMetrics().isHistogram());
+				properties.getMetrics().isHistogram(), (name) -> {
+					ComponentOrigins known = origins.getIfAvailable();
+					return known != null && known.get(name).map(ComponentOrigins.Entry::adopted).orElse(false);
+				});
 	}
 
 }

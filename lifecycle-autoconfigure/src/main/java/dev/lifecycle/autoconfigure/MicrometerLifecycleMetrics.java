@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
 
 import dev.lifecycle.core.ComponentReport;
 import dev.lifecycle.core.ComponentView;
@@ -44,7 +45,7 @@ import org.springframework.core.Ordered;
  * </ul>
  * Cardinality is a cost paid per pod, so at idle a component has only its health gauge and the
  * initiated counters it could itself trigger (zero, so {@code increase()} sees their first
- * increment); the duration and result series of every component are registered the moment a
+ * increment; an adopted Spring bean, an executor or a producer factory, can trigger none); the duration and result series of every component are registered the moment a
  * shutdown begins, or when the context starts closing, whichever is first. That is still before
  * Spring Boot closes the meter registries (on {@code ContextClosedEvent}, after this listener):
  * a closed registry hands out no-op meters. Never throws: a metrics failure is logged and the
@@ -83,11 +84,23 @@ final class MicrometerLifecycleMetrics implements LifecycleListener, Application
 
 	private final AtomicBoolean shutdownMetersRegistered = new AtomicBoolean();
 
+	private final Predicate<String> adopted;
+
 	MicrometerLifecycleMetrics(MeterRegistry registry, String serviceName) {
 		this(registry, serviceName, true);
 	}
 
 	MicrometerLifecycleMetrics(MeterRegistry registry, String serviceName, boolean histogram) {
+		this(registry, serviceName, histogram, (name) -> false);
+	}
+
+	/**
+	 * @param adopted whether a component is an adopted Spring bean: it cannot signal failure, ask for
+	 * a shutdown, complete work or be monitored, so it gets no initiated counters at all
+	 */
+	MicrometerLifecycleMetrics(MeterRegistry registry, String serviceName, boolean histogram,
+			Predicate<String> adopted) {
+		this.adopted = adopted;
 		this.registry = registry;
 		this.serviceTags = Tags.of("service_name", serviceName);
 		this.histogram = histogram;
@@ -116,6 +129,9 @@ final class MicrometerLifecycleMetrics implements LifecycleListener, Application
 				.strongReference(true)
 				.register(this.registry);
 			String name = component.name();
+			if (this.adopted.test(name)) {
+				return;
+			}
 			initiatedCounter(name, ShutdownReason.FAILURE.label());
 			initiatedCounter(name, ShutdownReason.REQUESTED.label());
 			if (component.tier() == Tier.ADVISORY) {

@@ -18,8 +18,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * A shutdown as Micrometer Observations, so a tracing backend shows it as one trace: the sequence
  * ({@value #SHUTDOWN}) is the root, each step ({@value #STEP}: drain delay, handlers, phases, final
- * actions, observability drain, closing steps) its child, and each component told to stop
- * ({@value #COMPONENT}) a child of the step that stopped it, ended with the component's outcome.
+ * actions, observability drain, closing steps, infrastructure phases, last steps) its child, and
+ * each component told to stop ({@value #COMPONENT}) a child of the step that stopped it, ended
+ * with the component's outcome.
  * <p>
  * Every key is low cardinality: trigger, step, component, phase, tier and result are bounded by
  * the application's own configuration. The observations carry the same facts as the five metric

@@ -474,6 +474,11 @@ final class Component implements ComponentView {
 				public void stop(Component component) throws Exception {
 					passive.stop(component.handle());
 				}
+
+				@Override
+				public Set<Thread> threads(boolean stopRequested) {
+					return stopRequested ? passive.threads() : Set.of();
+				}
 			};
 		}
 

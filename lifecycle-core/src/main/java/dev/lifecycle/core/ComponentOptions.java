@@ -165,6 +165,10 @@ public final class ComponentOptions {
 			throw invalid(component, "finite",
 					"is not allowed on an ADVISORY component (it never decides shutdown); remove it");
 		}
+		if (this.tier == Tier.INFRASTRUCTURE && this.finite) {
+			throw invalid(component, "finite", "is not allowed on an INFRASTRUCTURE component (it serves the "
+					+ "components that do the work and never decides completion); remove it or use tier STANDARD");
+		}
 		if (this.supporting && this.finite) {
 			throw invalid(component, "finite",
 					"is not allowed on a supporting component (it serves the components that do the work); remove it");

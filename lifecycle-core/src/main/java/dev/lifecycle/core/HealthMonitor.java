@@ -109,7 +109,7 @@ final class HealthMonitor {
 		if (wasHealthy) {
 			logger.warn("Lifecycle: component '{}' stalled: {}", component.name(), detail);
 		}
-		if (component.tier() == Tier.STANDARD) {
+		if (component.tier() == Tier.STANDARD || component.tier() == Tier.INFRASTRUCTURE) {
 			component.stalled(detail);
 		}
 	}

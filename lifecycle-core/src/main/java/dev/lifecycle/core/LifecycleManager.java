@@ -66,6 +66,9 @@ public final class LifecycleManager {
 	/** Requests seen; only its movement matters, to the adaptive drain. */
 	private final LongAdder activity = new LongAdder();
 
+	/** Requests that failed after the trigger, for the report. */
+	private final LongAdder failedRequests = new LongAdder();
+
 	private final @Nullable Path preStopFile;
 
 	private final @Nullable RunMarker runMarker;
@@ -97,6 +100,8 @@ public final class LifecycleManager {
 	private final List<ShutdownSequence.NamedAction> finalActions = new ArrayList<>();
 
 	private final List<ShutdownSequence.NamedHandler> closingSteps = new ArrayList<>();
+
+	private final List<ShutdownSequence.NamedHandler> lastSteps = new ArrayList<>();
 
 	private volatile List<Component> componentList = List.of();
 
@@ -263,8 +268,8 @@ public final class LifecycleManager {
 	}
 
 	/**
-	 * Adds a closing step, run after the observability drain and before the report, in the order
-	 * added (the web server's graceful shutdown and stop, say). Each runs on its own thread bounded
+	 * Adds a closing step, run after the observability drain and before the infrastructure drain, in
+	 * the order added (the web server's graceful shutdown and stop, say). Each runs on its own thread bounded
 	 * by its timeout and by the global ceiling; one that throws or times out is logged, the sequence
 	 * goes on, and the report is not clean (exit code {@link ExitCodes#FAILURE}).
 	 * @param name a name for the logs and the ceiling's diagnostics
@@ -276,6 +281,21 @@ public final class LifecycleManager {
 		requirePositive("closing step '" + name + "' timeout", timeout);
 		addStep("add closing step '" + name + "'",
 				() -> this.closingSteps.add(new ShutdownSequence.NamedHandler(name, timeout, step)));
+	}
+
+	/**
+	 * Adds a last step, run after the infrastructure drain and before the report, in the order added:
+	 * what observes the whole shutdown stops here (a separate management server, whose probes and
+	 * metrics answer until then). Bounded, logged and judged as a closing step is.
+	 * @param name a name for the logs and the ceiling's diagnostics
+	 * @param timeout how long the step may run before the sequence goes on without it
+	 * @param step the work
+	 */
+	public void addLastStep(String name, Duration timeout, ShutdownHandler step) {
+		Objects.requireNonNull(step, "step");
+		requirePositive("last step '" + name + "' timeout", timeout);
+		addStep("add last step '" + name + "'",
+				() -> this.lastSteps.add(new ShutdownSequence.NamedHandler(name, timeout, step)));
 	}
 
 	private void addStep(String what, Runnable add) {
@@ -414,7 +434,7 @@ public final class LifecycleManager {
 		this.registration.lock();
 		try {
 			steps = new ShutdownSequence.Steps(this.componentList, List.copyOf(this.handlers),
-					List.copyOf(this.finalActions), List.copyOf(this.closingSteps));
+					List.copyOf(this.finalActions), List.copyOf(this.closingSteps), List.copyOf(this.lastSteps));
 		}
 		finally {
 			this.registration.unlock();
@@ -422,7 +442,7 @@ public final class LifecycleManager {
 		ShutdownSequence.Drain drain = new ShutdownSequence.Drain(this.drainDelay, this.drainQuietPeriod,
 				this.drainMinimum, this.activity::sum);
 		new ShutdownSequence(steps, this.globalShutdownTimeout, drain, this.threads, this.listeners, trigger,
-				initiatedAt, this::finish)
+				initiatedAt, this.failedRequests::sum, this::finish)
 			.start();
 	}
 
@@ -433,6 +453,18 @@ public final class LifecycleManager {
 	 */
 	public void recordActivity() {
 		this.activity.increment();
+	}
+
+	/**
+	 * Records that a request failed: answered with a server error (5xx), or failed by the server.
+	 * Only failures after the trigger are counted, in the report's
+	 * {@link ShutdownReport#failedRequests()} and its summary line: a failure before the shutdown is
+	 * not the shutdown's. Cheap enough for every request.
+	 */
+	public void recordFailedRequest() {
+		if (this.triggers.isInitiated()) {
+			this.failedRequests.increment();
+		}
 	}
 
 	/**

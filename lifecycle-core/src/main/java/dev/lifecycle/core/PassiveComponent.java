@@ -1,5 +1,7 @@
 package dev.lifecycle.core;
 
+import java.util.Set;
+
 /**
  * A component with start and stop callbacks. {@link #start} runs when the manager starts, in
  * ascending phase order; {@link #stop} runs on an engine thread when the component's phase is told
@@ -23,5 +25,15 @@ public interface PassiveComponent {
 	 * @throws Exception if stopping failed; the component ends as died
 	 */
 	void stop(ComponentHandle handle) throws Exception;
+
+	/**
+	 * The threads running the component's work right now (an executor's tasks, say), named with
+	 * their stacks when its budget or the global ceiling runs out. Called only for diagnostics, from
+	 * any thread; the default knows none besides the engine's own stop thread.
+	 * @return a snapshot, possibly empty
+	 */
+	default Set<Thread> threads() {
+		return Set.of();
+	}
 
 }

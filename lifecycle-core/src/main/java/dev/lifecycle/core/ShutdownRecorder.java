@@ -199,6 +199,7 @@ final class ShutdownRecorder implements LifecycleListener {
 			this.report.put("clean", report.clean());
 			this.report.put("elapsedMs", report.elapsed().toMillis());
 			this.report.put("failedSteps", report.failedSteps());
+			this.report.put("failedRequests", report.failedRequests());
 			String diagnostics = report.diagnostics();
 			this.report.put("diagnostics", (diagnostics.length() > MAX_DIAGNOSTICS_CHARS)
 					? diagnostics.substring(0, MAX_DIAGNOSTICS_CHARS) + "\n[truncated]" : diagnostics);
@@ -327,8 +328,10 @@ final class ShutdownRecorder implements LifecycleListener {
 				? String.format(Locale.ROOT, "%.1f s", ms / 1000.0) : "?";
 		String outcome = CEILING.equals(state) ? "cut by the global ceiling"
 				: (Boolean.TRUE.equals(report.get("clean")) ? "clean" : "not clean");
+		String failed = (report.get("failedRequests") instanceof Long count && count > 0)
+				? ", " + count + " request(s) failed after the trigger" : "";
 		return "previous shutdown (" + at + "): " + reason + ", " + outcome + ", " + elapsed + ", exit "
-				+ report.get("exitCode");
+				+ report.get("exitCode") + failed;
 	}
 
 	@SuppressWarnings("unchecked")

@@ -21,12 +21,22 @@ import java.util.Optional;
  * {@code "shutdown handler 'backup'"}; any makes the report not clean with exit code
  * {@link ExitCodes#FAILURE}
  * @param steps every step that finished, in order (a step cut by the ceiling is missing)
- * @param diagnostics when the ceiling fired, what was still running with each thread's stack;
- * empty otherwise
+ * @param diagnostics each component whose graceful budget ran out and, when the ceiling fired,
+ * everything still running, each with its threads' stacks; empty when neither happened
+ * @param failedRequests requests answered with a server error (5xx) or failed by the server after
+ * the trigger, as told by {@link LifecycleManager#recordFailedRequest()}; counted, not judged: they
+ * do not change {@code clean} or the exit code
  */
 public record ShutdownReport(ShutdownTrigger trigger, List<ComponentReport> components, boolean clean, int exitCode,
 		boolean ceilingFired, Duration elapsed, List<String> failedSteps, List<StepReport> steps,
-		String diagnostics) {
+		String diagnostics, long failedRequests) {
+
+	/** A report of a shutdown during which no request failed. */
+	public ShutdownReport(ShutdownTrigger trigger, List<ComponentReport> components, boolean clean, int exitCode,
+			boolean ceilingFired, Duration elapsed, List<String> failedSteps, List<StepReport> steps,
+			String diagnostics) {
+		this(trigger, components, clean, exitCode, ceilingFired, elapsed, failedSteps, steps, diagnostics, 0);
+	}
 
 	/** Copies the component list so the report cannot change after it is published. */
 	public ShutdownReport {

@@ -25,7 +25,12 @@ import org.slf4j.LoggerFactory;
 /**
  * The one shutdown sequence of a manager: drain delay, shutdown handlers, standard drain by phase
  * (highest first, each phase concurrently), final actions in reverse order, observability drain,
- * report. The global ceiling, armed at initiation, cuts it short and produces the report itself.
+ * closing steps (the web server), infrastructure drain by phase, last steps (what observes the
+ * shutdown), report. The global ceiling, armed at initiation, cuts it short and produces the report
+ * itself.
+ *
+ * <p>This order is where "what is used stops after what uses it" lives: infrastructure (executors,
+ * pools, clients) is drained only once nothing that uses it is left running, whatever its phase.
  */
 final class ShutdownSequence {
 
@@ -55,6 +60,13 @@ final class ShutdownSequence {
 
 	private final List<NamedHandler> closingSteps;
 
+	private final List<NamedHandler> lastSteps;
+
+	private final LongSupplier failedRequests;
+
+	/** Components whose budget ran out, each with the stacks of the threads still running its work. */
+	private final List<String> overruns = new CopyOnWriteArrayList<>();
+
 	private final List<String> failedSteps = new CopyOnWriteArrayList<>();
 
 	private final List<StepReport> steps = new CopyOnWriteArrayList<>();
@@ -74,7 +86,8 @@ final class ShutdownSequence {
 	private volatile @Nullable ScheduledFuture<?> ceiling;
 
 	ShutdownSequence(Steps steps, Duration globalShutdownTimeout, Drain drain, EngineThreads threads,
-			Listeners listeners, ShutdownTrigger trigger, long initiatedAt, Consumer<ShutdownReport> finisher) {
+			Listeners listeners, ShutdownTrigger trigger, long initiatedAt, LongSupplier failedRequests,
+			Consumer<ShutdownReport> finisher) {
 		this.listeners = listeners;
 		this.globalShutdownTimeout = globalShutdownTimeout;
 		this.drain = drain;
@@ -86,6 +99,8 @@ final class ShutdownSequence {
 		this.handlers = steps.handlers();
 		this.finalActions = steps.finalActions();
 		this.closingSteps = steps.closingSteps();
+		this.lastSteps = steps.lastSteps();
+		this.failedRequests = failedRequests;
 	}
 
 	/** Arms the global ceiling and starts the sequence on a thread of its own. */
@@ -110,6 +125,10 @@ final class ShutdownSequence {
 			drainObservability();
 			checkNotCut();
 			runTimed("closing step", "lifecycle-closing-", this.closingSteps);
+			checkNotCut();
+			drainByPhase(Tier.INFRASTRUCTURE, "infrastructure drain");
+			checkNotCut();
+			runTimed("last step", "lifecycle-last-", this.lastSteps);
 			complete();
 		}
 		catch (InterruptedException ex) {
@@ -251,16 +270,22 @@ final class ShutdownSequence {
 	}
 
 	private void drainStandard() throws InterruptedException {
+		drainByPhase(Tier.STANDARD, "standard drain");
+	}
+
+	/** Drains one tier's components phase by phase, highest first, each phase concurrently. */
+	private void drainByPhase(Tier tier, String stepName) throws InterruptedException {
 		Map<Integer, List<Component>> phases = new TreeMap<>((a, b) -> Integer.compare(b, a));
 		for (Component component : this.components) {
-			if (component.tier() == Tier.STANDARD) {
+			if (component.tier() == tier) {
 				phases.computeIfAbsent(component.phase(), (p) -> new ArrayList<>()).add(component);
 			}
 		}
 		for (Map.Entry<Integer, List<Component>> phase : phases.entrySet()) {
 			checkNotCut();
-			logger.info("Lifecycle: stopping phase {} ({} component(s))", phase.getKey(), phase.getValue().size());
-			long start = startStep("standard drain, phase " + phase.getKey());
+			logger.info("Lifecycle: stopping {}phase {} ({} component(s))", (tier == Tier.STANDARD) ? "" : "infrastructure ",
+					phase.getKey(), phase.getValue().size());
+			long start = startStep(stepName + ", phase " + phase.getKey());
 			drain(phase.getValue());
 			stepCompleted(this.step, start, StepReport.OK);
 		}
@@ -326,10 +351,11 @@ final class ShutdownSequence {
 				}
 			}
 			catch (TimeoutException ex) {
+				// Stacks first: a timed-out component's threads may finish the moment it is settled.
+				String overrun = overrun(component, budget.get());
 				if (component.timeOut()) {
-					logger.warn("Lifecycle: component '{}' did not stop within its graceful budget of {} "
-							+ "(open critical sections: {})", component.name(), budget.get(),
-							component.openCriticalSections());
+					this.overruns.add(overrun);
+					logger.warn(overrun);
 				}
 			}
 			catch (ExecutionException ex) {
@@ -348,9 +374,9 @@ final class ShutdownSequence {
 		if (armed != null) {
 			armed.cancel(false);
 		}
-		ShutdownReport report = report(false, "");
-		logger.info("Lifecycle: shutdown complete (clean={}, exitCode={}, elapsed={} ms)", report.clean(),
-				report.exitCode(), report.elapsed().toMillis());
+		ShutdownReport report = report(false, String.join("\n", this.overruns));
+		logger.info("Lifecycle: shutdown complete (clean={}, exitCode={}, elapsed={} ms, failedRequests={})",
+				report.clean(), report.exitCode(), report.elapsed().toMillis(), report.failedRequests());
 		this.finisher.accept(report);
 	}
 
@@ -360,6 +386,9 @@ final class ShutdownSequence {
 		}
 		String diagnostics = diagnostics();
 		logger.error(diagnostics);
+		if (!this.overruns.isEmpty()) {
+			diagnostics = String.join("\n", this.overruns) + "\n" + diagnostics;
+		}
 		for (Component component : this.components) {
 			if (component.tier() != Tier.ADVISORY) {
 				component.timeOut();
@@ -370,9 +399,29 @@ final class ShutdownSequence {
 			sequenceThread.interrupt();
 		}
 		ShutdownReport report = report(true, diagnostics);
-		logger.error("Lifecycle: shutdown incomplete (clean=false, exitCode={}, elapsed={} ms)", report.exitCode(),
-				report.elapsed().toMillis());
+		logger.error("Lifecycle: shutdown incomplete (clean=false, exitCode={}, elapsed={} ms, failedRequests={})",
+				report.exitCode(), report.elapsed().toMillis(), report.failedRequests());
 		this.finisher.accept(report);
+	}
+
+	/** Names a component whose budget ran out and the stack of each thread still running its work. */
+	private static String overrun(Component component, Duration budget) {
+		StringBuilder message = new StringBuilder();
+		message.append("Lifecycle: component '")
+			.append(component.name())
+			.append("' did not stop within its graceful budget of ")
+			.append(budget)
+			.append(" (tier ")
+			.append(component.tier())
+			.append(", phase ")
+			.append(component.phase())
+			.append(", open critical sections ")
+			.append(component.openCriticalSections())
+			.append("); still running:");
+		for (Thread thread : component.threads()) {
+			appendThread(message, thread);
+		}
+		return message.toString();
 	}
 
 	/** Names every component still running and the stack of the thread it is blocked in. */
@@ -450,7 +499,7 @@ final class ShutdownSequence {
 		boolean clean = exitCode == ExitCodes.CLEAN && allCompleted;
 		Duration elapsed = Duration.ofNanos(System.nanoTime() - this.initiatedAt);
 		return new ShutdownReport(this.trigger, reports, clean, exitCode, ceilingFired, elapsed,
-				List.copyOf(this.failedSteps), List.copyOf(this.steps), diagnostics);
+				List.copyOf(this.failedSteps), List.copyOf(this.steps), diagnostics, this.failedRequests.getAsLong());
 	}
 
 	record NamedHandler(String name, Duration timeout, ShutdownHandler handler) {
@@ -469,7 +518,7 @@ final class ShutdownSequence {
 
 	/** Everything registered, frozen when the sequence starts. */
 	record Steps(List<Component> components, List<NamedHandler> handlers, List<NamedAction> finalActions,
-			List<NamedHandler> closingSteps) {
+			List<NamedHandler> closingSteps, List<NamedHandler> lastSteps) {
 	}
 
 	record NamedAction(String name, Runnable action) {

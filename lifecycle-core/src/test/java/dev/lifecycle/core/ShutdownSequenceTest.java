@@ -374,6 +374,100 @@ class ShutdownSequenceTest {
 	}
 
 	@Test
+	void infrastructureStopsAfterEverythingThatUsesItWhateverItsPhaseAndLastStepsAfterIt()
+			throws InterruptedException {
+		LifecycleManager manager = builder().build();
+		manager.registerPassive("executor", ComponentOptions.defaults().withPhase(Integer.MAX_VALUE / 2)
+			.withTier(Tier.INFRASTRUCTURE), recording("executor"));
+		manager.registerPassive("pool", ComponentOptions.defaults().withPhase(-100).withTier(Tier.INFRASTRUCTURE),
+				recording("pool"));
+		manager.registerPassive("api", ComponentOptions.defaults().withPhase(20), recording("api"));
+		manager.registerPassive("metrics", ComponentOptions.defaults().withTier(Tier.OBSERVABILITY),
+				recording("metrics"));
+		manager.addFinalAction("backup", () -> this.events.add("backup"));
+		manager.addClosingStep("web-server-stop", Duration.ofSeconds(5), () -> this.events.add("web server stop"));
+		manager.addLastStep("management-server-stop", Duration.ofSeconds(5),
+				() -> this.events.add("management server stop"));
+		manager.start();
+
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		ShutdownReport report = manager.awaitTermination();
+
+		assertThat(this.events).containsExactly("stop api", "backup", "stop metrics", "web server stop",
+				"stop executor", "stop pool", "management server stop");
+		assertThat(report.clean()).isTrue();
+		assertThat(report.steps()).extracting(StepReport::name)
+			.contains("infrastructure drain, phase " + (Integer.MAX_VALUE / 2), "infrastructure drain, phase -100",
+					"last step 'management-server-stop'");
+	}
+
+	@Test
+	void aComponentWhoseBudgetRunsOutIsNamedInTheReportWithTheStacksOfItsThreads() throws InterruptedException {
+		LifecycleManager manager = builder().build();
+		CountDownLatch release = new CountDownLatch(1);
+		Thread task = new Thread(() -> {
+			try {
+				release.await();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}, "accepted-task-1");
+		task.start();
+		try {
+			manager.registerPassive("executor",
+					ComponentOptions.defaults().withTier(Tier.INFRASTRUCTURE).withGracefulShutdown(Duration.ofMillis(200)),
+					new PassiveComponent() {
+						@Override
+						public void stop(ComponentHandle handle) throws Exception {
+							task.join();
+						}
+
+						@Override
+						public java.util.Set<Thread> threads() {
+							return java.util.Set.of(task);
+						}
+					});
+			manager.start();
+
+			manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+			ShutdownReport report = manager.awaitTermination();
+
+			assertThat(report.clean()).isFalse();
+			assertThat(report.component("executor")).map(ComponentReport::outcome).hasValue(Outcome.TIMEOUT);
+			assertThat(report.diagnostics()).contains("component 'executor' did not stop within its graceful budget")
+				.contains("thread \"accepted-task-1\"")
+				.contains("CountDownLatch.await");
+		}
+		finally {
+			release.countDown();
+		}
+	}
+
+	@Test
+	void requestsThatFailAfterTheTriggerAreCountedInTheReport() throws InterruptedException {
+		LifecycleManager manager = builder().drainDelay(Duration.ofMillis(300)).build();
+		manager.start();
+		manager.recordFailedRequest();
+
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		manager.recordFailedRequest();
+		manager.recordFailedRequest();
+
+		assertThat(manager.awaitTermination().failedRequests()).isEqualTo(2);
+	}
+
+	@Test
+	void anInfrastructureComponentCannotBeFinite() {
+		LifecycleManager manager = builder().build();
+		org.assertj.core.api.Assertions
+			.assertThatThrownBy(() -> manager.register("pool",
+					ComponentOptions.defaults().withTier(Tier.INFRASTRUCTURE).withFinite(true)))
+			.isInstanceOf(InvalidOptionException.class)
+			.hasMessageContaining("finite");
+	}
+
+	@Test
 	void ceilingDiagnosticsShowThePassiveStopThread() throws InterruptedException {
 		LifecycleManager manager = builder().globalShutdownTimeout(Duration.ofMillis(300)).build();
 		CountDownLatch never = new CountDownLatch(1);

@@ -174,6 +174,45 @@ final class AppProcess {
 		}
 	}
 
+	/**
+	 * The HTTP status of a GET to the separate management server, or -1 when it does not answer.
+	 */
+	int managementStatus(String path) {
+		try {
+			Path portFile = this.directory.resolve(this.name + ".port.management");
+			int managementPort = Integer.parseInt(Files.readString(portFile).trim());
+			return send(HttpRequest.newBuilder(URI.create("http://localhost:" + managementPort + path))
+				.timeout(Duration.ofSeconds(5))
+				.build()).statusCode();
+		}
+		catch (IOException ex) {
+			return -1;
+		}
+	}
+
+	/** The HTTP status of a POST, or -1 when the server does not answer. */
+	int post(String path) {
+		try {
+			return send(HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
+				.timeout(Duration.ofSeconds(10))
+				.POST(HttpRequest.BodyPublishers.noBody())
+				.build()).statusCode();
+		}
+		catch (IOException ex) {
+			return -1;
+		}
+	}
+
+	private static HttpResponse<String> send(HttpRequest request) throws IOException {
+		try {
+			return http.send(request, HttpResponse.BodyHandlers.ofString());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IOException(ex);
+		}
+	}
+
 	HttpResponse<String> get(String path) throws IOException {
 		HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + this.port + path))
 			.timeout(Duration.ofSeconds(5))

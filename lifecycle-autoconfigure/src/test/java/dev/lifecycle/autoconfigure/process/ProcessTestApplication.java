@@ -4,12 +4,14 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.lifecycle.core.ActiveComponent;
 import dev.lifecycle.core.ComponentHandle;
+import dev.lifecycle.core.PassiveComponent;
 import dev.lifecycle.spring.ManagedComponent;
 import jakarta.annotation.PreDestroy;
 import org.slf4j.Logger;
@@ -30,6 +32,9 @@ import org.springframework.scheduling.annotation.Async;
 import org.springframework.scheduling.annotation.EnableAsync;
 import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
 
 /**
  * A tiny web application that {@link ProcessShutdownTests} runs as a real JVM, with the signal
@@ -54,8 +59,15 @@ import org.springframework.scheduling.annotation.Scheduled;
  * <li>{@code process-test.job} — the worker is a finite job: this long after the application is
  * ready it calls {@code workCompleted()} and returns (default none: it runs until told to stop);</li>
  * <li>{@code process-test.watched} — add a component with a liveness deadline, {@code watched},
- * which the health monitor then polls (default false).</li>
+ * which the health monitor then polls (default false);</li>
+ * <li>{@code process-test.recipe} — the reference manual's payments recipe: an HTTP component,
+ * {@code api}, at phase 20 whose {@code POST /pay?id=} answers once it has handed a receipt to an
+ * {@code @Async} method on Spring Boot's own executor; the receipt takes
+ * {@code process-test.receipt-time} (default 500ms) and is a line appended to
+ * {@code process-test.receipts-file} (default false).</li>
  * </ul>
+ * When a separate management server runs, its port is written next to the port file, in
+ * {@code <port-file>.management}.
  */
 @SpringBootApplication(proxyBeanMethods = false)
 public class ProcessTestApplication {
@@ -74,6 +86,10 @@ public class ProcessTestApplication {
 		if (portFile != null) {
 			Path target = Path.of(portFile);
 			Path temporary = target.resolveSibling(target.getFileName() + ".tmp");
+			String managementPort = environment.getProperty("local.management.port");
+			if (managementPort != null) {
+				Files.writeString(target.resolveSibling(target.getFileName() + ".management"), managementPort);
+			}
 			Files.writeString(temporary, environment.getRequiredProperty("local.server.port"));
 			Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE);
 		}
@@ -274,6 +290,74 @@ public class ProcessTestApplication {
 			}
 			catch (InterruptedException ex) {
 				logger.info("async: interrupted");
+			}
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnBooleanProperty("process-test.recipe")
+	@EnableAsync
+	static class RecipeConfiguration {
+
+		@Bean
+		Receipts receipts(Environment environment) {
+			return new Receipts(environment.getProperty("process-test.receipt-time", Duration.class,
+					Duration.ofMillis(500)), Path.of(environment.getRequiredProperty("process-test.receipts-file")));
+		}
+
+	}
+
+	/** The recipe's HTTP component: it answers a payment once its receipt is on its way. */
+	@RestController
+	@ManagedComponent(value = "api", phase = 20)
+	@ConditionalOnBooleanProperty("process-test.recipe")
+	static class PaymentsApi implements PassiveComponent {
+
+		private final Receipts receipts;
+
+		PaymentsApi(Receipts receipts) {
+			this.receipts = receipts;
+		}
+
+		@PostMapping("/pay")
+		String pay(@RequestParam String id) {
+			this.receipts.send(id);
+			return id;
+		}
+
+		@Override
+		public void stop(ComponentHandle handle) {
+			logger.info("api: stopped");
+		}
+
+	}
+
+	/** Sends receipts from Spring Boot's own executor, as {@code @Async} work. */
+	static class Receipts {
+
+		private final Duration time;
+
+		private final Path file;
+
+		Receipts(Duration time, Path file) {
+			this.time = time;
+			this.file = file;
+		}
+
+		@Async
+		public void send(String id) {
+			try {
+				Thread.sleep(this.time.toMillis());
+				synchronized (this) {
+					Files.writeString(this.file, id + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+				}
+			}
+			catch (InterruptedException ex) {
+				logger.info("receipt {}: interrupted", id);
+			}
+			catch (IOException ex) {
+				logger.error("receipt {}: not written", id, ex);
 			}
 		}
 
