@@ -8,6 +8,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import dev.lifecycle.core.ComponentView;
 import dev.lifecycle.core.InvalidOptionException;
@@ -20,6 +22,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.context.ApplicationContextException;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.Lifecycle;
 import org.springframework.context.SmartLifecycle;
@@ -58,6 +61,12 @@ import org.springframework.scheduling.concurrent.SimpleAsyncTaskScheduler;
 final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 
 	private static final Log logger = LogFactory.getLog(AdoptingLifecycleProcessor.class);
+
+	/** How Spring names the bean whose start threw. */
+	private static final Pattern FAILED_BEAN = Pattern.compile("Failed to start bean '([^']+)'");
+
+	/** The trigger source of a failed start that names no single bean (a phase that timed out). */
+	static final String REFRESH = "refresh";
 
 	/** Spring Boot's web server lifecycles: they stop after the sequence, where Spring stops them. */
 	private static final Set<String> WEB_SERVER_LIFECYCLES = Set.of(
@@ -107,6 +116,14 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 
 	private volatile boolean closing;
 
+	/** Where the refresh is; only the refreshing thread moves it. */
+	private volatile Refresh refresh = Refresh.BEFORE;
+
+	/** Whether Spring has listed the beans it starts during this refresh. */
+	private volatile boolean startListed;
+
+	private volatile @Nullable LifecycleCoordinator coordinator;
+
 	/**
 	 * @param springTimeout Spring's {@code spring.lifecycle.timeout-per-shutdown-phase}: the budget
 	 * of an adopted bean without one of its own, and the phase timeout of the beans left to Spring
@@ -130,14 +147,35 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 		this.beanFactory = (ConfigurableListableBeanFactory) beanFactory;
 	}
 
+	/**
+	 * Adopts the beans, then lets Spring start them. When a bean's start throws, Spring's own
+	 * stop of what had started is held back, the shutdown is recorded as a failed start naming
+	 * the bean and the cause, and then everything stops as a close would stop it: each adopted
+	 * bean once, in the engine's sequence.
+	 */
 	@Override
 	public void onRefresh() {
-		if (this.adopting) {
-			adopt();
-			// Before any bean starts, so that a misspelt entry cannot leave a port bound.
-			this.registrar.checkOverrides(this.manager.getObject());
+		if (!this.adopting) {
+			super.onRefresh();
+			return;
 		}
-		super.onRefresh();
+		adopt();
+		// Before any bean starts, so that a misspelt entry cannot leave a port bound.
+		this.registrar.checkOverrides(this.manager.getObject());
+		this.refresh = Refresh.STARTING;
+		try {
+			super.onRefresh();
+		}
+		catch (ApplicationContextException ex) {
+			this.refresh = Refresh.FAILED;
+			startFailed(ex);
+			throw ex;
+		}
+		finally {
+			if (this.refresh != Refresh.FAILED) {
+				this.refresh = Refresh.DONE;
+			}
+		}
 	}
 
 	@Override
@@ -146,14 +184,44 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 		super.onClose();
 	}
 
-	/** While the context closes, Spring stops only the beans that were not adopted. */
+	/**
+	 * While the context closes, or after a failed start, Spring stops only the beans that were not
+	 * adopted.
+	 */
 	@Override
 	protected Map<String, Lifecycle> getLifecycleBeans() {
 		Map<String, Lifecycle> beans = super.getLifecycleBeans();
-		if (this.closing) {
+		if (this.refresh == Refresh.STARTING) {
+			if (this.startListed) {
+				// Spring lists the beans a second time during the refresh only to stop what it started,
+				// because a start threw. Nothing stops yet: startFailed() first records the failure.
+				return new LinkedHashMap<>();
+			}
+			this.startListed = true;
+			beans.values().stream().filter(LifecycleCoordinator.class::isInstance).findFirst()
+				.ifPresent((coordinator) -> this.coordinator = (LifecycleCoordinator) coordinator);
+		}
+		if (this.closing || this.refresh == Refresh.FAILED) {
 			beans.keySet().removeAll(this.adopted.keySet());
 		}
 		return beans;
+	}
+
+	/** Records the failed start, then stops everything that started as a close would. */
+	private void startFailed(ApplicationContextException ex) {
+		Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
+		Matcher bean = FAILED_BEAN.matcher(String.valueOf(ex.getMessage()));
+		String name = bean.find() ? bean.group(1) : REFRESH;
+		LifecycleCoordinator coordinator = this.coordinator;
+		if (coordinator != null) {
+			coordinator.startFailed(name, cause);
+		}
+		try {
+			stop();
+		}
+		catch (RuntimeException stopFailure) {
+			ex.addSuppressed(stopFailure);
+		}
 	}
 
 	/**
@@ -366,6 +434,12 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 		if (bean instanceof ApplicationListener<?> listener) {
 			multicaster.removeApplicationListener(listener);
 		}
+	}
+
+	private enum Refresh {
+
+		BEFORE, STARTING, DONE, FAILED
+
 	}
 
 }

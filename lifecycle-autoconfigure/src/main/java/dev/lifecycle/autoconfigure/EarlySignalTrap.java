@@ -25,7 +25,8 @@ import org.springframework.core.env.ConfigurableEnvironment;
  * installs the real handlers (the start then ends cleanly), a second one halts at once with 128.
  *
  * <p>Installed only when {@code lifecycle.enabled} and {@code lifecycle.signals.trap} are not
- * false, and never inside Spring's test framework (its test defaults switch the trap off, but only
+ * false, never in a run that only prepares the service's life (see {@link RunKind}), and never
+ * inside Spring's test framework (its test defaults switch the trap off, but only
  * later). If the start fails, or ends without a {@link SignalTrap} taking over, the JVM's own
  * handlers are put back.
  */
@@ -54,7 +55,8 @@ final class EarlySignalTrap implements ApplicationListener<SpringApplicationEven
 
 	private static boolean wanted(ConfigurableEnvironment environment) {
 		return environment.getProperty("lifecycle.enabled", Boolean.class, true)
-				&& environment.getProperty("lifecycle.signals.trap", Boolean.class, true) && !underTestFramework();
+				&& environment.getProperty("lifecycle.signals.trap", Boolean.class, true) && !underTestFramework()
+				&& RunKind.current().trapsSignals();
 	}
 
 	private static boolean underTestFramework() {

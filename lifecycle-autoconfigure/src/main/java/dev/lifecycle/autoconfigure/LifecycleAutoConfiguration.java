@@ -7,6 +7,8 @@ import java.util.function.IntConsumer;
 import dev.lifecycle.core.LifecycleListener;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.spring.LifecycleExit;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -39,6 +41,8 @@ import org.springframework.core.task.VirtualThreadTaskExecutor;
 @EnableConfigurationProperties(LifecycleProperties.class)
 public final class LifecycleAutoConfiguration {
 
+	private static final Log logger = LogFactory.getLog(LifecycleAutoConfiguration.class);
+
 	/** Spring Boot's default for {@code spring.lifecycle.timeout-per-shutdown-phase}. */
 	static final Duration SPRING_DEFAULT_TIMEOUT_PER_SHUTDOWN_PHASE = Duration.ofSeconds(30);
 
@@ -52,6 +56,17 @@ public final class LifecycleAutoConfiguration {
 		LifecycleManager.Builder builder = LifecycleSettings.of(properties, environment)
 			.builder()
 			.componentOptions((name, options) -> origins.resolve(name, options, properties.getComponents()));
+		RunKind run = RunKind.current();
+		if (!run.keepsRecords()) {
+			// This run ends on purpose before the service's life: leave nothing for its next start.
+			builder.runMarker(null);
+		}
+		builder.runMarkerAtStart(run.recordsFromStart());
+		if (run != RunKind.SERVICE) {
+			logger.info("Lifecycle: " + run.setting() + (run.keepsRecords()
+					? "; the run marker and shutdown reports begin when the application starts"
+					: "; this run writes no run marker or shutdown report and traps no signal"));
+		}
 		if (Threading.VIRTUAL.isActive(environment)) {
 			// Engine threads mostly wait (drains, handlers, stop callbacks): virtual threads cost nothing there.
 			builder.threadFactory(new VirtualThreadTaskExecutor("lifecycle-").getVirtualThreadFactory());
@@ -144,7 +159,8 @@ public final class LifecycleAutoConfiguration {
 		// From here on, not only once the engine has started: a signal during start-up must not end
 		// the JVM with 143 and half-started beans. Asked again at run time: under AOT the condition
 		// above was frozen at build time.
-		if (properties.getSignals().isTrap() && !InertLifecycleAutoConfiguration.isDisabled(environment)) {
+		if (properties.getSignals().isTrap() && !InertLifecycleAutoConfiguration.isDisabled(environment)
+				&& RunKind.current().trapsSignals()) {
 			trap.install();
 		}
 		return trap;

@@ -116,6 +116,17 @@ final class LifecycleCoordinator implements SmartLifecycle, SmartInitializingSin
 		}
 	}
 
+	/**
+	 * A bean's start threw and the refresh is failing, whether the engine had started or not: the
+	 * shutdown is a failed start naming the bean and the cause, and this waits for its report.
+	 * The failed refresh owns the process (Spring Boot reports the failure and exits with 1).
+	 */
+	void startFailed(String bean, Throwable cause) {
+		this.exit.contextClosing();
+		this.manager.triggerShutdown(ShutdownReason.START_FAILED, bean, String.valueOf(cause));
+		awaitReport();
+	}
+
 	@Override
 	public boolean isRunning() {
 		return this.running;

@@ -106,6 +106,20 @@ class PushgatewayShutdownPublisherTests {
 	}
 
 	@Test
+	void aFailedStartPushesItsStartFailedTriggerAndAnUncleanCompletion() {
+		runner().withBean("licenceCheck", FailedStartTests.FailingLifecycle.class, FailedStartTests.FailingLifecycle::new)
+			.run((context) -> assertThat(context).hasFailed());
+
+		// The failed refresh waited for the report, and the final push is made before the report.
+		assertThat(this.pushes).isNotEmpty();
+		assertThat(this.pushes.get(this.pushes.size() - 1).body()).containsPattern(
+				"(?m)^lifecycle_shutdown_initiated_total\\{service_name=\"orders\",trigger_component=\"licenceCheck\","
+						+ "trigger_reason=\"start-failed\"} 1(\\.0)?$")
+			.containsPattern("(?m)^lifecycle_shutdown_completed_total\\{clean=\"false\",service_name=\"orders\"} 1(\\.0)?$")
+			.doesNotContainPattern(COMPLETED_CLEAN);
+	}
+
+	@Test
 	void aGatewayThatNeverAnswersDelaysTheShutdownByTheBoundOnlyAndIsLoggedOnce(CapturedOutput output) {
 		this.hang = true;
 		runner().run((context) -> {

@@ -161,7 +161,7 @@ final class Component implements ComponentView {
 	/** A passive start callback threw: the component died and the manager shuts down. */
 	void startFailed(Throwable error) {
 		logger.error("Lifecycle: component '{}' failed to start", this.name, error);
-		settle(ComponentState.DIED, ShutdownReason.FAILURE, "start failed: " + error);
+		settle(ComponentState.DIED, ShutdownReason.START_FAILED, String.valueOf(error));
 	}
 
 	/** Runs an active component's loop on this thread; its return or throw ends the component. */

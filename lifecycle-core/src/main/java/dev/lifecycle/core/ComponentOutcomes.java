@@ -54,8 +54,10 @@ final class ComponentOutcomes implements ComponentEvents {
 	public void settled(Component component, @Nullable ShutdownReason reason, String detail) {
 		this.listeners.componentEnded(component.report());
 		if (reason != null) {
-			// An advisory component's stall or death is an observation; its own failure signal is a decision.
-			boolean decides = component.tier() != Tier.ADVISORY || reason == ShutdownReason.FAILURE;
+			// An advisory component's stall or death is an observation; its own failure signal, or its
+			// failed start, is a decision.
+			boolean decides = component.tier() != Tier.ADVISORY || reason == ShutdownReason.FAILURE
+					|| reason == ShutdownReason.START_FAILED;
 			if (decides && !isShutdownInitiated()) {
 				triggers().fire(reason, component.name(), detail);
 			}

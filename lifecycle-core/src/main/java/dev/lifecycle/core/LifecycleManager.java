@@ -71,10 +71,18 @@ public final class LifecycleManager {
 
 	private final @Nullable Path preStopFile;
 
-	private final @Nullable RunMarker runMarker;
+	private final @Nullable Path runMarkerFile;
 
-	/** What is known of the previous process, read when this manager was built. */
-	private final @Nullable PreviousRun previousRun;
+	private final boolean runMarkerAtStart;
+
+	private final int shutdownReports;
+
+	private final @Nullable String applicationVersion;
+
+	private volatile @Nullable RunMarker runMarker;
+
+	/** What is known of the previous process, read when the run marker was written. */
+	private volatile @Nullable PreviousRun previousRun;
 
 	private final BiFunction<String, ComponentOptions, ComponentOptions> optionsResolver;
 
@@ -121,29 +129,39 @@ public final class LifecycleManager {
 		this.drainQuietPeriod = builder.drainQuietPeriod;
 		this.drainMinimum = builder.drainMinimum;
 		this.preStopFile = builder.preStopFile;
-		this.runMarker = (builder.runMarker != null) ? new RunMarker(builder.runMarker) : null;
-		// Written as early as the manager exists, so a crash during the rest of the start-up is
-		// seen as an unclean end too; reported at start, when every listener is attached.
+		this.runMarkerFile = builder.runMarker;
+		this.runMarkerAtStart = builder.runMarkerAtStart;
+		this.shutdownReports = builder.shutdownReports;
+		this.applicationVersion = builder.applicationVersion;
 		this.optionsResolver = builder.optionsResolver;
 		this.automaticHealthPolling = builder.automaticHealthPolling;
 		this.threads = new EngineThreads(builder.threadFactory);
 		this.clock = new CoarseClock(builder.ticker);
 		this.listeners = new Listeners(builder.listeners);
-		RunMarker marker = this.runMarker;
-		if (marker != null) {
-			String left = marker.acquire().orElse(null);
-			this.previousRun = ShutdownRecorder.previous(marker.file(), left);
-			if (builder.shutdownReports > 0) {
-				this.listeners.add(new ShutdownRecorder(marker.file(), builder.serviceName, marker.content(),
-						builder.shutdownReports, builder.applicationVersion));
-			}
-		}
-		else {
-			this.previousRun = null;
+		if (!this.runMarkerAtStart) {
+			// Written as early as the manager exists, so a crash during the rest of the start-up is
+			// seen as an unclean end too; reported at start, when every listener is attached.
+			openRecords();
 		}
 		this.outcomes = new ComponentOutcomes(this.listeners, () -> this.componentList, this.threads);
 		this.triggers = new Triggers(this.listeners, this::startSequence);
 		this.outcomes.triggers(this.triggers);
+	}
+
+	/** Writes the run marker, reads what the previous process left and starts recording reports. */
+	private void openRecords() {
+		Path file = this.runMarkerFile;
+		if (file == null) {
+			return;
+		}
+		RunMarker marker = new RunMarker(file);
+		String left = marker.acquire().orElse(null);
+		this.previousRun = ShutdownRecorder.previous(marker.file(), left);
+		if (this.shutdownReports > 0) {
+			this.listeners.add(new ShutdownRecorder(marker.file(), this.serviceName, marker.content(),
+					this.shutdownReports, this.applicationVersion));
+		}
+		this.runMarker = marker;
 	}
 
 	/**
@@ -353,6 +371,9 @@ public final class LifecycleManager {
 		finally {
 			this.registration.unlock();
 		}
+		if (this.runMarkerAtStart && !this.triggers.isInitiated()) {
+			openRecords();
+		}
 		PreviousRun previous = this.previousRun;
 		if (previous != null) {
 			if (previous.unclean()) {
@@ -412,21 +433,37 @@ public final class LifecycleManager {
 	/**
 	 * Starts the shutdown sequence unless one has already started. Only the reasons an outside
 	 * caller can stand for are accepted: {@link ShutdownReason#SIGNAL}, {@link ShutdownReason#PRESTOP},
-	 * {@link ShutdownReason#REQUESTED} and {@link ShutdownReason#FAILURE}; a stall, a death and
-	 * completed work are the engine's own verdicts.
+	 * {@link ShutdownReason#REQUESTED}, {@link ShutdownReason#FAILURE} and
+	 * {@link ShutdownReason#START_FAILED}; a stall, a death and completed work are the engine's own
+	 * verdicts.
 	 * @param reason why
 	 * @param source the component or source responsible, e.g. {@code "signal"}
 	 * @return {@code true} if this call started the sequence, {@code false} if another trigger won
 	 * @throws IllegalArgumentException for {@code STALLED}, {@code DIED} or {@code COMPLETED}
 	 */
 	public boolean triggerShutdown(ShutdownReason reason, String source) {
+		return triggerShutdown(reason, source, "");
+	}
+
+	/**
+	 * Starts the shutdown sequence unless one has already started, with a detail for the logs,
+	 * the report and the endpoint, such as the cause of a failed start. Accepts the same reasons
+	 * as {@link #triggerShutdown(ShutdownReason, String)}.
+	 * @param reason why
+	 * @param source the component, bean or source responsible
+	 * @param detail what happened, empty when there is nothing to add
+	 * @return {@code true} if this call started the sequence, {@code false} if another trigger won
+	 * @throws IllegalArgumentException for {@code STALLED}, {@code DIED} or {@code COMPLETED}
+	 */
+	public boolean triggerShutdown(ShutdownReason reason, String source, String detail) {
 		Objects.requireNonNull(reason, "reason");
 		Objects.requireNonNull(source, "source");
+		Objects.requireNonNull(detail, "detail");
 		if (reason == ShutdownReason.STALLED || reason == ShutdownReason.DIED || reason == ShutdownReason.COMPLETED) {
 			throw new IllegalArgumentException("Shutdown reason " + reason + " is the engine's own verdict and "
-					+ "cannot be triggered from outside; use SIGNAL, PRESTOP, REQUESTED or FAILURE");
+					+ "cannot be triggered from outside; use SIGNAL, PRESTOP, REQUESTED, FAILURE or START_FAILED");
 		}
-		return this.triggers.fire(reason, source, "");
+		return this.triggers.fire(reason, source, detail);
 	}
 
 	private void startSequence(ShutdownTrigger trigger, long initiatedAt) {
@@ -483,8 +520,9 @@ public final class LifecycleManager {
 	private void finish(ShutdownReport report) {
 		// Only a finished sequence clears the marker: after a ceiling exit the next start must
 		// still see an unclean end, because this process's counters die with it.
-		if (!report.ceilingFired() && this.runMarker != null) {
-			this.runMarker.release();
+		RunMarker marker = this.runMarker;
+		if (!report.ceilingFired() && marker != null) {
+			marker.release();
 		}
 		PreStopWatcher watcher = this.preStopWatcher;
 		if (watcher != null) {
@@ -617,6 +655,8 @@ public final class LifecycleManager {
 
 		private @Nullable Path runMarker;
 
+		private boolean runMarkerAtStart;
+
 		private ThreadFactory threadFactory = EngineThreads.defaultFactory();
 
 		private @Nullable Duration drainQuietPeriod;
@@ -684,6 +724,18 @@ public final class LifecycleManager {
 		 */
 		public Builder runMarker(@Nullable Path file) {
 			this.runMarker = file;
+			return this;
+		}
+
+		/**
+		 * Writes the run marker, reads the previous process's records and starts this process's
+		 * shutdown reports at {@link LifecycleManager#start()} rather than when the manager is built
+		 * (default {@code false}). For a JVM that may be checkpointed between the two: only the
+		 * process that starts, the one that lives the service's life, keeps records. A shutdown
+		 * before the start is then not recorded.
+		 */
+		public Builder runMarkerAtStart(boolean atStart) {
+			this.runMarkerAtStart = atStart;
 			return this;
 		}
 

@@ -25,7 +25,13 @@ public enum ShutdownReason {
 	REQUESTED("requested", true),
 
 	/** Every standard component completed its finite work. */
-	COMPLETED("completed", true);
+	COMPLETED("completed", true),
+
+	/**
+	 * The application failed to start after components had started: a component's or a bean's
+	 * start threw. The trigger names the component or bean and the cause.
+	 */
+	START_FAILED("start-failed", false);
 
 	private final String label;
 

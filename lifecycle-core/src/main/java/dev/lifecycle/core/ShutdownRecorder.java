@@ -316,6 +316,10 @@ final class ShutdownRecorder implements LifecycleListener {
 	private static String summary(Map<String, @Nullable Object> report, String unfinished) {
 		Object trigger = report.get("trigger");
 		String reason = (trigger instanceof Map<?, ?> map) ? String.valueOf(map.get("reason")) : "unknown";
+		if (trigger instanceof Map<?, ?> map && ShutdownReason.START_FAILED.label().equals(reason)) {
+			// Which bean or component failed is the first thing to know about a failed start.
+			reason += " of '" + map.get("component") + "'";
+		}
 		String at = String.valueOf(report.get("initiatedAt"));
 		Object state = report.get("state");
 		if (IN_PROGRESS.equals(state)) {

@@ -245,7 +245,7 @@ class ComponentEndingTest {
 			.isThrownBy(manager::start)
 			.withMessage("Lifecycle: component 'db' failed to start");
 		ShutdownReport report = manager.awaitTermination();
-		assertThat(report.trigger().reason()).isEqualTo(ShutdownReason.FAILURE);
+		assertThat(report.trigger().reason()).isEqualTo(ShutdownReason.START_FAILED);
 		assertThat(report.exitCode()).isEqualTo(ExitCodes.FAILURE);
 	}
 

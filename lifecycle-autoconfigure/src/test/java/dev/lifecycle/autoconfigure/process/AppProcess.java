@@ -85,6 +85,20 @@ final class AppProcess {
 	}
 
 	/**
+	 * Starts the application with JVM options, such as {@code -Dspring.context.exit=onRefresh},
+	 * without waiting for it to be ready: through a shell that replaces itself with the JVM and
+	 * puts the options right after the {@code java} command.
+	 */
+	static AppProcess launchWithJvmOptions(String name, Path directory, List<String> jvmOptions, String... arguments)
+			throws IOException {
+		StringBuilder options = new StringBuilder();
+		for (String option : jvmOptions) {
+			options.append(" '").append(option.replace("'", "'\\''")).append('\'');
+		}
+		return launch(name, directory, List.of("/bin/sh", "-c", "exec \"$0\"" + options + " \"$@\""), arguments);
+	}
+
+	/**
 	 * Starts the application without waiting for it to be ready, to signal it during start-up.
 	 */
 	static AppProcess launch(String name, Path directory, String... arguments) throws IOException {

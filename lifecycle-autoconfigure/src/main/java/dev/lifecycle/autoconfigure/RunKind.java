@@ -1,0 +1,100 @@
+package dev.lifecycle.autoconfigure;
+
+import java.util.function.Function;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.context.aot.AbstractAotProcessor;
+import org.springframework.context.support.DefaultLifecycleProcessor;
+import org.springframework.core.SpringProperties;
+
+/**
+ * Whether this JVM lives the service's life or only prepares one. Runs that prepare one (a
+ * training run for the JDK AOT cache, Spring AOT processing at build time, a CRaC checkpoint) end
+ * on purpose before the application ever serves: they write no run marker and no shutdown report
+ * and trap no signal, so the next start of the real service finds nothing left behind.
+ *
+ * <p>Decided from the same switches Spring itself reads, {@link SpringProperties} (JVM system
+ * properties, then a {@code spring.properties} file), not from the application's environment:
+ * Spring acts on them before any bean could ask.
+ */
+enum RunKind {
+
+	/** The service's life: records from the manager's construction, signals trapped. */
+	SERVICE("", true, false, true),
+
+	/**
+	 * {@code spring.context.exit=onRefresh}: Spring halts the JVM as the context refreshes, before
+	 * any lifecycle bean starts, as in a training run for the JDK AOT cache.
+	 */
+	TRAINING(DefaultLifecycleProcessor.EXIT_PROPERTY_NAME + "=" + DefaultLifecycleProcessor.ON_REFRESH_VALUE, false,
+			false, false),
+
+	/** Spring AOT processing at build time: the context is only prepared, never started. */
+	AOT_PROCESSING(AbstractAotProcessor.AOT_PROCESSING + "=true", false, false, false),
+
+	/**
+	 * {@code spring.context.checkpoint=onRefresh}: the JVM is checkpointed as the context
+	 * refreshes and the service's life is the restored process's. Records begin at the engine's
+	 * start, which only the restored process reaches; signals are trapped for it.
+	 */
+	CHECKPOINT(DefaultLifecycleProcessor.CHECKPOINT_PROPERTY_NAME + "=" + DefaultLifecycleProcessor.ON_REFRESH_VALUE,
+			true, true, true);
+
+	private final String setting;
+
+	private final boolean keepsRecords;
+
+	private final boolean recordsFromStart;
+
+	private final boolean trapsSignals;
+
+	RunKind(String setting, boolean keepsRecords, boolean recordsFromStart, boolean trapsSignals) {
+		this.setting = setting;
+		this.keepsRecords = keepsRecords;
+		this.recordsFromStart = recordsFromStart;
+		this.trapsSignals = trapsSignals;
+	}
+
+	/** This JVM's kind of run. */
+	static RunKind current() {
+		return of(SpringProperties::getProperty);
+	}
+
+	/** The kind of run the given Spring properties describe. */
+	static RunKind of(Function<String, @Nullable String> properties) {
+		if (Boolean.parseBoolean(properties.apply(AbstractAotProcessor.AOT_PROCESSING))) {
+			return AOT_PROCESSING;
+		}
+		if (DefaultLifecycleProcessor.ON_REFRESH_VALUE
+			.equalsIgnoreCase(properties.apply(DefaultLifecycleProcessor.EXIT_PROPERTY_NAME))) {
+			return TRAINING;
+		}
+		if (DefaultLifecycleProcessor.ON_REFRESH_VALUE
+			.equalsIgnoreCase(properties.apply(DefaultLifecycleProcessor.CHECKPOINT_PROPERTY_NAME))) {
+			return CHECKPOINT;
+		}
+		return SERVICE;
+	}
+
+	/** The setting that makes this run what it is, for the log; empty for the service's life. */
+	String setting() {
+		return this.setting;
+	}
+
+	/** Whether a run marker and shutdown reports are kept at all. */
+	boolean keepsRecords() {
+		return this.keepsRecords;
+	}
+
+	/** Whether the records begin at the engine's start rather than when the manager is built. */
+	boolean recordsFromStart() {
+		return this.recordsFromStart;
+	}
+
+	/** Whether SIGTERM, SIGINT and SIGHUP are Lifecycle's. */
+	boolean trapsSignals() {
+		return this.trapsSignals;
+	}
+
+}

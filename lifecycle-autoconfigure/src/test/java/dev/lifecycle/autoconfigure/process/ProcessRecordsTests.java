@@ -1,0 +1,136 @@
+package dev.lifecycle.autoconfigure.process;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.lifecycle.core.ExitCodes;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What a real JVM leaves on disk for the next start: a training run for the JDK AOT cache leaves
+ * nothing, and a start that fails after its components started leaves a report of a failed start
+ * that the next start summarises.
+ */
+@EnabledOnOs({ OS.LINUX, OS.MAC })
+class ProcessRecordsTests {
+
+	private static final Duration START_TO_EXIT = Duration.ofSeconds(60);
+
+	private static final Pattern UNCLEAN_PREVIOUS_RUN = Pattern
+		.compile("lifecycle_shutdown_initiated_total\\{(?=[^}]*trigger_component=\"previous-run\")"
+				+ "(?=[^}]*trigger_reason=\"unclean\")[^}]*} (\\S+)");
+
+	private final List<AppProcess> processes = new ArrayList<>();
+
+	@TempDir
+	Path directory;
+
+	/** Prints every child's log when a test fails, before {@link #destroy()} runs. */
+	@RegisterExtension
+	final AfterTestExecutionCallback printLogsOnFailure = (context) -> {
+		if (context.getExecutionException().isPresent()) {
+			for (AppProcess process : this.processes) {
+				System.err.println("----- " + process.name() + " (pid " + process.pid() + ", "
+						+ process.logFile() + ") -----\n" + process.log());
+			}
+		}
+	};
+
+	@AfterEach
+	void destroy() throws InterruptedException {
+		for (AppProcess process : this.processes) {
+			process.destroyForcibly();
+		}
+	}
+
+	@Test
+	void aTrainingRunThatExitsOnRefreshLeavesNothingAndTheNextStartSeesNoUncleanPreviousRun() throws Exception {
+		AppProcess training = AppProcess.launchWithJvmOptions("training", this.directory,
+				List.of("-Dspring.context.exit=onRefresh"));
+		this.processes.add(training);
+
+		assertThat(training.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.CLEAN);
+		assertThat(training.log())
+			.contains("Lifecycle: spring.context.exit=onRefresh; this run writes no run marker or shutdown report")
+			.doesNotContain("Lifecycle: started", "Lifecycle: shutdown initiated", "worker: running");
+		assertThat(AppProcess.runMarker(this.directory)).doesNotExist();
+		assertThat(reports()).isEmpty();
+
+		AppProcess service = start("service");
+		assertThat(service.log()).doesNotContain("previous process did not finish", "previous run (",
+				"previous shutdown (");
+		assertThat(uncleanPreviousRuns(service)).isZero();
+		service.signal("TERM");
+		assertThat(service.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.CLEAN);
+	}
+
+	@Test
+	void aBeanWhoseStartThrowsAfterTheComponentsStartedExitsOneWithAReportOfAFailedStart() throws Exception {
+		AppProcess failing = AppProcess.launch("failing", this.directory, "--process-test.fail-start=true",
+				"--process-test.drain=200ms");
+		this.processes.add(failing);
+
+		assertThat(failing.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.FAILURE);
+		String log = failing.log();
+		assertThat(log).contains("worker: running",
+				"Lifecycle: shutdown initiated (reason=start-failed, component=licenceCheck, "
+						+ "detail=java.lang.IllegalStateException: licence expired)",
+				"Lifecycle: shutdown complete (clean=false, exitCode=1");
+		// Each bean and component that started was told to stop once.
+		assertThat(occurrences(log, "client: stop called")).isEqualTo(1);
+		assertThat(occurrences(log, "worker: draining")).isEqualTo(1);
+		assertThat(AppProcess.runMarker(this.directory)).doesNotExist();
+		assertThat(reports()).singleElement().satisfies((report) -> assertThat(Files.readString(report))
+			.contains("\"reason\": \"start-failed\"", "\"component\": \"licenceCheck\"",
+					"\"detail\": \"java.lang.IllegalStateException: licence expired\"", "\"state\": \"completed\"",
+					"\"clean\": false", "\"exitCode\": 1"));
+
+		AppProcess next = start("next");
+		assertThat(next.log()).containsPattern(
+				"Lifecycle: previous shutdown \\([^)]+\\): start-failed of 'licenceCheck', not clean, [0-9.]+ s, exit 1")
+			.doesNotContain("previous process did not finish");
+		assertThat(uncleanPreviousRuns(next)).isZero();
+		next.signal("TERM");
+		assertThat(next.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.CLEAN);
+	}
+
+	private static int occurrences(String text, String part) {
+		return text.split(Pattern.quote(part), -1).length - 1;
+	}
+
+	/** The previous-run/unclean counter as scraped, 0 when the series is absent. */
+	private static double uncleanPreviousRuns(AppProcess process) throws IOException {
+		Matcher matcher = UNCLEAN_PREVIOUS_RUN.matcher(process.get("/actuator/prometheus").body());
+		return matcher.find() ? Double.parseDouble(matcher.group(1)) : 0;
+	}
+
+	private List<Path> reports() throws IOException {
+		List<Path> reports = new ArrayList<>();
+		try (DirectoryStream<Path> stream = Files.newDirectoryStream(this.directory, "*.shutdown-*.json")) {
+			stream.forEach(reports::add);
+		}
+		return reports;
+	}
+
+	private AppProcess start(String name, String... arguments) throws IOException {
+		AppProcess process = AppProcess.start(name, this.directory, arguments);
+		this.processes.add(process);
+		return process;
+	}
+
+}
