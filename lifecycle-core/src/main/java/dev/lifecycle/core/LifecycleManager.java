@@ -436,14 +436,18 @@ public final class LifecycleManager {
 	}
 
 	/**
-	 * Records that a second signal forced the process to exit before the sequence finished. The
+	 * Records that a second signal forced the process to exit before the sequence finished: the
+	 * listeners hear of it ({@link LifecycleListener#onForcedExit(int)}), so the shutdown report
+	 * on disk says {@code forced} with exit code {@link ExitCodes#FORCED} before this returns. The
 	 * caller exits with the returned code at once; the shutdown-completed counter is not
-	 * incremented and the run marker stays, so the next start sees an unclean end.
+	 * incremented and the run marker stays, so the next start sees an unclean end, forced by a
+	 * second signal.
 	 * @return {@link ExitCodes#FORCED}
 	 */
 	public int forceExit() {
 		logger.error("Lifecycle: second shutdown signal; forcing exit with code {} before the sequence finished",
 				ExitCodes.FORCED);
+		this.listeners.forcedExit(ExitCodes.FORCED);
 		return ExitCodes.FORCED;
 	}
 
@@ -735,6 +739,12 @@ public final class LifecycleManager {
 			if (this.preStopFile != null && !this.preStopFile.isAbsolute()) {
 				throw new InvalidOptionException(null, "preStopFile",
 						"must be an absolute path but was '" + this.preStopFile + "'");
+			}
+			if (this.preStopFile != null) {
+				PreStopWatcher.check(this.preStopFile);
+			}
+			if (this.runMarker != null) {
+				RunMarker.check(this.runMarker);
 			}
 			return this;
 		}
