@@ -113,6 +113,10 @@ record LifecycleSettings(String serviceName, Duration globalShutdownTimeout, Dur
 		if (problem.startsWith("must be at most")) {
 			fix = ComponentSettings.atMostFix(property);
 		}
+		else if (ex.option().equals("preStopFile") && !problem.startsWith("must be an absolute path")) {
+			fix = "Point 'lifecycle.pre-stop.path' at a path of its own, such as /tmp/shutdown, that the preStop hook "
+					+ "creates empty (touch /tmp/shutdown); or set 'lifecycle.pre-stop.enabled=false'.";
+		}
 		else {
 			fix = FIXES.getOrDefault(ex.option(), "Correct '" + property + "'.");
 		}

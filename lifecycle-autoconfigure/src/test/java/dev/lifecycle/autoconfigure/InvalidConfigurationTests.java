@@ -179,6 +179,35 @@ class InvalidConfigurationTests {
 	}
 
 	@Test
+	void aRunMarkerPathHoldingAnotherFileFailsTheStartNamingThePropertyAndPathAndLeavesTheFile(
+			@org.junit.jupiter.api.io.TempDir java.nio.file.Path directory, CapturedOutput output) throws Exception {
+		java.nio.file.Path secret = java.nio.file.Files.writeString(directory.resolve("secret.txt"), "token=hunter2\n");
+		SpringApplication application = new SpringApplication(MinimalApplication.class);
+		application.setWebApplicationType(WebApplicationType.NONE);
+		assertThatException().isThrownBy(() -> application.run("--spring.application.name=orders",
+				"--lifecycle.signals.trap=false", "--lifecycle.run-marker.path=" + secret));
+		assertThat(output).contains("Lifecycle cannot start: 'lifecycle.run-marker.path' (" + secret
+				+ ") holds a file that is not a Lifecycle run marker")
+			.contains("Point 'lifecycle.run-marker.path' at a file of its own")
+			.doesNotContain("hunter2");
+		assertThat(secret).hasContent("token=hunter2\n");
+	}
+
+	@Test
+	void aPreStopPathHoldingDataFailsTheStartNamingThePropertyAndLeavesTheData(
+			@org.junit.jupiter.api.io.TempDir java.nio.file.Path directory) throws Exception {
+		java.nio.file.Path database = java.nio.file.Files.write(directory.resolve("events.db"), new byte[8192]);
+		this.runner.withPropertyValues("lifecycle.pre-stop.enabled=true", "lifecycle.pre-stop.path=" + database).run((context) -> {
+			assertThat(context).hasFailed();
+			FailureAnalysis analysis = analyze(context.getStartupFailure());
+			assertThat(analysis.getDescription()).contains("'lifecycle.pre-stop.path' (" + database
+					+ ") holds a file with content (8192 bytes)");
+			assertThat(analysis.getAction()).contains("creates empty (touch /tmp/shutdown)");
+		});
+		assertThat(database).hasSize(8192);
+	}
+
+	@Test
 	void analyzerIsListedInSpringFactories() {
 		assertThat(SpringFactoriesLoader.loadFactoryNames(FailureAnalyzer.class, getClass().getClassLoader()))
 			.contains(InvalidLifecycleConfigurationFailureAnalyzer.class.getName(),
