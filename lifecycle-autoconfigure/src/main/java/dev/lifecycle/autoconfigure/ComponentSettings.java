@@ -124,7 +124,10 @@ final class ComponentSettings {
 		String problem = ex.problem();
 		String tierFix = " or set '" + prefix + "tier=standard'.";
 		String fix;
-		if (problem.startsWith("must be positive")) {
+		if (problem.startsWith("must be at most")) {
+			fix = atMostFix(property) + " (Or lower the matching @ManagedComponent attribute or option in code.)";
+		}
+		else if (problem.startsWith("must be positive")) {
 			fix = "Set '" + property + "' (or the matching @ManagedComponent attribute or option in code) to a "
 					+ "positive duration, or leave it unset.";
 		}
@@ -150,6 +153,17 @@ final class ComponentSettings {
 			fix = "Correct '" + property + "'.";
 		}
 		return new InvalidLifecycleConfigurationException(property, problem, fix);
+	}
+
+	/**
+	 * How to fix a value above the engine's maximum.
+	 * @param property the property at fault
+	 * @return the fix, naming the maximum
+	 */
+	static String atMostFix(String property) {
+		return "Set '" + property + "' to at most " + ComponentOptions.MAX_DURATION.toHours() + "h"
+				+ " for a duration, or " + ComponentOptions.MAX_COUNT + " for a count: Lifecycle accepts nothing "
+				+ "longer or larger, and a duration that long already means 'never' in practice.";
 	}
 
 	/** The property name of each engine option whose name differs. */

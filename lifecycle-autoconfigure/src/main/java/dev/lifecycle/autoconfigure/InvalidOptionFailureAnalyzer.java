@@ -10,7 +10,8 @@ import org.springframework.core.env.Environment;
  * Reports a component option the engine rejected when the registration happened in application
  * code (a {@code @Bean} method calling {@code LifecycleManager.register…}): against the
  * {@code lifecycle.components.<name>.<option>} property that fixes it, like every other invalid
- * Lifecycle setting.
+ * Lifecycle setting; a manager option (the run marker found holding something else, say) is
+ * reported against its {@code lifecycle.*} property in the same way.
  */
 class InvalidOptionFailureAnalyzer extends AbstractFailureAnalyzer<InvalidOptionException> {
 
@@ -24,8 +25,7 @@ class InvalidOptionFailureAnalyzer extends AbstractFailureAnalyzer<InvalidOption
 	protected FailureAnalysis analyze(Throwable rootFailure, InvalidOptionException cause) {
 		InvalidLifecycleConfigurationException translated = (cause.component() != null)
 				? ComponentSettings.translate(cause)
-				: new InvalidLifecycleConfigurationException(cause.option(), cause.problem(),
-						"Correct the '" + cause.option() + "' option of the LifecycleManager.");
+				: LifecycleSettings.translate(cause);
 		return this.delegate.analyze(rootFailure, translated);
 	}
 

@@ -98,14 +98,29 @@ record LifecycleSettings(String serviceName, Duration globalShutdownTimeout, Dur
 		return builder;
 	}
 
-	private static InvalidLifecycleConfigurationException translate(InvalidOptionException ex) {
+	/**
+	 * Reports a manager option the engine rejected against the property that fixes it.
+	 * @param ex what the engine rejected (an option of the manager, not of a component)
+	 * @return the exception to fail the start with
+	 */
+	static InvalidLifecycleConfigurationException translate(InvalidOptionException ex) {
 		String problem = ex.problem();
 		for (Map.Entry<String, String> option : PROPERTIES.entrySet()) {
 			problem = problem.replace(option.getKey(), "'" + option.getValue() + "'");
 		}
 		String property = PROPERTIES.getOrDefault(ex.option(), ex.option());
-		return new InvalidLifecycleConfigurationException(property, problem,
-				FIXES.getOrDefault(ex.option(), "Correct '" + property + "'."));
+		String fix;
+		if (problem.startsWith("must be at most")) {
+			fix = ComponentSettings.atMostFix(property);
+		}
+		else if (ex.option().equals("preStopFile") && !problem.startsWith("must be an absolute path")) {
+			fix = "Point 'lifecycle.pre-stop.path' at a path of its own, such as /tmp/shutdown, that the preStop hook "
+					+ "creates empty (touch /tmp/shutdown); or set 'lifecycle.pre-stop.enabled=false'.";
+		}
+		else {
+			fix = FIXES.getOrDefault(ex.option(), "Correct '" + property + "'.");
+		}
+		return new InvalidLifecycleConfigurationException(property, problem, fix);
 	}
 
 	/** The property behind each manager option of the engine. */
@@ -113,7 +128,7 @@ record LifecycleSettings(String serviceName, Duration globalShutdownTimeout, Dur
 			"lifecycle.global-shutdown-timeout", "healthPollInterval", "lifecycle.health-poll-interval", "drainDelay",
 			"lifecycle.drain-delay", "preStopFile", "lifecycle.pre-stop.path", "shutdownReports",
 			"lifecycle.run-marker.reports", "drainQuietPeriod", "lifecycle.drain-quiet-period", "drainMinimum",
-			"lifecycle.drain-minimum");
+			"lifecycle.drain-minimum", "runMarker", "lifecycle.run-marker.path");
 
 	private static final Map<String, String> FIXES = Map.of("globalShutdownTimeout",
 			"Set 'lifecycle.global-shutdown-timeout' to a positive duration such as 60s, longer than the drain delay "
@@ -129,7 +144,9 @@ record LifecycleSettings(String serviceName, Duration globalShutdownTimeout, Dur
 					+ "preStop hook; or set 'lifecycle.pre-stop.enabled=false'.",
 			"shutdownReports", "Set 'lifecycle.run-marker.reports' to 0 (no reports) or more, such as 5.",
 			"drainQuietPeriod", "Set 'lifecycle.drain-quiet-period' to a positive duration such as 1s, or remove it.",
-			"drainMinimum", "Set 'lifecycle.drain-minimum' between 0s and 'lifecycle.drain-delay'.");
+			"drainMinimum", "Set 'lifecycle.drain-minimum' between 0s and 'lifecycle.drain-delay'.", "runMarker",
+			"Point 'lifecycle.run-marker.path' at a file of its own that nothing else uses (the default is "
+					+ "lifecycle-<service>.running in java.io.tmpdir), or set 'lifecycle.run-marker.enabled=false'.");
 
 	private static Duration drainDelay(LifecycleProperties properties, Environment environment, Duration globalTimeout) {
 		Duration configured = properties.getDrainDelay();

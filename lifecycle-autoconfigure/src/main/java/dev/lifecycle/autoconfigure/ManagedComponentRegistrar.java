@@ -224,7 +224,7 @@ final class ManagedComponentRegistrar implements BeanPostProcessor, BeanFactoryA
 		Class<?> type = AopUtils.getTargetClass(bean);
 		if (bean instanceof dev.lifecycle.core.ShutdownHandler handler) {
 			addHandler(new Handler(beanName, DEFAULT_HANDLER_TIMEOUT, handler, beanOrder(bean, type),
-					this.sequence.incrementAndGet()));
+					this.sequence.incrementAndGet(), "the shutdown handler bean '" + beanName + "'"));
 		}
 		if (this.classesWithoutMethods.contains(type) || !AnnotationUtils.isCandidateClass(type, METHOD_ANNOTATIONS)) {
 			return;
@@ -247,7 +247,8 @@ final class ManagedComponentRegistrar implements BeanPostProcessor, BeanFactoryA
 			Order methodOrder = AnnotatedElementUtils.findMergedAnnotation(method, Order.class);
 			int order = (methodOrder != null) ? methodOrder.value() : beanOrder(bean, type);
 			addHandler(new Handler(name, timeout, () -> invoke(invocable, bean), order,
-					this.sequence.incrementAndGet()));
+					this.sequence.incrementAndGet(), "@ShutdownHandler(timeout) on "
+							+ method.getDeclaringClass().getName() + "." + method.getName()));
 		});
 		actionMethods.forEach((method, annotation) -> {
 			String name = StringUtils.hasText(annotation.name()) ? annotation.name()
@@ -279,8 +280,15 @@ final class ManagedComponentRegistrar implements BeanPostProcessor, BeanFactoryA
 			actions = new ArrayList<>(this.finalActions);
 		}
 		sortedHandlers.sort(Comparator.comparingInt(Handler::order).thenComparingInt(Handler::sequence));
-		sortedHandlers.forEach((handler) -> manager.addShutdownHandler(handler.name(), handler.timeout(),
-				handler.handler()));
+		for (Handler handler : sortedHandlers) {
+			try {
+				manager.addShutdownHandler(handler.name(), handler.timeout(), handler.handler());
+			}
+			catch (InvalidOptionException ex) {
+				throw new InvalidLifecycleConfigurationException(handler.setting(), ex.problem(),
+						ComponentSettings.atMostFix(handler.setting()));
+			}
+		}
 		actions.forEach((action) -> manager.addFinalAction(action.name(), action.action()));
 	}
 
@@ -358,7 +366,7 @@ final class ManagedComponentRegistrar implements BeanPostProcessor, BeanFactoryA
 	}
 
 	private record Handler(String name, Duration timeout, dev.lifecycle.core.ShutdownHandler handler, int order,
-			int sequence) {
+			int sequence, String setting) {
 	}
 
 	private record Action(String name, Runnable action) {

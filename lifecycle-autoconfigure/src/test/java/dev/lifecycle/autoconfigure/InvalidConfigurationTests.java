@@ -90,6 +90,29 @@ class InvalidConfigurationTests {
 				Arguments.of("relative pre-stop path",
 						new String[] { "lifecycle.pre-stop.enabled=true", "lifecycle.pre-stop.path=tmp/shutdown" },
 						"lifecycle.pre-stop.path", "must be an absolute path", "to an absolute path"),
+				Arguments.of("global timeout beyond a day", new String[] { "lifecycle.global-shutdown-timeout=1000000d" },
+						"lifecycle.global-shutdown-timeout", "must be at most PT24H (1 day)",
+						"Set 'lifecycle.global-shutdown-timeout' to at most 24h"),
+				Arguments.of("health poll interval beyond a day",
+						new String[] { "lifecycle.health-poll-interval=1000000d" }, "lifecycle.health-poll-interval",
+						"must be at most PT24H (1 day)", "Set 'lifecycle.health-poll-interval' to at most 24h"),
+				Arguments.of("drain delay beyond a day",
+						new String[] { "lifecycle.drain-delay=1000000d" }, "lifecycle.drain-delay",
+						"must be at most PT24H (1 day)", "Set 'lifecycle.drain-delay' to at most 24h"),
+				Arguments.of("graceful budget beyond a day",
+						new String[] { "lifecycle.components.sink.graceful-shutdown=1000000d" },
+						"lifecycle.components.sink.graceful-shutdown", "must be at most PT24H (1 day)",
+						"Set 'lifecycle.components.sink.graceful-shutdown' to at most 24h"),
+				Arguments.of("liveness deadline beyond a day",
+						new String[] { "lifecycle.components.sink.liveness-deadline=1000000d" },
+						"lifecycle.components.sink.liveness-deadline", "must be at most PT24H (1 day)",
+						"to at most 24h"),
+				Arguments.of("stall threshold beyond the maximum",
+						new String[] { "lifecycle.components.sink.liveness-deadline=5s",
+								"lifecycle.components.sink.stall-threshold=2147483647" },
+						"lifecycle.components.sink.stall-threshold", "must be at most 10000", "or 10000 for a count"),
+				Arguments.of("too many reports", new String[] { "lifecycle.run-marker.reports=1000000" },
+						"lifecycle.run-marker.reports", "must be at most 10000", "or 10000 for a count"),
 				Arguments.of("no service name", new String[] { "spring.application.name=" }, "lifecycle.service-name",
 						"is not set, and neither is 'spring.application.name'", "Set 'spring.application.name'"));
 	}
@@ -153,6 +176,35 @@ class InvalidConfigurationTests {
 		assertThat(output).contains("Lifecycle cannot start: 'lifecycle.pre-stop.path' must be an absolute path")
 			.contains("commandLineArgs")
 			.contains("Set 'lifecycle.pre-stop.path' to an absolute path");
+	}
+
+	@Test
+	void aRunMarkerPathHoldingAnotherFileFailsTheStartNamingThePropertyAndPathAndLeavesTheFile(
+			@org.junit.jupiter.api.io.TempDir java.nio.file.Path directory, CapturedOutput output) throws Exception {
+		java.nio.file.Path secret = java.nio.file.Files.writeString(directory.resolve("secret.txt"), "token=hunter2\n");
+		SpringApplication application = new SpringApplication(MinimalApplication.class);
+		application.setWebApplicationType(WebApplicationType.NONE);
+		assertThatException().isThrownBy(() -> application.run("--spring.application.name=orders",
+				"--lifecycle.signals.trap=false", "--lifecycle.run-marker.path=" + secret));
+		assertThat(output).contains("Lifecycle cannot start: 'lifecycle.run-marker.path' (" + secret
+				+ ") holds a file that is not a Lifecycle run marker")
+			.contains("Point 'lifecycle.run-marker.path' at a file of its own")
+			.doesNotContain("hunter2");
+		assertThat(secret).hasContent("token=hunter2\n");
+	}
+
+	@Test
+	void aPreStopPathHoldingDataFailsTheStartNamingThePropertyAndLeavesTheData(
+			@org.junit.jupiter.api.io.TempDir java.nio.file.Path directory) throws Exception {
+		java.nio.file.Path database = java.nio.file.Files.write(directory.resolve("events.db"), new byte[8192]);
+		this.runner.withPropertyValues("lifecycle.pre-stop.enabled=true", "lifecycle.pre-stop.path=" + database).run((context) -> {
+			assertThat(context).hasFailed();
+			FailureAnalysis analysis = analyze(context.getStartupFailure());
+			assertThat(analysis.getDescription()).contains("'lifecycle.pre-stop.path' (" + database
+					+ ") holds a file with content (8192 bytes)");
+			assertThat(analysis.getAction()).contains("creates empty (touch /tmp/shutdown)");
+		});
+		assertThat(database).hasSize(8192);
 	}
 
 	@Test

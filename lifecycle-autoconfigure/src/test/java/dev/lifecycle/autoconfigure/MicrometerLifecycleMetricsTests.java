@@ -110,7 +110,7 @@ class MicrometerLifecycleMetricsTests {
 	@Test
 	void anUncleanPreviousRunCountsAsAnInitiatedShutdownThatNeverCompleted(@TempDir Path directory) throws Exception {
 		Path marker = directory.resolve("orders.running");
-		Files.writeString(marker, "pid=1");
+		Files.writeString(marker, "pid=1 started=2026-11-23T10:00:00Z\n");
 		LifecycleManager manager = LifecycleManager.builder("orders")
 			.listener(new MicrometerLifecycleMetrics(this.registry, "orders"))
 			.runMarker(marker)

@@ -16,6 +16,16 @@ public final class ComponentOptions {
 	/** The budget an observability component gets when it sets none. */
 	public static final Duration DEFAULT_OBSERVABILITY_BUDGET = Duration.ofSeconds(1);
 
+	/**
+	 * The longest duration any option of the engine accepts, a component's or the manager's: one
+	 * day, far beyond any useful budget, deadline, delay or ceiling, and small enough that no
+	 * arithmetic on it can overflow during a shutdown.
+	 */
+	public static final Duration MAX_DURATION = OptionRules.MAX_DURATION;
+
+	/** The highest count any option of the engine accepts (a stall threshold, a number of reports). */
+	public static final int MAX_COUNT = OptionRules.MAX_COUNT;
+
 	private static final ComponentOptions DEFAULTS = new ComponentOptions(0, Tier.STANDARD, null, null, 1, false, false);
 
 	private final int phase;
@@ -140,15 +150,13 @@ public final class ComponentOptions {
 	 * @throws InvalidOptionException on the first invalid option
 	 */
 	void validate(String component) {
-		if (this.gracefulShutdown != null && !isPositive(this.gracefulShutdown)) {
-			throw invalid(component, "gracefulShutdown", "must be positive but was " + this.gracefulShutdown);
+		if (this.gracefulShutdown != null) {
+			OptionRules.positive(component, "gracefulShutdown", this.gracefulShutdown);
 		}
-		if (this.livenessDeadline != null && !isPositive(this.livenessDeadline)) {
-			throw invalid(component, "livenessDeadline", "must be positive but was " + this.livenessDeadline);
+		if (this.livenessDeadline != null) {
+			OptionRules.positive(component, "livenessDeadline", this.livenessDeadline);
 		}
-		if (this.stallThreshold < 1) {
-			throw invalid(component, "stallThreshold", "must be at least 1 but was " + this.stallThreshold);
-		}
+		OptionRules.count(component, "stallThreshold", this.stallThreshold, 1);
 		if (this.tier == Tier.OBSERVABILITY && this.livenessDeadline != null) {
 			throw invalid(component, "livenessDeadline",
 					"is not allowed on an OBSERVABILITY component; remove it or use tier STANDARD");
@@ -173,10 +181,6 @@ public final class ComponentOptions {
 			throw invalid(component, "finite",
 					"is not allowed on a supporting component (it serves the components that do the work); remove it");
 		}
-	}
-
-	private static boolean isPositive(Duration duration) {
-		return !duration.isNegative() && !duration.isZero();
 	}
 
 	private static InvalidOptionException invalid(String component, String option, String problem) {

@@ -73,4 +73,14 @@ public interface LifecycleListener {
 	default void onShutdownCompleted(ShutdownReport report) {
 	}
 
+	/**
+	 * Called on the signal's thread when a second signal forces the process to exit before the
+	 * sequence finished, just before the caller halts the JVM: the last moment to record the
+	 * forced exit (the shutdown report does). It must return within a fraction of a second; no
+	 * {@link #onShutdownCompleted(ShutdownReport)} follows.
+	 * @param exitCode the code the process is about to exit with, {@link ExitCodes#FORCED}
+	 */
+	default void onForcedExit(int exitCode) {
+	}
+
 }

@@ -268,7 +268,7 @@ public final class LifecycleManager {
 	 */
 	public void addShutdownHandler(String name, Duration timeout, ShutdownHandler handler) {
 		Objects.requireNonNull(handler, "handler");
-		requirePositive("shutdown handler '" + name + "' timeout", timeout);
+		OptionRules.positive(null, "shutdown handler '" + name + "' timeout", timeout);
 		addStep("add shutdown handler '" + name + "'",
 				() -> this.handlers.add(new ShutdownSequence.NamedHandler(name, timeout, handler)));
 	}
@@ -296,7 +296,7 @@ public final class LifecycleManager {
 	 */
 	public void addClosingStep(String name, Duration timeout, ShutdownHandler step) {
 		Objects.requireNonNull(step, "step");
-		requirePositive("closing step '" + name + "' timeout", timeout);
+		OptionRules.positive(null, "closing step '" + name + "' timeout", timeout);
 		addStep("add closing step '" + name + "'",
 				() -> this.closingSteps.add(new ShutdownSequence.NamedHandler(name, timeout, step)));
 	}
@@ -505,14 +505,18 @@ public final class LifecycleManager {
 	}
 
 	/**
-	 * Records that a second signal forced the process to exit before the sequence finished. The
+	 * Records that a second signal forced the process to exit before the sequence finished: the
+	 * listeners hear of it ({@link LifecycleListener#onForcedExit(int)}), so the shutdown report
+	 * on disk says {@code forced} with exit code {@link ExitCodes#FORCED} before this returns. The
 	 * caller exits with the returned code at once; the shutdown-completed counter is not
-	 * incremented and the run marker stays, so the next start sees an unclean end.
+	 * incremented and the run marker stays, so the next start sees an unclean end, forced by a
+	 * second signal.
 	 * @return {@link ExitCodes#FORCED}
 	 */
 	public int forceExit() {
 		logger.error("Lifecycle: second shutdown signal; forcing exit with code {} before the sequence finished",
 				ExitCodes.FORCED);
+		this.listeners.forcedExit(ExitCodes.FORCED);
 		return ExitCodes.FORCED;
 	}
 
@@ -620,20 +624,6 @@ public final class LifecycleManager {
 		}
 		catch (ExecutionException ex) {
 			throw new IllegalStateException(ex.getCause());
-		}
-	}
-
-	private static void requirePositiveOption(String option, Duration value) {
-		Objects.requireNonNull(value, option);
-		if (value.isNegative() || value.isZero()) {
-			throw new InvalidOptionException(null, option, "must be positive but was " + value);
-		}
-	}
-
-	private static void requirePositive(String what, Duration value) {
-		Objects.requireNonNull(value, what);
-		if (value.isNegative() || value.isZero()) {
-			throw new IllegalArgumentException(what + " must be positive but was " + value);
 		}
 	}
 
@@ -814,31 +804,31 @@ public final class LifecycleManager {
 			if (this.serviceName == null || this.serviceName.isBlank()) {
 				throw new IllegalArgumentException("serviceName must not be blank");
 			}
-			requirePositiveOption("globalShutdownTimeout", this.globalShutdownTimeout);
-			requirePositiveOption("healthPollInterval", this.healthPollInterval);
-			Objects.requireNonNull(this.drainDelay, "drainDelay");
-			if (this.drainDelay.isNegative()) {
-				throw new InvalidOptionException(null, "drainDelay", "must not be negative but was " + this.drainDelay);
-			}
+			OptionRules.positive(null, "globalShutdownTimeout", this.globalShutdownTimeout);
+			OptionRules.positive(null, "healthPollInterval", this.healthPollInterval);
+			OptionRules.notNegative(null, "drainDelay", this.drainDelay);
 			if (this.drainDelay.compareTo(this.globalShutdownTimeout) >= 0) {
 				throw new InvalidOptionException(null, "drainDelay", "(" + this.drainDelay
 						+ ") must be shorter than globalShutdownTimeout (" + this.globalShutdownTimeout
 						+ "), which bounds it");
 			}
 			if (this.drainQuietPeriod != null && !this.drainDelay.isZero()) {
-				requirePositiveOption("drainQuietPeriod", this.drainQuietPeriod);
+				OptionRules.positive(null, "drainQuietPeriod", this.drainQuietPeriod);
 				if (this.drainMinimum.isNegative() || this.drainMinimum.compareTo(this.drainDelay) > 0) {
 					throw new InvalidOptionException(null, "drainMinimum", "(" + this.drainMinimum
 							+ ") must be between 0 and drainDelay (" + this.drainDelay + ")");
 				}
 			}
-			if (this.shutdownReports < 0) {
-				throw new InvalidOptionException(null, "shutdownReports",
-						"must not be negative but was " + this.shutdownReports);
-			}
+			OptionRules.count(null, "shutdownReports", this.shutdownReports, 0);
 			if (this.preStopFile != null && !this.preStopFile.isAbsolute()) {
 				throw new InvalidOptionException(null, "preStopFile",
 						"must be an absolute path but was '" + this.preStopFile + "'");
+			}
+			if (this.preStopFile != null) {
+				PreStopWatcher.check(this.preStopFile);
+			}
+			if (this.runMarker != null) {
+				RunMarker.check(this.runMarker);
 			}
 			return this;
 		}

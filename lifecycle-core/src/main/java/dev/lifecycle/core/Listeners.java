@@ -70,6 +70,10 @@ final class Listeners {
 		each("shutdown completed", (listener) -> listener.onShutdownCompleted(report));
 	}
 
+	void forcedExit(int exitCode) {
+		each("forced exit", (listener) -> listener.onForcedExit(exitCode));
+	}
+
 	private void each(String event, Consumer<LifecycleListener> call) {
 		for (LifecycleListener listener : this.listeners) {
 			try {

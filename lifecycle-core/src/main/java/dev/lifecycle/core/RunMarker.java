@@ -1,22 +1,42 @@
 package dev.lifecycle.core;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * A file that exists while the process runs and is removed when a shutdown sequence finishes
  * normally. Finding it at start means the previous process ended without finishing a sequence
- * (SIGKILL, OOM kill, forced exit, global ceiling), which is otherwise invisible because its counters died with it.
+ * (SIGKILL, OOM kill, forced exit, global ceiling), which is otherwise invisible because its counters
+ * died with it.
+ *
+ * <p>The marker is Lifecycle's own: it is written only where nothing is, or over a marker in its
+ * own format, and deleted only while it still is one. A path that holds anything else (a file of
+ * another kind, a directory, a link) is refused with an {@link InvalidOptionException} for
+ * {@code runMarker}, and nothing of a file but a marker's own two fields is ever logged.
  */
 final class RunMarker {
 
 	private static final Logger logger = LoggerFactory.getLogger(RunMarker.class);
+
+	/** The whole of a marker: the fields this writes, and nothing else. */
+	private static final Pattern FORMAT = Pattern.compile("pid=(\\d{1,19}) started=([0-9TZ:.+-]{1,64})\\n?");
+
+	/** Longer than any marker; a longer file is not one and is not read. */
+	private static final int MAX_BYTES = 128;
 
 	private final Path file;
 
@@ -28,27 +48,47 @@ final class RunMarker {
 	}
 
 	/**
+	 * Checks that the path is free for a marker: nothing is there, or a marker is.
+	 * @throws InvalidOptionException for {@code runMarker} when something else is there
+	 */
+	static void check(Path file) {
+		read(file);
+	}
+
+	/**
 	 * Writes the marker and reports what a previous process left behind, if it did.
 	 * @return the previous process's marker content, empty if it finished its shutdown
+	 * @throws InvalidOptionException for {@code runMarker} when the path holds something else
 	 */
 	Optional<String> acquire() {
-		String content = null;
-		if (Files.exists(this.file)) {
-			content = read();
+		String previous = read(this.file);
+		if (previous != null) {
 			logger.warn("Lifecycle: the previous process did not finish its shutdown (run marker {} found: {})",
-					this.file, content);
+					this.file, previous);
 		}
 		try {
 			Path parent = this.file.getParent();
 			if (parent != null) {
 				Files.createDirectories(parent);
 			}
-			Files.writeString(this.file, this.content + "\n");
+			byte[] bytes = (this.content + "\n").getBytes(StandardCharsets.UTF_8);
+			if (previous == null) {
+				// Only where nothing is: a file that appeared since the check is not overwritten.
+				Files.write(this.file, bytes, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+			}
+			else {
+				Files.write(this.file, bytes, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE,
+						LinkOption.NOFOLLOW_LINKS);
+			}
+		}
+		catch (FileAlreadyExistsException ex) {
+			logger.warn("Lifecycle: not writing run marker {}: something appeared there as this process started",
+					this.file);
 		}
 		catch (IOException ex) {
 			logger.warn("Lifecycle: cannot write run marker {}: {}", this.file, ex.toString());
 		}
-		return Optional.ofNullable(content);
+		return Optional.ofNullable(previous);
 	}
 
 	String content() {
@@ -59,22 +99,63 @@ final class RunMarker {
 		return this.file;
 	}
 
+	/** Deletes the marker, if it is still this process's own. */
 	void release() {
 		try {
-			Files.deleteIfExists(this.file);
+			if (this.content.equals(readQuietly(this.file))) {
+				Files.deleteIfExists(this.file);
+			}
+			else if (Files.exists(this.file, LinkOption.NOFOLLOW_LINKS)) {
+				logger.warn("Lifecycle: run marker {} is no longer this process's; leaving it", this.file);
+			}
 		}
 		catch (IOException ex) {
 			logger.warn("Lifecycle: cannot delete run marker {}: {}", this.file, ex.toString());
 		}
 	}
 
-	private String read() {
+	private static @Nullable String readQuietly(Path file) {
 		try {
-			return Files.readString(this.file).trim();
+			return read(file);
+		}
+		catch (InvalidOptionException ex) {
+			return null;
+		}
+	}
+
+	/**
+	 * A marker's content without its line end, or {@code null} when nothing is there.
+	 * @throws InvalidOptionException for {@code runMarker} when something else is there
+	 */
+	private static @Nullable String read(Path file) {
+		if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
+			return null;
+		}
+		if (Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)) {
+			throw notOurs(file, "is a directory");
+		}
+		if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+			throw notOurs(file, "is not a regular file (a link or a special file)");
+		}
+		byte[] head;
+		try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
+			head = in.readNBytes(MAX_BYTES + 1);
 		}
 		catch (IOException ex) {
-			return "unreadable";
+			throw notOurs(file, "cannot be read (" + ex.getClass().getSimpleName() + ")");
 		}
+		Matcher matcher = FORMAT.matcher(new String(head, StandardCharsets.ISO_8859_1));
+		if (head.length > MAX_BYTES || !matcher.matches()) {
+			throw notOurs(file, "holds a file that is not a Lifecycle run marker"
+					+ ((head.length > MAX_BYTES) ? " (more than " + MAX_BYTES + " bytes)" : ""));
+		}
+		return "pid=" + matcher.group(1) + " started=" + matcher.group(2);
+	}
+
+	private static InvalidOptionException notOurs(Path file, String what) {
+		return new InvalidOptionException(null, "runMarker", "(" + file.toAbsolutePath() + ") " + what
+				+ "; Lifecycle writes its run marker only where nothing is or over a marker of its own, and never "
+				+ "overwrites or deletes anything else");
 	}
 
 }

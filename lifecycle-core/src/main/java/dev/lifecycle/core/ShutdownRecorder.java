@@ -4,13 +4,14 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
+import java.io.InputStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -26,8 +27,14 @@ import org.slf4j.LoggerFactory;
  * Writes the shutdown report next to the run marker as the sequence goes, so the shutdown stays
  * visible after the process is gone: at initiation, after every step, as components end (at most
  * every {@value #COMPONENT_WRITE_INTERVAL_MS} ms) and at the end. Each write replaces the file
- * atomically, so a SIGKILL at any moment leaves a whole report of the timeline up to that point.
- * The newest {@code keep} reports are kept; stacks and component lists are bounded.
+ * atomically, so a SIGKILL at any moment leaves a whole report of the timeline up to that point;
+ * a second signal that forces the exit records it before the process halts.
+ *
+ * <p>Reports are ordered by a sequence number in their name, one more than the highest found, never
+ * by the wall clock, so a clock that was once wrong cannot make an old report look newest. The
+ * newest {@code keep} reports are kept; only files that hold a report are ever replaced or
+ * deleted, and nothing from a file is logged but a report's own fields. Stacks and component lists
+ * are bounded.
  */
 final class ShutdownRecorder implements LifecycleListener {
 
@@ -47,8 +54,16 @@ final class ShutdownRecorder implements LifecycleListener {
 
 	static final String CEILING = "ceiling";
 
-	private static final DateTimeFormatter FILE_TIME = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss.SSS'Z'")
-		.withZone(ZoneOffset.UTC);
+	static final String FORCED = "forced";
+
+	/** Larger than any report this writes (its parts are bounded); a larger file is not read. */
+	private static final long MAX_REPORT_BYTES = 16L * 1024 * 1024;
+
+	/** How long a forced exit waits for a write under way before it records itself anyway. */
+	private static final long FORCED_WAIT_MS = 500;
+
+	/** Digits of the sequence number in a report's name, so names also sort in order. */
+	private static final int SEQUENCE_DIGITS = 12;
 
 	private static final Logger logger = LoggerFactory.getLogger(ShutdownRecorder.class);
 
@@ -101,9 +116,11 @@ final class ShutdownRecorder implements LifecycleListener {
 		try {
 			this.initiatedAt = System.nanoTime();
 			Instant now = Instant.now();
-			this.file = this.directory.resolve(this.base + ".shutdown-" + FILE_TIME.format(now) + ".json");
+			long sequence = nextSequence(this.directory, this.base);
+			this.file = this.directory.resolve(name(this.base, sequence));
 			this.report.put("schema", SCHEMA);
 			this.report.put("version", VERSION);
+			this.report.put("sequence", sequence);
 			this.report.put("service", this.serviceName);
 			this.report.put("run", this.run);
 			this.report.put("pid", ProcessHandle.current().pid());
@@ -211,6 +228,37 @@ final class ShutdownRecorder implements LifecycleListener {
 		}
 	}
 
+	@Override
+	public void onForcedExit(int exitCode) {
+		boolean locked;
+		try {
+			// A write under way finishes in milliseconds; a stuck one must not keep the process alive.
+			locked = this.lock.tryLock(FORCED_WAIT_MS, TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			locked = false;
+		}
+		if (!locked) {
+			logger.warn("Lifecycle: the shutdown report is busy; the forced exit is not recorded in it");
+			return;
+		}
+		try {
+			if (this.file == null || !IN_PROGRESS.equals(this.report.get("state"))) {
+				return;
+			}
+			this.report.put("state", FORCED);
+			this.report.put("exitCode", exitCode);
+			this.report.put("clean", false);
+			this.report.put("elapsedMs", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - this.initiatedAt));
+			this.report.put("completedAt", Instant.now().toString());
+			write();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
 	private static Map<String, @Nullable Object> component(ComponentReport component, @Nullable Long stopStartMs) {
 		Map<String, @Nullable Object> entry = new LinkedHashMap<>();
 		entry.put("name", component.name());
@@ -222,7 +270,11 @@ final class ShutdownRecorder implements LifecycleListener {
 		return entry;
 	}
 
-	/** Replaces the report file atomically; a failure is logged once per write and never thrown. */
+	/**
+	 * Replaces the report file atomically; a failure is logged once per write and never thrown.
+	 * Only a report of this process's own replaces the file: a path found holding anything else is
+	 * left as it is, and the report is not written.
+	 */
 	private void write() {
 		Path target = this.file;
 		if (target == null) {
@@ -232,6 +284,11 @@ final class ShutdownRecorder implements LifecycleListener {
 		Path temporary = target.resolveSibling(target.getFileName() + ".tmp");
 		try {
 			Files.createDirectories(this.directory);
+			if (!replaceable(temporary) || !replaceable(target)) {
+				logger.error("Lifecycle: not writing the shutdown report {}: something that is not a shutdown report "
+						+ "is in its place", target);
+				return;
+			}
 			Files.writeString(temporary, Json.write(this.report), StandardCharsets.UTF_8);
 			try {
 				Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -244,6 +301,35 @@ final class ShutdownRecorder implements LifecycleListener {
 			logger.warn("Lifecycle: could not write the shutdown report {}: {}", target, ex.toString());
 		}
 	}
+
+	/** Nothing is there, or a report (whole or a temporary one a killed write left). */
+	private static boolean replaceable(Path path) {
+		if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
+			return true;
+		}
+		return isReport(path);
+	}
+
+	/**
+	 * Whether a file is a shutdown report, whole or cut short: a regular file (not a link) whose
+	 * beginning is a report's.
+	 */
+	static boolean isReport(Path path) {
+		if (!Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)) {
+			return false;
+		}
+		byte[] head = new byte[REPORT_HEAD.length()];
+		try (InputStream in = Files.newInputStream(path, LinkOption.NOFOLLOW_LINKS)) {
+			int read = in.readNBytes(head, 0, head.length);
+			return REPORT_HEAD.equals(new String(head, 0, read, StandardCharsets.UTF_8));
+		}
+		catch (IOException ex) {
+			return false;
+		}
+	}
+
+	/** How every report begins, as {@link Json#write} lays it out. */
+	private static final String REPORT_HEAD = "{\n  \"schema\": \"" + SCHEMA + "\"";
 
 	/** Keeps the newest reports and removes temporary files a killed write left behind. */
 	private void prune() {
@@ -262,7 +348,12 @@ final class ShutdownRecorder implements LifecycleListener {
 		}
 	}
 
+	/** Deletes a report; a file that is not one stays where it is. */
 	private static void delete(Path path) {
+		if (!isReport(path)) {
+			logger.warn("Lifecycle: {} is named like a shutdown report but is not one; leaving it", path);
+			return;
+		}
 		try {
 			Files.deleteIfExists(path);
 		}
@@ -271,19 +362,52 @@ final class ShutdownRecorder implements LifecycleListener {
 		}
 	}
 
-	/** This service's reports in the directory, oldest first (their names sort by time). */
+	static String name(String base, long sequence) {
+		return base + ".shutdown-" + String.format(Locale.ROOT, "%0" + SEQUENCE_DIGITS + "d", sequence) + ".json";
+	}
+
+	/**
+	 * The sequence number in a report's name; 0 for a name an earlier release gave by the time
+	 * (ordered before every numbered one), -1 for a name that is not a report's at all.
+	 */
+	static long sequence(Path file, String base) {
+		String name = file.getFileName().toString();
+		String prefix = base + ".shutdown-";
+		if (!name.startsWith(prefix) || !name.endsWith(".json")) {
+			return -1;
+		}
+		String middle = name.substring(prefix.length(), name.length() - ".json".length());
+		if (middle.length() == SEQUENCE_DIGITS && middle.chars().allMatch((c) -> c >= '0' && c <= '9')) {
+			return Long.parseLong(middle);
+		}
+		return 0;
+	}
+
+	private static long nextSequence(Path directory, String base) {
+		long highest = 0;
+		for (Path report : reports(directory, base)) {
+			highest = Math.max(highest, sequence(report, base));
+		}
+		return highest + 1;
+	}
+
+	/** This service's reports in the directory, oldest first: by sequence number, never by the clock. */
 	static List<Path> reports(Path directory, String base) {
 		List<Path> reports = new ArrayList<>();
 		if (!Files.isDirectory(directory)) {
 			return reports;
 		}
 		try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory, base + ".shutdown-*.json")) {
-			stream.forEach(reports::add);
+			for (Path path : stream) {
+				if (sequence(path, base) >= 0) {
+					reports.add(path);
+				}
+			}
 		}
 		catch (IOException ex) {
 			logger.warn("Lifecycle: could not list shutdown reports in {}: {}", directory, ex.toString());
 		}
-		reports.sort(null);
+		reports.sort(Comparator.comparingLong((Path path) -> sequence(path, base)).thenComparing(Path::toString));
 		return reports;
 	}
 
@@ -322,6 +446,12 @@ final class ShutdownRecorder implements LifecycleListener {
 		}
 		String at = String.valueOf(report.get("initiatedAt"));
 		Object state = report.get("state");
+		if (FORCED.equals(state)) {
+			Object lastStep = report.get("lastStep");
+			return "previous shutdown (" + at + ") forced by a second signal: " + reason + ", "
+					+ ((lastStep != null) ? "last finished step '" + lastStep + "'" : "no step finished")
+					+ ", exit " + report.get("exitCode");
+		}
 		if (IN_PROGRESS.equals(state)) {
 			Object lastStep = report.get("lastStep");
 			return "previous shutdown (" + at + ") " + unfinished + ": " + reason + ", "
@@ -341,6 +471,10 @@ final class ShutdownRecorder implements LifecycleListener {
 	@SuppressWarnings("unchecked")
 	private static Map<String, @Nullable Object> read(Path file) {
 		try {
+			if (!isReport(file) || Files.size(file) > MAX_REPORT_BYTES) {
+				logger.warn("Lifecycle: {} is not a shutdown report; ignoring it", file);
+				return Map.of();
+			}
 			Object parsed = Json.parse(Files.readString(file, StandardCharsets.UTF_8));
 			if (parsed instanceof Map<?, ?> map && SCHEMA.equals(map.get("schema"))) {
 				return (Map<String, @Nullable Object>) map;

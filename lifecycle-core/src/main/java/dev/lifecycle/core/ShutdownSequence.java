@@ -114,29 +114,50 @@ final class ShutdownSequence {
 
 	void run() {
 		try {
-			drainDelay();
-			checkNotCut();
-			runTimed("shutdown handler", "lifecycle-handler-", this.handlers);
-			checkNotCut();
+			guarded(this::drainDelay);
+			guarded(() -> runTimed("shutdown handler", "lifecycle-handler-", this.handlers));
 			drainStandard();
-			checkNotCut();
-			runFinalActions();
-			checkNotCut();
-			drainObservability();
-			checkNotCut();
-			runTimed("closing step", "lifecycle-closing-", this.closingSteps);
-			checkNotCut();
+			guarded(this::runFinalActions);
+			guarded(this::drainObservability);
+			guarded(() -> runTimed("closing step", "lifecycle-closing-", this.closingSteps));
 			drainByPhase(Tier.INFRASTRUCTURE, "infrastructure drain");
-			checkNotCut();
-			runTimed("last step", "lifecycle-last-", this.lastSteps);
+			guarded(() -> runTimed("last step", "lifecycle-last-", this.lastSteps));
 			complete();
 		}
 		catch (InterruptedException ex) {
 			// The ceiling fired and produced the report.
 		}
-		catch (RuntimeException | Error ex) {
-			logger.error("Lifecycle: shutdown sequence failed in step '{}'", this.step, ex);
-			complete();
+	}
+
+	/**
+	 * Runs one step of the sequence so that its failure, whatever it is, never keeps a later step
+	 * from running: the failure is logged, the step is recorded as failed (the report is then not
+	 * clean, exit code {@link ExitCodes#FAILURE}) and the sequence goes on.
+	 */
+	private void guarded(Step step) throws InterruptedException {
+		checkNotCut();
+		try {
+			step.run();
+		}
+		catch (InterruptedException ex) {
+			throw ex;
+		}
+		catch (Throwable ex) {
+			checkNotCut();
+			String failed = this.step;
+			logger.error("Lifecycle: shutdown step '{}' failed; continuing with the next step", failed, ex);
+			this.failedSteps.add(failed);
+			stepCompletedQuietly(failed, StepReport.FAILED);
+		}
+	}
+
+	/** Records a failed step without letting a failing listener stop the sequence. */
+	private void stepCompletedQuietly(String name, String result) {
+		try {
+			stepCompleted(name, System.nanoTime(), result);
+		}
+		catch (Throwable ex) {
+			logger.error("Lifecycle: could not record the end of step '{}'", name, ex);
 		}
 	}
 
@@ -282,12 +303,13 @@ final class ShutdownSequence {
 			}
 		}
 		for (Map.Entry<Integer, List<Component>> phase : phases.entrySet()) {
-			checkNotCut();
-			logger.info("Lifecycle: stopping {}phase {} ({} component(s))", (tier == Tier.STANDARD) ? "" : "infrastructure ",
-					phase.getKey(), phase.getValue().size());
-			long start = startStep(stepName + ", phase " + phase.getKey());
-			drain(phase.getValue());
-			stepCompleted(this.step, start, StepReport.OK);
+			guarded(() -> {
+				logger.info("Lifecycle: stopping {}phase {} ({} component(s))",
+						(tier == Tier.STANDARD) ? "" : "infrastructure ", phase.getKey(), phase.getValue().size());
+				long start = startStep(stepName + ", phase " + phase.getKey());
+				drain(phase.getValue());
+				stepCompleted(this.step, start, StepReport.OK);
+			});
 		}
 	}
 
@@ -303,8 +325,9 @@ final class ShutdownSequence {
 				logger.info("Lifecycle: final action '{}' done", action.name());
 				stepCompleted(this.step, start, StepReport.OK);
 			}
-			catch (RuntimeException ex) {
+			catch (Throwable ex) {
 				logger.error("Lifecycle: final action '{}' failed; continuing", action.name(), ex);
+				this.failedSteps.add(this.step);
 				stepCompleted(this.step, start, StepReport.FAILED);
 			}
 		}
@@ -339,11 +362,12 @@ final class ShutdownSequence {
 		// with a longer budget: a finish after its own budget must stay a timeout.
 		List<Component> byDeadline = new ArrayList<>(group);
 		byDeadline.sort(Comparator.comparing((Component c) -> c.options().effectiveBudget().orElse(MAX_BUDGET)));
+		Throwable failure = null;
 		for (Component component : byDeadline) {
 			Optional<Duration> budget = component.options().effectiveBudget();
 			try {
 				if (budget.isPresent()) {
-					long remaining = start + budget.get().toNanos() - System.nanoTime();
+					long remaining = Math.subtractExact(Math.addExact(start, budget.get().toNanos()), System.nanoTime());
 					component.settled().get(Math.max(0, remaining), TimeUnit.NANOSECONDS);
 				}
 				else {
@@ -358,9 +382,23 @@ final class ShutdownSequence {
 					logger.warn(overrun);
 				}
 			}
-			catch (ExecutionException ex) {
-				throw new IllegalStateException(ex.getCause());
+			catch (InterruptedException ex) {
+				throw ex;
 			}
+			catch (Throwable ex) {
+				// The siblings are still waited for; the step then fails as a whole.
+				Throwable cause = (ex instanceof ExecutionException) ? ex.getCause() : ex;
+				logger.error("Lifecycle: waiting for component '{}' failed", component.name(), cause);
+				if (failure == null) {
+					failure = cause;
+				}
+				else {
+					failure.addSuppressed(cause);
+				}
+			}
+		}
+		if (failure != null) {
+			throw new IllegalStateException("waiting for the components failed", failure);
 		}
 	}
 
@@ -503,6 +541,14 @@ final class ShutdownSequence {
 	}
 
 	record NamedHandler(String name, Duration timeout, ShutdownHandler handler) {
+	}
+
+	/** One step of the sequence, as {@link #guarded(Step)} runs it. */
+	@FunctionalInterface
+	private interface Step {
+
+		void run() throws Exception;
+
 	}
 
 	/**

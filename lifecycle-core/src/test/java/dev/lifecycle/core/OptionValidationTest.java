@@ -141,4 +141,64 @@ class OptionValidationTest {
 			.withMessage("Component 'worker': stallThreshold must be at least 1 but was 0");
 	}
 
+	@Test
+	void durationsLongerThanADayAreRejectedAtStartSoNoShutdownArithmeticCanOverflow() {
+		Duration huge = Duration.ofDays(1_000_000);
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> LifecycleManager.builder("svc").globalShutdownTimeout(huge).build())
+			.withMessage("globalShutdownTimeout must be at most PT24H (1 day), the longest duration Lifecycle "
+					+ "accepts, but was PT24000000H");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> LifecycleManager.builder("svc").healthPollInterval(huge).build())
+			.withMessageStartingWith("healthPollInterval must be at most PT24H (1 day)");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> LifecycleManager.builder("svc").drainDelay(huge).build())
+			.withMessageStartingWith("drainDelay must be at most PT24H (1 day)");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> LifecycleManager.builder("svc").drainDelay(Duration.ofSeconds(10))
+				.drainQuietPeriod(huge, Duration.ZERO).build())
+			.withMessageStartingWith("drainQuietPeriod must be at most PT24H (1 day)");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.manager.register("c", ComponentOptions.defaults().withGracefulShutdown(huge)))
+			.withMessageStartingWith("Component 'c': gracefulShutdown must be at most PT24H (1 day)");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.manager.register("c", ComponentOptions.defaults().withLivenessDeadline(huge)))
+			.withMessageStartingWith("Component 'c': livenessDeadline must be at most PT24H (1 day)");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.manager.addShutdownHandler("h", huge, () -> { }))
+			.withMessageStartingWith("shutdown handler 'h' timeout must be at most PT24H (1 day)");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.manager.addClosingStep("s", huge, () -> { }))
+			.withMessageStartingWith("closing step 's' timeout must be at most PT24H (1 day)");
+		InvalidOptionException rejected = org.assertj.core.api.Assertions.catchThrowableOfType(
+				() -> LifecycleManager.builder("svc").globalShutdownTimeout(huge).build(), InvalidOptionException.class);
+		assertThat(rejected.option()).isEqualTo("globalShutdownTimeout");
+		assertThat(rejected.component()).isNull();
+	}
+
+	@Test
+	void aDayIsAcceptedForEveryDuration() throws InterruptedException {
+		Duration day = ComponentOptions.MAX_DURATION;
+		LifecycleManager manager = LifecycleManager.builder("svc").globalShutdownTimeout(day)
+			.healthPollInterval(day).drainDelay(day.minusSeconds(1)).build();
+		manager.register("c", ComponentOptions.defaults().withGracefulShutdown(day).withLivenessDeadline(day));
+		manager.addShutdownHandler("h", day, () -> { });
+		assertThat(manager.globalShutdownTimeout()).isEqualTo(Duration.ofDays(1));
+	}
+
+	@Test
+	void countsAreRangeChecked() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.manager.register("c", ComponentOptions.defaults()
+				.withLivenessDeadline(Duration.ofSeconds(5))
+				.withStallThreshold(Integer.MAX_VALUE)))
+			.withMessage("Component 'c': stallThreshold must be at most 10000 but was 2147483647");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> LifecycleManager.builder("svc").shutdownReports(-1).build())
+			.withMessage("shutdownReports must not be negative but was -1");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> LifecycleManager.builder("svc").shutdownReports(1_000_000).build())
+			.withMessage("shutdownReports must be at most 10000 but was 1000000");
+	}
+
 }

@@ -87,7 +87,7 @@ class PreStopAndMarkerTest {
 	@Test
 	void runMarkerOfAnUncleanPreviousRunIsDetectedAndCounted() throws IOException, InterruptedException {
 		Path marker = this.dir.resolve("svc.running");
-		Files.writeString(marker, "pid=1 started=earlier\n");
+		Files.writeString(marker, "pid=1 started=2026-11-23T10:00:00Z\n");
 		LifecycleManager manager = LifecycleManager.builder("svc").runMarker(marker).listener(this.metrics).build();
 
 		manager.start();
@@ -136,6 +136,82 @@ class PreStopAndMarkerTest {
 		assertThat(this.metrics.uncleanPreviousRuns()).isZero();
 		second.triggerShutdown(ShutdownReason.SIGNAL, "signal");
 		second.awaitTermination();
+	}
+
+	private static void olderThanThisJvm(Path path) throws IOException {
+		Files.setLastModifiedTime(path, java.nio.file.attribute.FileTime.from(
+				java.time.Instant.ofEpochMilli(java.lang.management.ManagementFactory.getRuntimeMXBean().getStartTime())
+					.minus(Duration.ofHours(1))));
+	}
+
+	@Test
+	void aRunMarkerPathHoldingAnotherFileFailsTheBuildAndTheFileIsNeitherLoggedNorTouched() throws IOException {
+		Path marker = this.dir.resolve("credentials");
+		Files.writeString(marker, "password=hunter2\n");
+		LogCapture logs = LogCapture.start();
+		try {
+			InvalidOptionException rejected = org.assertj.core.api.Assertions.catchThrowableOfType(
+					() -> LifecycleManager.builder("svc").runMarker(marker).build(), InvalidOptionException.class);
+			assertThat(rejected.option()).isEqualTo("runMarker");
+			assertThat(rejected.problem()).contains(marker.toAbsolutePath().toString())
+				.contains("holds a file that is not a Lifecycle run marker")
+				.doesNotContain("hunter2");
+			assertThat(logs.messages()).noneSatisfy((line) -> assertThat(line).contains("hunter2"));
+		}
+		finally {
+			logs.stop();
+		}
+		assertThat(Files.readString(marker)).isEqualTo("password=hunter2\n");
+	}
+
+	@Test
+	void aRunMarkerPathThatIsADirectoryFailsTheBuild() throws IOException {
+		Path marker = Files.createDirectory(this.dir.resolve("svc.running"));
+		InvalidOptionException rejected = org.assertj.core.api.Assertions.catchThrowableOfType(
+				() -> LifecycleManager.builder("svc").runMarker(marker).build(), InvalidOptionException.class);
+		assertThat(rejected.option()).isEqualTo("runMarker");
+		assertThat(rejected.problem()).contains("is a directory");
+		assertThat(marker).isDirectory();
+	}
+
+	@Test
+	void aPreStopPathHoldingDataFailsTheBuildAndTheDataStays() throws IOException {
+		Path database = this.dir.resolve("events.db");
+		Files.write(database, new byte[4096]);
+		olderThanThisJvm(database);
+		InvalidOptionException rejected = org.assertj.core.api.Assertions.catchThrowableOfType(
+				() -> LifecycleManager.builder("svc").preStopFile(database).build(), InvalidOptionException.class);
+		assertThat(rejected.option()).isEqualTo("preStopFile");
+		assertThat(rejected.problem()).contains(database.toString()).contains("4096 bytes")
+			.contains("never deletes data");
+		assertThat(database).hasSize(4096);
+	}
+
+	@Test
+	void aStalePreStopDirectoryThatCannotBeRemovedIsIgnoredAndOnlyAFreshCreationTriggers() throws Exception {
+		Path entry = Files.createDirectory(this.dir.resolve("shutdown"));
+		Files.writeString(entry.resolve("keep"), "x");
+		olderThanThisJvm(entry);
+		LifecycleManager manager = LifecycleManager.builder("svc").preStopFile(entry).build();
+		LogCapture logs = LogCapture.start();
+		try {
+			manager.start();
+			assertThat(logs.messages()).anySatisfy((line) -> assertThat(line)
+				.contains("cannot remove the pre-stop directory left from an earlier run at " + entry)
+				.contains("only a pre-stop file created in its place triggers a shutdown"));
+		}
+		finally {
+			logs.stop();
+		}
+		assertThat(manager.awaitTermination(Duration.ofMillis(500))).as("a shutdown from the stale entry").isEmpty();
+		assertThat(manager.isReady()).isTrue();
+		assertThat(entry.resolve("keep")).hasContent("x");
+
+		Files.delete(entry.resolve("keep"));
+		Files.delete(entry);
+		Files.createFile(entry);
+		ShutdownReport report = manager.awaitTermination(Duration.ofSeconds(10)).orElseThrow();
+		assertThat(report.trigger().reason()).isEqualTo(ShutdownReason.PRESTOP);
 	}
 
 }

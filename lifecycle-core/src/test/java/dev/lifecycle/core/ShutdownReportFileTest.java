@@ -168,6 +168,72 @@ class ShutdownReportFileTest {
 	}
 
 	@Test
+	void aForcedExitIsRecordedBeforeTheHaltAndTheNextStartSaysForcedBySecondSignal() throws Exception {
+		LifecycleManager forced = builder().build();
+		forced.registerPassive("ingest", ComponentOptions.defaults().withPhase(20), (handle) -> {
+		});
+		forced.registerPassive("pipeline", ComponentOptions.defaults().withPhase(10), (handle) -> this.stuck.await());
+		forced.start();
+		forced.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		await().atMost(Duration.ofSeconds(10)).until(() -> !reports().isEmpty()
+				&& "standard drain, phase 20".equals(read(reports().get(0)).get("lastStep")));
+
+		assertThat(forced.forceExit()).isEqualTo(ExitCodes.FORCED);
+
+		// The caller halts here; the report on disk already says so.
+		Map<String, Object> left = read(reports().get(0));
+		assertThat(left).containsEntry("state", "forced").containsEntry("exitCode", 128L).containsEntry("clean", false);
+		PreviousRun previous = builder().build().previousRun().orElseThrow();
+		assertThat(previous.unclean()).isTrue();
+		assertThat(previous.summary()).contains("forced by a second signal: signal, last finished step "
+				+ "'standard drain, phase 20', exit 128").doesNotContain("killed");
+		this.stuck.countDown();
+		forced.awaitTermination();
+	}
+
+	@Test
+	void theNewestReportIsTheOneWithTheHighestSequenceWhateverTheClockSaid() throws Exception {
+		// A run whose clock was a day ahead, written by an earlier release that named reports by time.
+		Path future = this.directory.resolve("lifecycle-orders.shutdown-29991231T000000.000Z.json");
+		Files.writeString(future, Json.write(Map.of("schema", "dev.lifecycle/shutdown-report", "state", "completed",
+				"initiatedAt", "2999-12-31T00:00:00Z", "trigger", Map.of("reason", "future"), "exitCode", 0,
+				"clean", true)).replace("{\n  \"", "{\n  \"schema\": \"dev.lifecycle/shutdown-report\",\n  \"").replaceFirst(",\n  \"schema\": \"dev.lifecycle/shutdown-report\"", ""));
+		for (int run = 0; run < 3; run++) {
+			LifecycleManager manager = builder().shutdownReports(2).build();
+			manager.start();
+			manager.triggerShutdown(run == 2 ? ShutdownReason.REQUESTED : ShutdownReason.SIGNAL, "run-" + run);
+			manager.awaitTermination();
+		}
+		assertThat(reports()).extracting((path) -> path.getFileName().toString())
+			.containsExactly("lifecycle-orders.shutdown-000000000002.json", "lifecycle-orders.shutdown-000000000003.json");
+		assertThat(future).as("the future-dated report is pruned first").doesNotExist();
+		assertThat(read(reports().get(1))).containsEntry("sequence", 3L);
+		PreviousRun previous = builder().build().previousRun().orElseThrow();
+		assertThat(previous.summary()).contains("): requested, clean");
+	}
+
+	@Test
+	void aFileNamedLikeAReportThatIsNotOneIsNeitherReadNorDeleted() throws Exception {
+		Path foreign = this.directory.resolve("lifecycle-orders.shutdown-000000000009.json");
+		Files.writeString(foreign, "{\"token\": \"hunter2\"}");
+		LogCapture logs = LogCapture.start();
+		try {
+			for (int run = 0; run < 2; run++) {
+				LifecycleManager manager = builder().shutdownReports(1).build();
+				manager.start();
+				manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+				manager.awaitTermination();
+			}
+			assertThat(logs.messages()).noneSatisfy((line) -> assertThat(line).contains("hunter2"));
+		}
+		finally {
+			logs.stop();
+		}
+		assertThat(foreign).hasContent("{\"token\": \"hunter2\"}");
+		assertThat(reports()).last().satisfies((path) -> assertThat(read(path)).containsEntry("state", "completed"));
+	}
+
+	@Test
 	void jsonRoundTripsTextThatNeedsEscaping() {
 		Map<String, Object> value = Map.of("detail", "a \"quoted\"\nline\twith \\ and \ud800 and é", "n", 12L,
 				"x", List.of(true, 1.5));

@@ -237,6 +237,41 @@ class ShutdownSequenceTest {
 	}
 
 	@Test
+	void aStepThatFailsWithAnErrorStillLetsEveryLaterStepRunAndTheReportSaysFailure() throws InterruptedException {
+		LifecycleManager manager = builder().listener(new LifecycleListener() {
+			@Override
+			public void onComponentStopping(ComponentView component) {
+				if (component.name().equals("http")) {
+					throw new AssertionError("a listener broke with an Error");
+				}
+			}
+		}).build();
+		manager.registerPassive("http", ComponentOptions.defaults().withPhase(20), recording("http"));
+		manager.registerPassive("db", ComponentOptions.defaults().withPhase(0), recording("db"));
+		manager.registerPassive("metrics", ComponentOptions.defaults().withTier(Tier.OBSERVABILITY),
+				recording("metrics"));
+		manager.addFinalAction("backup", () -> {
+			this.events.add("final backup");
+			throw new StackOverflowError("backup broke");
+		});
+		manager.addFinalAction("flush", () -> this.events.add("final flush"));
+		manager.addClosingStep("web-server-stop", Duration.ofSeconds(5), () -> this.events.add("closing web-server-stop"));
+		manager.start();
+
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		ShutdownReport report = manager.awaitTermination();
+
+		assertThat(this.events).containsExactly("stop db", "final flush", "final backup", "stop metrics",
+				"closing web-server-stop");
+		assertThat(report.failedSteps()).containsExactly("standard drain, phase 20", "final action 'backup'");
+		assertThat(report.clean()).isFalse();
+		assertThat(report.exitCode()).isEqualTo(ExitCodes.FAILURE);
+		assertThat(report.steps()).extracting(StepReport::name, StepReport::result)
+			.contains(org.assertj.core.groups.Tuple.tuple("standard drain, phase 20", StepReport.FAILED),
+					org.assertj.core.groups.Tuple.tuple("standard drain, phase 0", StepReport.OK));
+	}
+
+	@Test
 	void observabilityComponentsStopAfterStandardOnes() throws InterruptedException {
 		LifecycleManager manager = builder().build();
 		ComponentHandle metricsServer = manager.register("metrics-server",
