@@ -311,7 +311,7 @@ public final class LifecycleManager {
 	 */
 	public void addLastStep(String name, Duration timeout, ShutdownHandler step) {
 		Objects.requireNonNull(step, "step");
-		requirePositive("last step '" + name + "' timeout", timeout);
+		OptionRules.positive(null, "last step '" + name + "' timeout", timeout);
 		addStep("add last step '" + name + "'",
 				() -> this.lastSteps.add(new ShutdownSequence.NamedHandler(name, timeout, step)));
 	}
