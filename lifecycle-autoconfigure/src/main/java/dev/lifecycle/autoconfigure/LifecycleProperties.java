@@ -467,7 +467,7 @@ public class LifecycleProperties {
 		private @Nullable Integer phase;
 
 		/**
-		 * Tier of the component: standard, observability or advisory.
+		 * Tier of the component: standard, observability, advisory or infrastructure.
 		 */
 		private @Nullable Tier tier;
 

@@ -52,7 +52,7 @@ class ConfigurationMetadataTests {
 
 	@Test
 	@SuppressWarnings("unchecked")
-	void theTierOfAComponentIsOfferedWithItsThreeValues() throws Exception {
+	void theTierOfAComponentIsOfferedWithItsFourValues() throws Exception {
 		Map<String, Object> metadata;
 		try (InputStream json = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
 			metadata = JsonMapper.builder().build().readValue(json, Map.class);
@@ -62,7 +62,7 @@ class ConfigurationMetadataTests {
 			.singleElement()
 			.satisfies((hint) -> assertThat((List<Map<String, Object>>) hint.get("values"))
 				.extracting((value) -> value.get("value"))
-				.containsExactly("standard", "observability", "advisory"));
+				.containsExactly("standard", "observability", "advisory", "infrastructure"));
 	}
 
 }

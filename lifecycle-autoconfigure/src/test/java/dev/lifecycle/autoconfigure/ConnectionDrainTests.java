@@ -109,6 +109,31 @@ class ConnectionDrainTests {
 	}
 
 	@Test
+	void requestsAnsweredWithAServerErrorAfterTheTriggerAreCountedInTheReport() throws Exception {
+		ConfigurableApplicationContext context = start("lifecycle.drain-delay=1500ms");
+		LifecycleManager manager = context.getBean(LifecycleManager.class);
+		try {
+			int port = port(context);
+			assertThat(closingOrNot(port, "/broken")).as("before the trigger: not the shutdown's").isEqualTo(500);
+			manager.triggerShutdown(ShutdownReason.SIGNAL, "test");
+			assertThat(closingOrNot(port, "/broken")).isEqualTo(500);
+			assertThat(closingOrNot(port, "/unavailable")).isEqualTo(503);
+			assertThat(closingOrNot(port, "/hello")).isEqualTo(200);
+		}
+		finally {
+			context.close();
+		}
+		assertThat(manager.report().orElseThrow().failedRequests()).isEqualTo(2);
+	}
+
+	private static int closingOrNot(int port, String path) throws Exception {
+		try (Socket socket = new Socket("localhost", port)) {
+			socket.setSoTimeout((int) Duration.ofSeconds(10).toMillis());
+			return RawHttp.get(socket, path).status();
+		}
+	}
+
+	@Test
 	void withConnectionCloseOffTheConnectionStaysOpenDuringTheDrain() throws Exception {
 		try (ConfigurableApplicationContext context = start("lifecycle.connection-close=false");
 				Socket socket = new Socket("localhost", port(context))) {
@@ -301,6 +326,16 @@ class ConnectionDrainTests {
 			@GetMapping("/hello")
 			String hello() {
 				return "hello";
+			}
+
+			@GetMapping("/broken")
+			String broken() {
+				throw new IllegalStateException("a dependency is gone");
+			}
+
+			@GetMapping("/unavailable")
+			org.springframework.http.ResponseEntity<String> unavailable() {
+				return org.springframework.http.ResponseEntity.status(503).body("try elsewhere");
 			}
 
 			@GetMapping("/nothing")

@@ -477,7 +477,8 @@ final class Component implements ComponentView {
 
 				@Override
 				public Set<Thread> threads(boolean stopRequested) {
-					return stopRequested ? passive.threads() : Set.of();
+					// Told to stop or not, its work running when the ceiling fires is what was cut.
+					return passive.threads();
 				}
 			};
 		}
