@@ -84,7 +84,7 @@ one() { # run app variant
   while :; do
     kill -0 "$PID" 2>/dev/null || die "$app $variant run $1 died; see $run/app.log"
     ((SECONDS > deadline)) && die "$app $variant run $1 not ready in 300 s"
-    [[ -z $port ]] && port=$(grep -o 'Tomcat started on port [0-9]*' "$run/app.log" | awk '{ print $4 }')
+    [[ -z $port ]] && port=$(grep -o 'Tomcat started on port [0-9]*' "$run/app.log" | awk '{ print $5 }')
     [[ -n $port && $(curl -s -o /dev/null -m 1 -w '%{http_code}' "http://127.0.0.1:$port/actuator/health/readiness") == 200 ]] && break
     sleep 0.02
   done
