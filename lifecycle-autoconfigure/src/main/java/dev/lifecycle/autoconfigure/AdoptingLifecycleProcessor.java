@@ -65,9 +65,6 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 	/** How Spring names the bean whose start threw. */
 	private static final Pattern FAILED_BEAN = Pattern.compile("Failed to start bean '([^']+)'");
 
-	/** The trigger source of a failed start that names no single bean (a phase that timed out). */
-	static final String REFRESH = "refresh";
-
 	/** Spring Boot's web server lifecycles: they stop after the sequence, where Spring stops them. */
 	private static final Set<String> WEB_SERVER_LIFECYCLES = Set.of(
 			"org.springframework.boot.web.server.context.WebServerGracefulShutdownLifecycle",
@@ -211,7 +208,7 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 	private void startFailed(ApplicationContextException ex) {
 		Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
 		Matcher bean = FAILED_BEAN.matcher(String.valueOf(ex.getMessage()));
-		String name = bean.find() ? bean.group(1) : REFRESH;
+		String name = bean.find() ? bean.group(1) : LifecycleCoordinator.REFRESH;
 		LifecycleCoordinator coordinator = this.coordinator;
 		if (coordinator != null) {
 			coordinator.startFailed(name, cause);

@@ -14,7 +14,11 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationContextAware;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.context.event.ContextRefreshedEvent;
 
 /**
  * The one {@link SmartLifecycle} between Spring and the engine. It starts the engine once the
@@ -27,13 +31,17 @@ import org.springframework.context.SmartLifecycle;
  * served) for the whole drain, and Spring's {@code timeout-per-shutdown-phase} cannot cut the
  * drain short. The engine's global ceiling bounds the wait.
  */
-final class LifecycleCoordinator implements SmartLifecycle, SmartInitializingSingleton, DisposableBean {
+final class LifecycleCoordinator implements SmartLifecycle, SmartInitializingSingleton, DisposableBean,
+		ApplicationContextAware, ApplicationListener<ContextRefreshedEvent> {
 
 	/** Above the web server's graceful shutdown, {@code DEFAULT_PHASE - 1024}: it stops first. */
 	static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 512;
 
 	/** The trigger source of a shutdown that starts with a plain context close. */
 	static final String SOURCE = "context-close";
+
+	/** The trigger source of a failed start that names no single bean. */
+	static final String REFRESH = "refresh";
 
 	/** Slack over the engine's ceiling before the close gives up waiting for the report. */
 	static final Duration CEILING_SLACK = Duration.ofSeconds(5);
@@ -51,6 +59,11 @@ final class LifecycleCoordinator implements SmartLifecycle, SmartInitializingSin
 	private final boolean adoption;
 
 	private volatile boolean running;
+
+	private volatile @Nullable ApplicationContext context;
+
+	/** Whether this coordinator's own context finished its refresh. */
+	private volatile boolean refreshed;
 
 	/**
 	 * Creates the coordinator and attaches the listeners to the manager, so they are attached
@@ -105,7 +118,15 @@ final class LifecycleCoordinator implements SmartLifecycle, SmartInitializingSin
 		}
 		this.exit.contextClosing();
 		if (!this.manager.isShutdownInitiated()) {
-			this.manager.triggerShutdown(ShutdownReason.SIGNAL, SOURCE);
+			if (this.refreshed) {
+				this.manager.triggerShutdown(ShutdownReason.SIGNAL, SOURCE);
+			}
+			else {
+				// Stopped before the refresh finished: the refresh failed after the engine started
+				// (a bean's start, when the lifecycle processor is Spring's own, or a refresh listener).
+				this.manager.triggerShutdown(ShutdownReason.START_FAILED, REFRESH,
+						"the application context's refresh failed after the components started");
+			}
 		}
 		awaitReport();
 		this.running = false;
@@ -125,6 +146,19 @@ final class LifecycleCoordinator implements SmartLifecycle, SmartInitializingSin
 		this.exit.contextClosing();
 		this.manager.triggerShutdown(ShutdownReason.START_FAILED, bean, String.valueOf(cause));
 		awaitReport();
+	}
+
+	@Override
+	public void setApplicationContext(ApplicationContext context) {
+		this.context = context;
+	}
+
+	@Override
+	public void onApplicationEvent(ContextRefreshedEvent event) {
+		// A child context's refresh (a separate management server) reaches this listener too.
+		if (event.getApplicationContext() == this.context) {
+			this.refreshed = true;
+		}
 	}
 
 	@Override

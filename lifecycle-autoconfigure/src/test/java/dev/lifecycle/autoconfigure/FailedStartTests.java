@@ -105,6 +105,50 @@ class FailedStartTests {
 		assertThat(initiated("broken", "start-failed")).isEqualTo(1.0);
 	}
 
+	@Test
+	void withSpringsOwnLifecycleProcessorAFailedStartIsStillAFailedStartOfTheRefresh() {
+		runner().withPropertyValues("lifecycle.adoption.enabled=false")
+			.withBean(Worker.class)
+			.withBean("licenceCheck", FailingLifecycle.class, FailingLifecycle::new)
+			.run((context) -> assertThat(context).hasFailed());
+
+		assertThat(this.stops.counts()).containsExactlyInAnyOrderEntriesOf(Map.of("worker", 1));
+		PreviousRun previous = nextStart();
+		assertThat(previous.report()).containsEntry("clean", false)
+			.containsEntry("exitCode", 1L)
+			.containsEntry("trigger", Map.of("reason", "start-failed", "component", "refresh", "detail",
+					"the application context's refresh failed after the components started"));
+	}
+
+	@Test
+	void aRefreshListenerThatThrowsAfterTheComponentsStartedIsAFailedStartOfTheRefresh() {
+		runner().withBean(Worker.class)
+			.withBean("failingListener", org.springframework.context.ApplicationListener.class,
+					() -> (org.springframework.context.ApplicationListener<org.springframework.context.event.ContextRefreshedEvent>) (
+							event) -> {
+						throw new IllegalStateException("cache warm-up failed");
+					})
+			.run((context) -> assertThat(context).hasFailed());
+
+		assertThat(this.stops.counts()).containsExactlyInAnyOrderEntriesOf(Map.of("worker", 1));
+		assertThat(nextStart().report()).containsEntry("clean", false)
+			.containsEntry("exitCode", 1L)
+			.extractingByKey("trigger")
+			.isEqualTo(Map.of("reason", "start-failed", "component", "refresh", "detail",
+					"the application context's refresh failed after the components started"));
+	}
+
+	@Test
+	void anOrdinaryCloseAfterTheRefreshIsAShutdownBySignalNotAFailedStart() {
+		runner().withBean(Worker.class).run((context) -> assertThat(context).hasNotFailed());
+
+		assertThat(this.stops.counts()).containsExactlyInAnyOrderEntriesOf(Map.of("worker", 1));
+		assertThat(nextStart().report()).containsEntry("clean", true)
+			.containsEntry("exitCode", 0L)
+			.extractingByKey("trigger")
+			.isEqualTo(Map.of("reason", "signal", "component", "context-close", "detail", ""));
+	}
+
 	private double initiated(String component, String reason) {
 		Counter counter = this.registry.find("lifecycle.shutdown.initiated")
 			.tag("trigger_component", component)

@@ -580,7 +580,10 @@ public final class LifecycleManager {
 		return List.copyOf(this.componentList);
 	}
 
-	/** What is known of the process that ran before this one, when a run marker is kept. */
+	/**
+	 * What is known of the process that ran before this one, when a run marker is kept; with
+	 * {@link Builder#runMarkerAtStart(boolean)}, known only from {@link #start()}.
+	 */
 	public Optional<PreviousRun> previousRun() {
 		return Optional.ofNullable(this.previousRun);
 	}

@@ -28,8 +28,8 @@ public enum ShutdownReason {
 	COMPLETED("completed", true),
 
 	/**
-	 * The application failed to start after components had started: a component's or a bean's
-	 * start threw. The trigger names the component or bean and the cause.
+	 * The application failed to start: a component's start callback, or in a host such as Spring a
+	 * bean's start, threw. The trigger names the component or bean, and its detail the cause.
 	 */
 	START_FAILED("start-failed", false);
 
