@@ -8,6 +8,10 @@
 #     exactly once (GET /counts), that SIGTERM exited 0 and left a backup whose checkpoint equals
 #     the database's final checkpoint (checked with sqlite3 when it is installed), that every hostile
 #     request got its 4xx and none of them was ever counted.
+# With hostile clients it first tries Lifecycle's own inputs, each on a scratch directory and all at
+# once: durations beyond a day, a run marker pointed at a secret, at a database and at a directory, a
+# pre-stop path pointed at a database. Each start must fail with exit 1 naming the property, and leave
+# what was at the path byte for byte as it was (and never print the secret).
 # The instance restarted at the end of a cycle is the one loaded in the next cycle.
 #
 # Usage: sample-app/scripts/torture.sh [N=5]        (needs a JDK and curl; build the jar first:
@@ -115,8 +119,56 @@ sqlite_checkpoint() { # $1: database; prints "offset|sum-of-sums|sum-of-counts|k
 cleanup() { [[ -n $PID ]] && kill -KILL "$PID" 2>/dev/null; }
 trap cleanup EXIT
 
+# One refused start: $1 name, $2 the property the failure must name, $3 the file that must stay as it
+# was ("" for none), the rest the arguments. Prints "ok" or what went wrong.
+refused_start() {
+  local name=$1 property=$2 keep=$3 dir=$WORK/hostile/$1 before=""
+  shift 3
+  [[ -n $keep ]] && before=$(cksum <"$keep")
+  "$JAVA" "${JAVA_ARGS[@]}" --server.port=0 --sample.data-dir="$dir/data" --lifecycle.pre-stop.path="$dir/shutdown" \
+    --lifecycle.run-marker.path="$dir/running" "$@" >"$dir.log" 2>&1
+  local code=$?
+  if [[ $code != 1 ]]; then echo "$name: exit code $code, expected 1 (log: $dir.log)"; return; fi
+  if ! grep -q "Lifecycle cannot start: '$property'" "$dir.log"; then echo "$name: the failure does not name $property"; return; fi
+  if grep -q hunter2 "$dir.log"; then echo "$name: the log shows the secret"; return; fi
+  if [[ -n $keep && $(cksum <"$keep") != "$before" ]]; then echo "$name: $keep changed"; return; fi
+  echo ok
+}
+
+hostile_configuration() { # every case at once, each on its own scratch directory; sets HOSTILE_VERDICT
+  local dir=$WORK/hostile
+  mkdir -p "$dir"/{timeout,budget,secret,database,marker-dir,prestop-database}/data "$dir/marker-dir/marker"
+  printf 'db.password=hunter2\n' >"$dir/secret/credentials"
+  head -c 8192 /dev/urandom >"$dir/database/events.db"
+  cp "$dir/database/events.db" "$dir/prestop-database/events.db"
+  local cases=(
+    "timeout lifecycle.global-shutdown-timeout - --lifecycle.global-shutdown-timeout=1000000d"
+    "budget lifecycle.components.pipeline.graceful-shutdown - --lifecycle.components.pipeline.graceful-shutdown=1000000d"
+    "secret lifecycle.run-marker.path $dir/secret/credentials --lifecycle.run-marker.path=$dir/secret/credentials"
+    "database lifecycle.run-marker.path $dir/database/events.db --lifecycle.run-marker.path=$dir/database/events.db"
+    "marker-dir lifecycle.run-marker.path - --lifecycle.run-marker.path=$dir/marker-dir/marker"
+    "prestop-database lifecycle.pre-stop.path $dir/prestop-database/events.db --lifecycle.pre-stop.path=$dir/prestop-database/events.db"
+  )
+  local entry name property keep arg
+  for entry in "${cases[@]}"; do
+    read -r name property keep arg <<<"$entry"
+    [[ $keep == - ]] && keep=""
+    refused_start "$name" "$property" "$keep" "$arg" >"$dir/$name.verdict" &
+  done
+  wait
+  local bad
+  bad=$(grep -vh '^ok$' "$dir"/*.verdict)
+  if [[ -z $bad ]]; then HOSTILE_VERDICT="all ${#cases[@]} refused at start, naming the property, nothing touched"
+  else HOSTILE_VERDICT=$bad; fi
+  [[ -z $bad ]]
+}
+
 passed=0 failed=0
 start=$SECONDS
+if ((HOSTILE)); then
+  if hostile_configuration; then log "hostile configuration: PASS  $HOSTILE_VERDICT"
+  else log "hostile configuration: FAIL  $HOSTILE_VERDICT"; failed=$((failed + 1)); fi
+fi
 log "torture: $N cycle(s), signals ${SIGNALS[*]}, hostile clients $( ((HOSTILE)) && echo on || echo off), jar $JAR$STARTED_FROM, port $PORT, work $WORK"
 start_server start-0 || { echo "0 passed, $N failed"; exit 1; }
 

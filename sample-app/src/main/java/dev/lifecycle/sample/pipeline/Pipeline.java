@@ -137,10 +137,13 @@ public class Pipeline implements ActiveComponent, InitializingBean {
 			return;
 		}
 		long start = System.nanoTime();
-		Checkpoint checkpoint = this.store.loadCheckpoint();
+		Checkpoint checkpoint;
+		int keys;
 		this.stateLock.writeLock().lock();
 		try {
-			this.aggregates.putAll(checkpoint.aggregates());
+			// Straight into the map the pipeline keeps: no second copy of every key while recovering.
+			checkpoint = this.store.loadCheckpoint(this.aggregates::put);
+			keys = this.aggregates.size();
 			this.offset = checkpoint.offset();
 			this.publishedOffset = this.offset;
 		}
@@ -148,19 +151,23 @@ public class Pipeline implements ActiveComponent, InitializingBean {
 			this.stateLock.writeLock().unlock();
 		}
 		this.checkpointOffset = checkpoint.offset();
+		this.lastCheckpointNanos = System.nanoTime();
 		long replayed = 0;
 		List<LoggedEvent> batch;
 		while (!(batch = this.store.readAfter(this.offset, this.settings.batchSize())).isEmpty()) {
 			apply(batch);
 			replayed += batch.size();
+			// As often as the running pipeline does, so the keys a checkpoint writes stay as few.
+			if (this.sinceCheckpoint >= this.settings.checkpointEvery()) {
+				tryCheckpoint();
+			}
 		}
-		this.lastCheckpointNanos = System.nanoTime();
-		if (replayed > 0) {
+		if (this.sinceCheckpoint > 0) {
 			tryCheckpoint();
 		}
 		this.recovered = true;
 		logger.info("Pipeline: recovered from checkpoint at offset {} ({} key(s)), replayed {} event(s) from the log, "
-				+ "now at offset {} ({} ms)", checkpoint.offset(), checkpoint.aggregates().size(), replayed, this.offset,
+				+ "now at offset {} ({} ms)", checkpoint.offset(), keys, replayed, this.offset,
 				TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
 	}
 

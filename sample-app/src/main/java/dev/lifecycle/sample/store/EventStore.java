@@ -27,6 +27,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiConsumer;
 import java.util.function.LongConsumer;
 
 import org.slf4j.Logger;
@@ -817,10 +818,23 @@ public final class EventStore implements AutoCloseable {
 
 	/** The last checkpoint, or {@link Checkpoint#empty()}; aggregates and offset from one snapshot. */
 	public Checkpoint loadCheckpoint() {
+		Map<String, Aggregate> aggregates = new HashMap<>();
+		Checkpoint checkpoint = loadCheckpoint(aggregates::put);
+		return new Checkpoint(checkpoint.offset(), aggregates, checkpoint.updatedAt());
+	}
+
+	/**
+	 * The last checkpoint, its aggregates handed over one row at a time as they are read rather than
+	 * collected: recovery then holds each aggregate once, where it keeps it, and needs no more memory
+	 * than the running pipeline. Aggregates and offset come from one snapshot.
+	 * @param each receives every key's aggregate
+	 * @return the checkpoint's offset and time; its aggregates are empty, they went to {@code each}
+	 */
+	public Checkpoint loadCheckpoint(BiConsumer<String, Aggregate> each) {
 		synchronized (this.readLock) {
 			checkOpen();
 			try {
-				return readCheckpoint(this.readConnection);
+				return readCheckpoint(this.readConnection, each);
 			}
 			catch (SQLException ex) {
 				throw new StoreException("Cannot read the checkpoint: " + ex.getMessage(), ex);
@@ -835,6 +849,13 @@ public final class EventStore implements AutoCloseable {
 	 * @throws SQLException on a read failure
 	 */
 	public static Checkpoint readCheckpoint(Connection connection) throws SQLException {
+		Map<String, Aggregate> aggregates = new HashMap<>();
+		Checkpoint checkpoint = readCheckpoint(connection, aggregates::put);
+		return new Checkpoint(checkpoint.offset(), aggregates, checkpoint.updatedAt());
+	}
+
+	private static Checkpoint readCheckpoint(Connection connection, BiConsumer<String, Aggregate> each)
+			throws SQLException {
 		boolean autoCommit = connection.getAutoCommit();
 		connection.setAutoCommit(false);
 		try (Statement statement = connection.createStatement()) {
@@ -846,19 +867,29 @@ public final class EventStore implements AutoCloseable {
 					updatedAt = row.getString(2);
 				}
 			}
-			Map<String, Aggregate> aggregates = new HashMap<>();
 			try (ResultSet rows = statement.executeQuery("SELECT key, sum, count FROM aggregates")) {
 				while (rows.next()) {
 					// Text in the current schema; an integer in a legacy (version 1) file, read the same way.
-					aggregates.put(rows.getString(1), new Aggregate(new BigInteger(rows.getString(2)), rows.getLong(3)));
+					each.accept(rows.getString(1), new Aggregate(sum(rows.getString(2)), rows.getLong(3)));
 				}
 			}
-			return new Checkpoint(offset, aggregates, updatedAt);
+			return new Checkpoint(offset, Map.of(), updatedAt);
 		}
 		finally {
 			connection.rollback();
 			connection.setAutoCommit(autoCommit);
 		}
+	}
+
+	/**
+	 * A stored sum, shared where the running pipeline would share it: small sums are the JDK's
+	 * cached values there, so a restart must not make one object per key of them.
+	 */
+	private static BigInteger sum(String text) {
+		if (text.length() <= 18) {
+			return BigInteger.valueOf(Long.parseLong(text));
+		}
+		return new BigInteger(text);
 	}
 
 	/** The highest committed offset, 0 for an empty log. */

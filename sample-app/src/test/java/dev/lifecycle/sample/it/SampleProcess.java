@@ -53,6 +53,17 @@ final class SampleProcess implements AutoCloseable {
 	 * @param args extra {@code --name=value} arguments
 	 */
 	static SampleProcess start(Path work, Path dataDir, String... args) throws IOException {
+		return start(work, dataDir, List.of(), args);
+	}
+
+	/**
+	 * Starts the jar with JVM options of its own.
+	 * @param work a directory for this instance's log, pre-stop file and run marker
+	 * @param dataDir the sample's data directory (shared by a restart)
+	 * @param jvmOptions options for the JVM; a heap size given here replaces the default one
+	 * @param args extra {@code --name=value} arguments
+	 */
+	static SampleProcess start(Path work, Path dataDir, List<String> jvmOptions, String... args) throws IOException {
 		Path jar = Path.of(System.getProperty("sample.jar", "target/sample-app.jar")).toAbsolutePath();
 		if (!Files.isRegularFile(jar)) {
 			throw new IllegalStateException("The sample jar is missing: " + jar + " (run mvn package first)");
@@ -60,7 +71,12 @@ final class SampleProcess implements AutoCloseable {
 		Files.createDirectories(work);
 		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
 				// C1 only and a small heap: quicker starts on a two-core CI machine, plenty for the tests.
-				"-XX:TieredStopAtLevel=1", "-Xmx256m", "-jar", jar.toString()));
+				"-XX:TieredStopAtLevel=1"));
+		if (jvmOptions.stream().noneMatch((option) -> option.startsWith("-Xmx"))) {
+			command.add("-Xmx256m");
+		}
+		command.addAll(jvmOptions);
+		command.addAll(List.of("-jar", jar.toString()));
 		List<String> defaults = List.of("--server.port=0", "--sample.data-dir=" + dataDir,
 				"--lifecycle.pre-stop.path=" + work.resolve("shutdown"), "--lifecycle.run-marker.path=" + work.resolve("running"),
 				"--sample.status.interval=1s");
