@@ -27,7 +27,7 @@ final class DocsApplications {
 		List<String> all = new ArrayList<>(List.of("spring.application.name=orders", "lifecycle.signals.trap=false",
 				"lifecycle.pre-stop.enabled=false", "lifecycle.run-marker.enabled=false",
 				"lifecycle.halt-after-ceiling=false", "lifecycle.close-context=false", "server.port=0",
-				"management.server.port=", "spring.jmx.enabled=false"));
+				"spring.jmx.enabled=false"));
 		all.addAll(properties);
 		Class<?>[] withAutoConfiguration = new Class<?>[sources.length + 1];
 		withAutoConfiguration[0] = AutoConfigured.class;
