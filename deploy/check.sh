@@ -12,6 +12,7 @@
 #   DEPLOY_SCRAPE_FILE  a Prometheus text scrape of the running sample (/actuator/prometheus);
 #                       when set, the dashboard's series are also compared with it
 #   DEPLOY_NO_INSTALL=1 do not install missing tools, fail instead
+#   DEPLOY_MVN_FLAGS    extra Maven flags (e.g. -o) for compiling the Spring settings binder
 set -euo pipefail
 
 DEPLOY_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -44,7 +45,7 @@ ensure_tools() {
   fi
   # the npm packages, pinned by validate/package-lock.json; reinstalled when the lock changes
   local stamp="$VALIDATE_DIR/node_modules/.package-lock.json"
-  if [[ ! -f "$stamp" || ! -d "$VALIDATE_DIR/node_modules/kubernetes-models" || ! -d "$VALIDATE_DIR/node_modules/yaml" \
+  if [[ ! -f "$stamp" || ! -d "$VALIDATE_DIR/node_modules/kubernetes-models" || ! -d "$VALIDATE_DIR/node_modules/yaml" || ! -d "$VALIDATE_DIR/node_modules/@prometheus-io/lezer-promql" \
         || "$VALIDATE_DIR/package-lock.json" -nt "$stamp" ]]; then
     [[ "${DEPLOY_NO_INSTALL:-}" == 1 ]] && { log "check.sh: run npm ci in $VALIDATE_DIR"; exit 1; }
     log "check.sh: npm ci in deploy/validate"
@@ -53,6 +54,23 @@ ensure_tools() {
       exit 1
     }
   fi
+}
+
+# The app's configuration is bound by Spring itself: sample-app's test class SpringSettingsBinder,
+# run on sample-app's test class path (compiled here when the build has not done it yet).
+ensure_binder() {
+  local root cpfile
+  root="$(cd "$DEPLOY_DIR/.." && pwd)"
+  cpfile="$root/sample-app/target/deploy-binder.classpath"
+  if [[ ! -s "$cpfile" || ! -f "$root/sample-app/target/test-classes/dev/lifecycle/sample/deploy/SpringSettingsBinder.class" \
+        || "$root/sample-app/src/test/java/dev/lifecycle/sample/deploy/SpringSettingsBinder.java" -nt "$cpfile" ]]; then
+    command -v mvn >/dev/null 2>&1 || { log "check.sh: Maven is needed to compile sample-app's SpringSettingsBinder"; exit 1; }
+    log "check.sh: compiling sample-app's SpringSettingsBinder and writing its class path"
+    (cd "$root" && mvn -B -q ${DEPLOY_MVN_FLAGS:-} -pl sample-app -am -DskipTests test-compile dependency:build-classpath \
+      -Dmdep.includeScope=test -Dmdep.outputFile="$cpfile") >&2 || { log "check.sh: the build failed"; exit 1; }
+  fi
+  DEPLOY_BINDER_CLASSPATH="$root/sample-app/target/test-classes:$root/sample-app/target/classes:$(cat "$cpfile")"
+  export DEPLOY_BINDER_CLASSPATH
 }
 
 # ---------------------------------------------------------------------------- the checks
@@ -111,6 +129,8 @@ self_test() {
   tmp="$SELFTEST_TMP"
   trap 'rm -rf "$SELFTEST_TMP"' EXIT
   cp "$APP_CONFIG" "$tmp/application.yml"
+  # a breakage that leaves the app's configuration alone gets the baseline's binding back
+  export DEPLOY_BINDER_CACHE="$tmp/binder-cache"
 
   # the untouched copy must pass, or every "FAIL" below would prove nothing
   copy_tree "$DEPLOY_DIR" "$tmp/base"
@@ -149,11 +169,12 @@ self_test() {
 main() {
   case "${1:-}" in
     -h|--help) sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; return 0 ;;
-    --self-test) ensure_tools; self_test; return ;;
+    --self-test) ensure_tools; ensure_binder; self_test; return ;;
     "") ;;
     *) log "usage: $0 [--self-test]"; return 2 ;;
   esac
   ensure_tools
+  ensure_binder
   local out rc=0
   out="$(run_checks "$DEPLOY_DIR" "$APP_CONFIG")" || rc=$?
   printf '%s\n' "$out"

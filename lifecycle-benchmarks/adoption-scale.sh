@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Adopted SmartLifecycle beans (BENCHMARKS.md item 7): SIGTERM -> process exit of the scale-app with
+# Adopted SmartLifecycle beans (run-all.sh item 7): SIGTERM -> process exit of the scale-app with
 # 100 ordinary SmartLifecycle beans in one Spring phase, each stop() taking 100 ms on the thread
 # that calls it (scale.mode=plain-sync: the way most hand-written lifecycle beans are written),
 #   plain      plain Spring Boot (lifecycle.enabled=false): Spring stops them one after another

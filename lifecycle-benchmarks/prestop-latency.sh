@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Pre-stop latency (BENCHMARKS.md item 4): time from creating the pre-stop file to readiness 503.
+# Pre-stop latency (run-all.sh item 4): time from creating the pre-stop file to readiness 503.
 # A pre-stop file starts its process's shutdown, so every sample needs a fresh application. Two
 # methods, both over real HTTP against /actuator/health/readiness polled about every 1 ms on one
 # keep-alive connection, latency = just before the file is created -> first non-200 answer:

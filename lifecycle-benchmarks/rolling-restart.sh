@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Rolling restart under load (BENCHMARKS.md item 1).
+# Rolling restart under load (run-all.sh item 1).
 #
 # Three sample instances on loopback ports behind HAProxy configured like a Kubernetes Service
 # (readiness checked every 1 s on each instance's management port, removed after 1 failed check,

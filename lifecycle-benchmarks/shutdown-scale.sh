@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Shutdown time at scale (BENCHMARKS.md item 2): SIGTERM -> process exit of the scale-app with 1,000
+# Shutdown time at scale (run-all.sh item 2): SIGTERM -> process exit of the scale-app with 1,000
 # components in 10 phases, each taking a random 20-50 ms to stop (seed 42), written
 #   lifecycle    as Lifecycle @ManagedComponent passive components (drain delay 0, signals trapped)
 #   plain-async  as plain SmartLifecycle beans whose stop(Runnable) works on its own thread

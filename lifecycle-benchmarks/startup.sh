@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Start-up cost (BENCHMARKS.md item 3): the sample jar with the starter on (as shipped) and off
+# Start-up cost (run-all.sh item 3): the sample jar with the starter on (as shipped) and off
 # (--lifecycle.enabled=false: Lifecycle's auto-configurations back off and the sample starts the same
 # ingestion and pipeline from its plain SmartLifecycle;
 # its jars stay on the class path, since the sample's code uses Lifecycle's types and cannot be

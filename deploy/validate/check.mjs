@@ -6,13 +6,20 @@
 //   node check.mjs grafana <dashboard.json> <out-rules.yml> [scrape.txt]
 //   node check.mjs mutate <name> <deploy-copy-dir>      self-test breakages (see check.sh)
 //
+// The app's settings are bound by Spring (sample-app's SpringSettingsBinder on the class path in
+// DEPLOY_BINDER_CLASSPATH, which check.sh sets); PromQL is read with Prometheus' own grammar.
+//
 // Every check prints one line "PASS <check>: ..." or "FAIL <check>: ..." (WARN/SKIP for notes);
 // the exit code is 1 when any line is FAIL.
-import { readFileSync, writeFileSync, readdirSync, existsSync, statSync } from "node:fs";
-import { join, basename, dirname, posix } from "node:path";
+import { readFileSync, writeFileSync, readdirSync, existsSync, statSync, mkdtempSync, mkdirSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { tmpdir } from "node:os";
+import { execFileSync } from "node:child_process";
+import { join, basename, dirname, posix, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isDeepStrictEqual } from "node:util";
 import YAML from "yaml";
+import { parser as promql } from "@prometheus-io/lezer-promql";
 
 let failures = 0;
 function report(status, check, message) {
@@ -56,54 +63,55 @@ function allowedNames() {
 }
 
 // ------------------------------------------------------------------ PromQL name extraction
-const PROMQL_KEYWORDS = new Set(["by", "without", "on", "ignoring", "group_left", "group_right", "offset",
-  "bool", "and", "or", "unless", "atan2", "inf", "nan", "start", "end",
-  // aggregation operators, which may be followed by a by/without clause instead of "("
-  "sum", "min", "max", "avg", "group", "stddev", "stdvar", "count", "count_values", "bottomk", "topk",
-  "quantile", "limitk", "limit_ratio"]);
-
 /**
- * Returns [{name, matcherLabels}] for every metric selector in a PromQL expression, plus the
- * label names used in by/without/on/ignoring clauses. Strings, durations and comments are skipped.
+ * Returns [{name, labels}] for every metric selector in a PromQL expression (its matchers' label
+ * names), the label names used in by/without/on/ignoring/group_left/group_right clauses, and the
+ * positions where Prometheus' own grammar (@prometheus-io/lezer-promql) could not parse it.
  */
 function promqlRefs(expr) {
-  let s = expr.replace(/#[^\n]*/g, " ");
   const refs = [];
   const groupingLabels = [];
-  // grouping clauses: by (a, b) / without (...) / on (...) / ignoring (...) / group_left (...)
-  s = s.replace(/\b(by|without|on|ignoring|group_left|group_right)\s*\(([^)]*)\)/g, (_, kw, list) => {
-    for (const l of list.split(",").map((x) => x.trim()).filter(Boolean)) groupingLabels.push(l);
-    return ` ${kw} `;
+  const errors = [];
+  const text = (node) => expr.slice(node.from, node.to);
+  const unquote = (literal) => { try { return JSON.parse(literal.replace(/^'|'$/g, '"').replace(/^`|`$/g, '"')); } catch { return literal.slice(1, -1); } };
+  promql.parse(expr).iterate({
+    enter(ref) {
+      if (ref.type.isError) { errors.push(ref.from); return; }
+      const node = ref.node;
+      if (ref.name === "VectorSelector") {
+        const id = node.getChild("Identifier");
+        const labels = [];
+        for (const matcher of node.getChild("LabelMatchers")?.getChildren("UnquotedLabelMatcher") ?? []) labels.push(text(matcher.getChild("LabelName")));
+        for (const matcher of node.getChild("LabelMatchers")?.getChildren("QuotedLabelMatcher") ?? []) {
+          const name = matcher.getChild("QuotedLabelName")?.getChild("StringLiteral");
+          if (name) labels.push(unquote(text(name)));
+        }
+        // a quoted metric name: {"lifecycle_x", result="timeout"}
+        const quotedName = node.getChild("LabelMatchers")?.getChildren("QuotedLabelName")?.[0]?.getChild("StringLiteral");
+        if (id) refs.push({ name: text(id), labels });
+        else if (quotedName) refs.push({ name: unquote(text(quotedName)), labels });
+        else {
+          refs.push({ name: null, labels });
+          if (labels.includes("__name__")) refs.push({ name: "__name__ matcher", labels: [] });
+        }
+        return false;
+      }
+      if (ref.name === "GroupingLabels") {
+        for (const label of node.getChildren("LabelName")) groupingLabels.push(text(label));
+        for (const label of node.getChildren("QuotedLabelName")) groupingLabels.push(unquote(text(label.getChild("StringLiteral") ?? label)));
+        return false;
+      }
+      return undefined;
+    },
   });
-  // name{matchers} and bare {matchers}
-  s = s.replace(/([A-Za-z_:][A-Za-z0-9_:]*)?\s*\{([^}]*)\}/g, (_, name, body) => {
-    const labels = [];
-    const stripped = body.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`]*`/g, '""');
-    for (const m of stripped.matchAll(/([A-Za-z_][A-Za-z0-9_]*)\s*(=~|!~|!=|=)/g)) labels.push(m[1]);
-    if (name && !PROMQL_KEYWORDS.has(name)) refs.push({ name, labels });
-    else if (!name) {
-      const n = labels.indexOf("__name__");
-      refs.push({ name: null, labels });
-      if (n >= 0) refs.push({ name: "__name__ matcher", labels: [] });
-    }
-    return " __SEL__ ";
-  });
-  s = s.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`[^`]*`/g, " ");
-  s = s.replace(/\[[^\]]*\]/g, " "); // range and subquery durations
-  s = s.replace(/\boffset\s+-?[0-9a-z]+/gi, " offset ");
-  for (const m of s.matchAll(/([A-Za-z_:][A-Za-z0-9_:]*)(\s*\()?/g)) {
-    const [, name, call] = m;
-    if (call || PROMQL_KEYWORDS.has(name.toLowerCase()) || name === "__SEL__") continue;
-    if (/^[0-9]/.test(name)) continue;
-    refs.push({ name, labels: [] });
-  }
-  return { refs, groupingLabels };
+  return { refs, groupingLabels, errors };
 }
 
 /** Checks the names (and matcher/grouping labels) of one expression; returns a list of problems. */
 function checkExprNames(expr, allowed, extraNames = new Set(), extraLabels = []) {
   const problems = [];
-  const { refs, groupingLabels } = promqlRefs(expr);
+  const { refs, groupingLabels, errors } = promqlRefs(expr);
+  if (errors.length) problems.push(`not PromQL: Prometheus' grammar cannot parse it at ${JSON.stringify(expr.slice(errors[0], errors[0] + 30))}`);
   const known = new Set(extraLabels);
   for (const { name, labels } of refs) {
     if (name === null) { problems.push("a selector without a metric name"); continue; }
@@ -119,46 +127,75 @@ function checkExprNames(expr, allowed, extraNames = new Set(), extraLabels = [])
 }
 
 // ------------------------------------------------------------------ Spring configuration
-/** Spring's relaxed names: lower case, dashes and underscores dropped inside a segment. */
-const canon = (key) => key.split(".").map((p) => p.toLowerCase().replace(/[-_]/g, "")).join(".");
+// What the app reads is bound by Spring itself (sample-app's SpringSettingsBinder, a test class):
+// the jar's application.yml, the mounted ConfigMap's, the container's environment, profiles and
+// the Kubernetes cloud platform, with Spring's relaxed names and duration conversion.
+const SPRING_KEYS = [
+  { key: "lifecycle.drain-delay", type: "duration", default: "5s" },
+  { key: "lifecycle.global-shutdown-timeout", type: "duration", default: "60s" },
+  { key: "sample.pipeline.stop-timeout", type: "duration", default: "120s" },
+  { key: "lifecycle.pre-stop.enabled", type: "string" },
+  { key: "lifecycle.pre-stop.path", type: "string" },
+  { key: "server.port", type: "string" },
+  { key: "server.servlet.context-path", type: "string" },
+  { key: "server.ssl.enabled", type: "string" },
+  { key: "management.server.port", type: "string" },
+  { key: "management.server.base-path", type: "string" },
+  { key: "management.endpoints.web.base-path", type: "string" },
+  { key: "management.endpoints.web.exposure.include", type: "list" },
+  { key: "management.endpoints.web.exposure.exclude", type: "list" },
+  { key: "management.endpoint.health.enabled", type: "string" },
+  { key: "management.endpoint.health.probes.enabled", type: "string" },
+  { key: "management.endpoint.health.probes.add-additional-paths", type: "string" },
+];
 
-function flatten(obj, prefix, out) {
-  if (obj === null || typeof obj !== "object" || Array.isArray(obj)) {
-    if (prefix) out.set(canon(prefix), Array.isArray(obj) ? obj.join(",") : obj);
-    return out;
+/**
+ * Binds every set's configuration in one JVM; returns name -> {properties} or {error}. With
+ * DEPLOY_BINDER_CACHE (the self-test) a request seen before is answered from that directory.
+ */
+function bindSpringSettings(appConfigFile, inputs) {
+  const classpath = process.env.DEPLOY_BINDER_CLASSPATH;
+  if (!classpath) throw new Error("DEPLOY_BINDER_CLASSPATH is not set (deploy/check.sh sets it)");
+  const appConfig = appConfigFile && existsSync(appConfigFile) ? resolve(appConfigFile) : null;
+  if (!appConfig) warn("app-config", `app configuration ${appConfigFile} not found; using the ConfigMap and defaults only`);
+  const body = JSON.stringify({
+    appConfig,
+    keys: SPRING_KEYS,
+    sets: inputs.map((i) => ({ name: i.name, configMap: i.configMap, env: Object.fromEntries(i.env) })),
+  });
+  const cache = process.env.DEPLOY_BINDER_CACHE;
+  const cached = cache && join(cache, createHash("sha256").update(body).update(appConfig ? readFileSync(appConfig) : "").digest("hex") + ".json");
+  if (cached && existsSync(cached)) return JSON.parse(readFileSync(cached, "utf8")).sets;
+  const dir = mkdtempSync(join(tmpdir(), "deploy-binder-"));
+  try {
+    const request = join(dir, "request.json");
+    const response = join(dir, "response.json");
+    writeFileSync(request, body);
+    execFileSync(process.env.DEPLOY_JAVA ?? "java", ["-Xshare:auto", "-XX:TieredStopAtLevel=1", "-cp", classpath,
+      "dev.lifecycle.sample.deploy.SpringSettingsBinder", request, response], { stdio: ["ignore", "ignore", "inherit"] });
+    const text = readFileSync(response, "utf8");
+    if (cached) { mkdirSync(cache, { recursive: true }); writeFileSync(cached, text); }
+    return JSON.parse(text).sets;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
-  for (const [k, v] of Object.entries(obj)) flatten(v, prefix ? `${prefix}.${k}` : String(k), out);
-  return out;
 }
 
-/** The documents of a Spring application.yml that apply on Kubernetes with the given profiles. */
-function springDocs(text, source, profiles) {
-  const docs = YAML.parseAllDocuments(text);
-  const maps = [];
-  for (const d of docs) {
-    if (d.errors.length) throw new Error(`${source}: ${d.errors[0].message}`);
-    const flat = flatten(d.toJS() ?? {}, "", new Map());
-    const platform = flat.get("spring.config.activate.oncloudplatform");
-    const profile = flat.get("spring.config.activate.onprofile");
-    if (platform !== undefined && String(platform).toLowerCase() !== "kubernetes") continue;
-    if (profile !== undefined && !String(profile).split(",").some((p) => profiles.includes(p.trim()))) continue;
-    maps.push({ source, flat });
-  }
-  return maps;
+/** The settings of one set, as bound: get(key, default) -> {value, source, seconds}. */
+function springSettings(bound) {
+  return {
+    get(key, dflt) {
+      const p = bound.properties[key];
+      if (!p) throw new Error(`${key} is not among the keys given to the binder (SPRING_KEYS)`);
+      return { value: p.value ?? dflt, source: p.source, seconds: p.seconds, error: p.error };
+    },
+  };
 }
 
-/** Spring Boot's Duration formats: 500ms, 5s, 1m, PT5S; a bare number is milliseconds. */
-function durationSeconds(value, what) {
-  const s = String(value).trim();
-  let m = /^([+-]?\d+(?:\.\d+)?)(ns|us|ms|s|m|h|d)?$/i.exec(s);
-  if (m) {
-    const unit = (m[2] ?? "ms").toLowerCase();
-    const f = { ns: 1e-9, us: 1e-6, ms: 1e-3, s: 1, m: 60, h: 3600, d: 86400 }[unit];
-    return Number(m[1]) * f;
-  }
-  m = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/i.exec(s);
-  if (m && s.length > 1) return (+(m[1] ?? 0)) * 86400 + (+(m[2] ?? 0)) * 3600 + (+(m[3] ?? 0)) * 60 + (+(m[4] ?? 0));
-  throw new Error(`${what}: '${value}' is not a Spring Boot duration`);
+/** A bound duration in seconds, or an Error naming the property Spring could not convert. */
+function seconds(p) {
+  if (p.error) throw new Error(p.error);
+  return p.seconds;
 }
 
 // ------------------------------------------------------------------ Kubernetes schema + strict fields
@@ -253,25 +290,6 @@ function labelsMatch(selector, labels) {
   return Object.entries(ml).every(([k, v]) => labels?.[k] === v);
 }
 
-function appSettings(appConfigFile, configMapText, env, check) {
-  const profiles = String(env.get("SPRING_PROFILES_ACTIVE") ?? "").split(",").map((s) => s.trim()).filter(Boolean);
-  const layers = [];
-  if (appConfigFile && existsSync(appConfigFile)) layers.push(...springDocs(readFileSync(appConfigFile, "utf8"), "jar application.yml", profiles));
-  else warn(check, `app configuration ${appConfigFile} not found; using the ConfigMap and defaults only`);
-  if (configMapText !== null) layers.push(...springDocs(configMapText, "ConfigMap application.yml", profiles));
-  const envLayer = new Map();
-  for (const [k, v] of env) {
-    if (/^[A-Z0-9_]+$/.test(k) && !k.startsWith("SPRING_CONFIG_") && !k.startsWith("JAVA_")) envLayer.set(k.toLowerCase().replace(/_/g, "."), v);
-  }
-  layers.push({ source: "container env", flat: envLayer });
-  const get = (key, dflt) => {
-    const c = canon(key);
-    for (let i = layers.length - 1; i >= 0; i--) if (layers[i].flat.has(c)) return { value: layers[i].flat.get(c), source: layers[i].source };
-    return { value: dflt, source: "default" };
-  };
-  return { get };
-}
-
 function resolvePort(port, container) {
   if (typeof port === "number") return port;
   if (/^\d+$/.test(String(port))) return Number(port);
@@ -279,7 +297,32 @@ function resolvePort(port, container) {
   return p ? p.containerPort : null;
 }
 
-function consistency(set, setName, appConfigFile) {
+/** The container's literal env and the ConfigMap application.yml its config location mounts, if any. */
+function mountedConfig(set) {
+  const deployments = set.filter((m) => m.obj.kind === "Deployment");
+  if (deployments.length !== 1) return null;
+  const pod = deployments[0].obj.spec?.template?.spec ?? {};
+  const containers = pod.containers ?? [];
+  if (containers.length !== 1) return null;
+  const c = containers[0];
+  const env = new Map((c.env ?? []).filter((e) => e.value !== undefined).map((e) => [e.name, String(e.value)]));
+  const loc = env.get("SPRING_CONFIG_ADDITIONAL_LOCATION") ?? env.get("SPRING_CONFIG_LOCATION");
+  let found = null;
+  for (const d of loc ? loc.split(",").map((s) => s.trim().replace(/^optional:/, "").replace(/^file:/, "")) : []) {
+    const dir = d.endsWith("/") ? d.slice(0, -1) : posix.dirname(d);
+    const file = d.endsWith("/") ? "application.yml" : posix.basename(d);
+    const mount = (c.volumeMounts ?? []).find((vm) => vm.mountPath.replace(/\/$/, "") === dir);
+    const vol = mount && (pod.volumes ?? []).find((v) => v.name === mount.name);
+    const cmName = vol?.configMap?.name;
+    const cm = cmName && set.find((m) => m.obj.kind === "ConfigMap" && m.obj.metadata?.name === cmName);
+    let key = file;
+    if (vol?.configMap?.items) { const it = vol.configMap.items.find((i) => i.path === file); key = it?.key; }
+    if (cm && key && cm.obj.data?.[key] !== undefined && !mount.subPath) { found = { dir, cmName, key, text: cm.obj.data[key] }; break; }
+  }
+  return { env, loc, found };
+}
+
+function consistency(set, setName, bound) {
   const C = (name) => `consistency[${setName}] ${name}`;
   const deployments = set.filter((m) => m.obj.kind === "Deployment");
   if (deployments.length !== 1) { fail(C("deployment"), `expected exactly one Deployment, found ${deployments.length}`); return; }
@@ -290,32 +333,14 @@ function consistency(set, setName, appConfigFile) {
   const containers = pod.containers ?? [];
   if (containers.length !== 1) { fail(C("container"), `expected one container in the pod, found ${containers.length}`); return; }
   const c = containers[0];
-  const env = new Map((c.env ?? []).filter((e) => e.value !== undefined).map((e) => [e.name, String(e.value)]));
+  const { env, loc, found } = mountedConfig(set);
 
   // --- the ConfigMap must really reach the app
-  let cmText = null;
-  const loc = env.get("SPRING_CONFIG_ADDITIONAL_LOCATION") ?? env.get("SPRING_CONFIG_LOCATION");
   if (!loc) fail(C("config-mounted"), "neither SPRING_CONFIG_ADDITIONAL_LOCATION nor SPRING_CONFIG_LOCATION is set: the ConfigMap's application.yml is not read");
-  else {
-    const dirs = loc.split(",").map((s) => s.trim().replace(/^optional:/, "").replace(/^file:/, ""));
-    let found = null;
-    for (const d of dirs) {
-      const dir = d.endsWith("/") ? d.slice(0, -1) : posix.dirname(d);
-      const file = d.endsWith("/") ? "application.yml" : posix.basename(d);
-      const mount = (c.volumeMounts ?? []).find((vm) => vm.mountPath.replace(/\/$/, "") === dir);
-      const vol = mount && (pod.volumes ?? []).find((v) => v.name === mount.name);
-      const cmName = vol?.configMap?.name;
-      const cm = cmName && set.find((m) => m.obj.kind === "ConfigMap" && m.obj.metadata?.name === cmName);
-      let key = file;
-      if (vol?.configMap?.items) { const it = vol.configMap.items.find((i) => i.path === file); key = it?.key; }
-      if (cm && key && cm.obj.data?.[key] !== undefined && !mount.subPath) { found = { dir, cmName, key, text: cm.obj.data[key] }; break; }
-    }
-    if (!found) fail(C("config-mounted"), `no ConfigMap from this set is mounted with an application.yml at ${loc}`);
-    else { cmText = found.text; pass(C("config-mounted"), `ConfigMap ${found.cmName} key ${found.key} is mounted at ${found.dir} and added by ${loc}`); }
-  }
-  let cfg;
-  try { cfg = appSettings(appConfigFile, cmText, env, C("app-config")); }
-  catch (e) { fail(C("app-config"), e.message); return; }
+  else if (!found) fail(C("config-mounted"), `no ConfigMap from this set is mounted with an application.yml at ${loc}`);
+  else pass(C("config-mounted"), `ConfigMap ${found.cmName} key ${found.key} is mounted at ${found.dir} and added by ${loc}`);
+  if (!bound || bound.error) { fail(C("app-config"), bound?.error ?? "the configuration was not bound"); return; }
+  const cfg = springSettings(bound);
 
   // --- the timings
   const drainP = cfg.get("lifecycle.drain-delay", undefined);
@@ -325,8 +350,8 @@ function consistency(set, setName, appConfigFile) {
   else if (ceilP.source === "default") fail(C("explicit-timings"), "lifecycle.global-shutdown-timeout is not set; set it in the ConfigMap so the grace period can be derived from it");
   else pass(C("explicit-timings"), `lifecycle.drain-delay=${drainP.value} (${drainP.source}), lifecycle.global-shutdown-timeout=${ceilP.value} (${ceilP.source})`);
   try {
-    drain = durationSeconds(drainP.value ?? "5s", "lifecycle.drain-delay");
-    ceiling = durationSeconds(ceilP.value, "lifecycle.global-shutdown-timeout");
+    drain = seconds(drainP);
+    ceiling = seconds(ceilP);
   } catch (e) { fail(C("timings"), e.message); return; }
 
   const grace = pod.terminationGracePeriodSeconds ?? 30;
@@ -453,7 +478,7 @@ function consistency(set, setName, appConfigFile) {
   // --- the sample's pipeline handler must fit inside the ceiling (DESIGN: handler waits up to 120 s)
   const stop = cfg.get("sample.pipeline.stop-timeout", "120s");
   try {
-    const s = durationSeconds(stop.value, "sample.pipeline.stop-timeout");
+    const s = seconds(stop);
     if (s <= ceiling - drain) pass(C("handler-fits-ceiling"), `sample.pipeline.stop-timeout ${s}s <= ceiling ${ceiling}s - drain delay ${drain}s`);
     else fail(C("handler-fits-ceiling"), `sample.pipeline.stop-timeout ${s}s (${stop.source}) > ceiling ${ceiling}s - drain delay ${drain}s: the ceiling would cut the final checkpoint and backup`);
   } catch (e) { fail(C("handler-fits-ceiling"), e.message); }
@@ -475,14 +500,20 @@ async function cmdK8s(k8sDir, appConfig) {
   if (!base.length) fail("k8s", `no manifests in ${k8sDir}`);
   await schemaAndStrict([...base, ...variantSets.flatMap((v) => v.docs)], dirname(k8sDir));
 
-  consistency(base, "base", appConfig);
+  // a variant replaces the base objects of the same kind and name and keeps the rest
+  const key = (o) => `${o.kind}/${o.metadata?.name}`;
+  const sets = [{ name: "base", set: base }, ...variantSets.map((v) => {
+    const replaced = new Set(v.docs.map((m) => key(m.obj)));
+    return { name: `variant ${v.name}`, set: [...base.filter((m) => !replaced.has(key(m.obj))), ...v.docs] };
+  })];
+  const inputs = sets.map(({ name, set }) => ({ name, mounted: mountedConfig(set) })).filter((i) => i.mounted)
+    .map(({ name, mounted }) => ({ name, configMap: mounted.found?.text ?? null, env: mounted.env }));
+  const bound = bindSpringSettings(appConfig, inputs);
+
+  consistency(base, "base", bound.base);
   const baseDep = base.find((m) => m.obj.kind === "Deployment")?.obj;
   for (const v of variantSets) {
-    // a variant replaces the base objects of the same kind and name and keeps the rest
-    const key = (o) => `${o.kind}/${o.metadata?.name}`;
-    const replaced = new Set(v.docs.map((m) => key(m.obj)));
-    const set = [...base.filter((m) => !replaced.has(key(m.obj))), ...v.docs];
-    consistency(set, `variant ${v.name}`, appConfig);
+    consistency(sets.find((s) => s.name === `variant ${v.name}`).set, `variant ${v.name}`, bound[`variant ${v.name}`]);
     const vDep = v.docs.find((m) => m.obj.kind === "Deployment")?.obj;
     if (baseDep && vDep) {
       if (isDeepStrictEqual(withoutHooks(baseDep), withoutHooks(vDep))) pass(`consistency[variant ${v.name}] in-sync`, "identical to the base Deployment apart from the lifecycle hooks");
@@ -646,6 +677,8 @@ const MUTATIONS = {
   "grace-missing": ["grace-period", (r) => bothDeps(r, (d) => { delete d.spec.template.spec.terminationGracePeriodSeconds; })],
   "ceiling-raised": ["grace-period", (r) => editConfigMap(r, (a) => { a.lifecycle["global-shutdown-timeout"] = "2m"; })],
   "drain-delay-shortened": ["readiness-window", (r) => editConfigMap(r, (a) => { a.lifecycle["drain-delay"] = "1s"; })],
+  "drain-delay-not-a-duration": ["timings", (r) => editConfigMap(r, (a) => { a.lifecycle["drain-delay"] = "five seconds"; })],
+  "drain-delay-shortened-by-env": ["readiness-window", (r) => bothDeps(r, (d) => { container(d).env.push({ name: "LIFECYCLE_DRAINDELAY", value: "1s" }); })],
   "drain-delay-not-explicit": ["explicit-timings", (r) => editConfigMap(r, (a) => { delete a.lifecycle["drain-delay"]; })],
   "readiness-path-wrong": ["readinessProbe", (r) => bothDeps(r, (d) => { container(d).readinessProbe.httpGet.path = "/actuator/health/ready"; })],
   "liveness-path-wrong": ["livenessProbe", (r) => bothDeps(r, (d) => { container(d).livenessProbe.httpGet.path = "/health/liveness"; })],

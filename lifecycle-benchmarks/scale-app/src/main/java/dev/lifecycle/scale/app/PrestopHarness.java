@@ -10,7 +10,7 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * Pre-stop latency harness (BENCHMARKS.md item 4), run with {@code --harness=prestop}: starts the
+ * Pre-stop latency harness (run-all.sh item 4), run with {@code --harness=prestop}: starts the
  * app (mode {@code none}: Spring Boot, Tomcat, actuator and the Lifecycle starter with its pre-stop
  * watcher) N times one after another in this JVM, each a fresh application context on its own port
  * with its own pre-stop file. For each: waits for readiness 200 over HTTP, idles for the settle

@@ -8,7 +8,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 
 /**
- * Benchmark app for "Shutdown time at scale" (BENCHMARKS.md): {@code scale.components} components in
+ * Benchmark app for "Shutdown time at scale" (run-all.sh item 2): {@code scale.components} components in
  * {@code scale.phases} phases, each taking a random {@code scale.min-stop-ms}..{@code scale.max-stop-ms}
  * to stop (fixed {@code scale.seed}). {@code scale.mode} picks how they are written:
  * <ul>
