@@ -29,6 +29,7 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.ApplicationEventMulticaster;
 import org.springframework.context.support.AbstractApplicationContext;
 import org.springframework.context.support.DefaultLifecycleProcessor;
+import org.springframework.scheduling.concurrent.ExecutorConfigurationSupport;
 import org.springframework.scheduling.concurrent.SimpleAsyncTaskScheduler;
 
 /**
@@ -360,8 +361,9 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 
 	/**
 	 * Executors that are no {@code Lifecycle} bean (Boot's virtual-thread {@code SimpleAsyncTaskExecutor},
-	 * a {@code ConcurrentTaskExecutor}, a plain {@code ExecutorService}) are adopted too, at the
-	 * default phase unless configured: Spring would only close them when it destroys the beans.
+	 * a {@code ConcurrentTaskExecutor}, a plain {@code ExecutorService}) are adopted too, at the phase
+	 * Spring gives its own executors unless configured, so all executors and schedulers drain
+	 * together: Spring would only close them when it destroys the beans.
 	 */
 	private void adoptExecutors(LifecycleManager manager, Map<String, LifecycleProperties.Component> overrides) {
 		for (String name : this.beanFactory.getBeanNamesForType(Executor.class, false, false)) {
@@ -381,7 +383,7 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 			if (executor == null) {
 				continue;
 			}
-			register(manager, name, null, SmartLifecycle.DEFAULT_PHASE, Tier.INFRASTRUCTURE,
+			register(manager, name, null, ExecutorConfigurationSupport.DEFAULT_PHASE, Tier.INFRASTRUCTURE,
 					"executor bean '" + name + "' (" + bean.getClass().getName() + ")",
 					new AdoptedLifecycleBean(null, executor), overrides);
 			this.plainExecutors.add(name);

@@ -31,6 +31,7 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.core.task.TaskDecorator;
 import org.springframework.scheduling.concurrent.ConcurrentTaskExecutor;
+import org.springframework.scheduling.concurrent.ExecutorConfigurationSupport;
 import org.springframework.scheduling.concurrent.SimpleAsyncTaskScheduler;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 
@@ -140,6 +141,8 @@ class ExecutorAdoptionTests {
 			.run((context) -> {
 				LifecycleManager manager = context.getBean(LifecycleManager.class);
 				assertThat(view(manager, "worker").tier()).isEqualTo(Tier.INFRASTRUCTURE);
+				// Numerically far above the api's 20, and still stopped after it.
+				assertThat(view(manager, "worker").phase()).isEqualTo(ExecutorConfigurationSupport.DEFAULT_PHASE);
 				assertThat(view(manager, "api").tier()).isEqualTo(Tier.STANDARD);
 				AtomicReference<Thread> afterTurnRanOn = new AtomicReference<>();
 				CountDownLatch afterTurnDone = new CountDownLatch(1);

@@ -449,14 +449,14 @@ final class ShutdownSequence {
 			.append(component.name())
 			.append("' did not stop within its graceful budget of ")
 			.append(budget)
-			.append(" (tier ")
-			.append(component.tier())
-			.append(", phase ")
-			.append(component.phase())
-			.append(", open critical sections ")
+			.append(" (open critical sections: ")
 			.append(component.openCriticalSections())
-			.append("); still running:");
-		for (Thread thread : component.threads()) {
+			.append(")");
+		Set<Thread> threads = component.threads();
+		if (!threads.isEmpty()) {
+			message.append("; still running:");
+		}
+		for (Thread thread : threads) {
 			appendThread(message, thread);
 		}
 		return message.toString();

@@ -49,6 +49,21 @@ class ShutdownReportFileTest {
 	}
 
 	@Test
+	void requestsThatFailedAfterTheTriggerAreInTheReportFileAndTheNextStartsSummary() throws Exception {
+		LifecycleManager first = builder().drainDelay(Duration.ofMillis(200)).build();
+		first.start();
+		first.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		first.recordFailedRequest();
+		first.recordFailedRequest();
+		first.recordFailedRequest();
+		first.awaitTermination();
+
+		assertThat(read(reports().get(0))).containsEntry("failedRequests", 3L).containsEntry("clean", true);
+		assertThat(builder().build().previousRun().orElseThrow().summary())
+			.contains("clean").contains("3 request(s) failed after the trigger");
+	}
+
+	@Test
 	void aFinishedShutdownLeavesAReportThatTheNextStartSummarises() throws Exception {
 		LifecycleManager first = builder().build();
 		first.registerPassive("pipeline", ComponentOptions.defaults().withPhase(10), (handle) -> {
