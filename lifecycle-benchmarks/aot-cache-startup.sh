@@ -14,7 +14,9 @@
 #
 # Usage: lifecycle-benchmarks/aot-cache-startup.sh [--runs N] [--out DIR]    (default 5 runs each)
 # JAVA defaults to Temurin 25 under /usr/lib/jvm when JAVA_HOME is not a JDK 25+.
-# Output: DIR/aot-cache-startup.tsv (every run), DIR/aot-cache-startup.md (medians and ratios).
+# Output: DIR/aot-cache-startup.tsv (every run, with the load average at its launch),
+# DIR/aot-cache-startup.md (medians; ratios as the median of the per-run ratios, since the three
+# variants of a run start back to back under the same load, and as the ratio of the medians).
 set -uo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/scripts/lib.sh"
@@ -84,7 +86,7 @@ one() { # run app variant
   while :; do
     kill -0 "$PID" 2>/dev/null || die "$app $variant run $1 died; see $run/app.log"
     ((SECONDS > deadline)) && die "$app $variant run $1 not ready in 300 s"
-    [[ -z $port ]] && port=$(grep -o 'Tomcat started on port [0-9]*' "$run/app.log" | awk '{ print $5 }')
+    [[ -z $port ]] && port=$(grep -so 'Tomcat started on port [0-9]*' "$run/app.log" | awk '{ print $5 }')
     [[ -n $port && $(curl -s -o /dev/null -m 1 -w '%{http_code}' "http://127.0.0.1:$port/actuator/health/readiness") == 200 ]] && break
     sleep 0.02
   done
@@ -116,14 +118,20 @@ done
 med() { awk -F'\t' -v a="$1" -v v="$2" '$2 == a && $3 == v { print $4 }' "$TSV" >"$WORK/col"; median "$WORK/col"; }
 all() { awk -F'\t' -v a="$1" -v v="$2" '$2 == a && $3 == v { print $4 }' "$TSV" | paste -sd' '; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+# The median of the per-run ratios: the variants of one run ran back to back, under the same load.
+paired() { # app variant baseline
+  awk -F'\t' -v a="$1" -v v="$2" -v b="$3" '$2 == a && $3 == v { x[$1] = $4 } $2 == a && $3 == b { y[$1] = $4 }
+    END { for (r in x) if (r in y) print x[r] / y[r] }' "$TSV" >"$WORK/col"
+  awk '{ printf "%.2f\n", $1 }' <<<"$(median "$WORK/col")"
+}
 {
   echo "$(machine_line)"
   echo
-  echo "| app | jar (median s) | extracted (median s) | cache (median s) | **cache / extracted** | **cache / jar** | all runs: jar; extracted; cache |"
-  echo "|---|---:|---:|---:|---:|---:|---|"
+  echo "| app | jar (median s) | extracted (median s) | cache (median s) | **cache / extracted** (paired) | **cache / jar** (paired) | ratio of medians: cache / extracted, cache / jar | all runs: jar; extracted; cache |"
+  echo "|---|---:|---:|---:|---:|---:|---|---|"
   for app in sample bare; do
     j=$(med "$app" jar) e=$(med "$app" extracted) c=$(med "$app" cache)
-    echo "| $app | $j | $e | $c | **$(ratio "$c" "$e")** | **$(ratio "$c" "$j")** | $(all "$app" jar); $(all "$app" extracted); $(all "$app" cache) |"
+    echo "| $app | $j | $e | $c | **$(paired "$app" cache extracted)** | **$(paired "$app" cache jar)** | $(ratio "$c" "$e"), $(ratio "$c" "$j") | $(all "$app" jar); $(all "$app" extracted); $(all "$app" cache) |"
   done
 } >"$OUT/aot-cache-startup.md"
 cat "$OUT/aot-cache-startup.md"

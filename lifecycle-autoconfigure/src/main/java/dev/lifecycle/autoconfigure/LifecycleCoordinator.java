@@ -30,6 +30,9 @@ import org.springframework.context.event.ContextRefreshedEvent;
  * the web server keeps accepting and answering (readiness 503, actuator 200, in-flight requests
  * served) for the whole drain, and Spring's {@code timeout-per-shutdown-phase} cannot cut the
  * drain short. The engine's global ceiling bounds the wait.
+ *
+ * <p>A close is a shutdown by signal with source {@code context-close}, unless the context never
+ * finished its refresh: then the start failed, and the shutdown says so ({@code start-failed}).
  */
 final class LifecycleCoordinator implements SmartLifecycle, SmartInitializingSingleton, DisposableBean,
 		ApplicationContextAware, ApplicationListener<ContextRefreshedEvent> {
