@@ -14,8 +14,10 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.boot.context.event.ApplicationFailedEvent;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationContextAware;
+import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.ContextRefreshedEvent;
@@ -32,10 +34,11 @@ import org.springframework.context.event.ContextRefreshedEvent;
  * drain short. The engine's global ceiling bounds the wait.
  *
  * <p>A close is a shutdown by signal with source {@code context-close}, unless the context never
- * finished its refresh: then the start failed, and the shutdown says so ({@code start-failed}).
+ * finished its refresh or the application's run failed (a runner threw): then the start failed,
+ * and the shutdown says so ({@code start-failed}).
  */
 final class LifecycleCoordinator implements SmartLifecycle, SmartInitializingSingleton, DisposableBean,
-		ApplicationContextAware, ApplicationListener<ContextRefreshedEvent> {
+		ApplicationContextAware, ApplicationListener<ApplicationEvent> {
 
 	/** Above the web server's graceful shutdown, {@code DEFAULT_PHASE - 1024}: it stops first. */
 	static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 512;
@@ -45,6 +48,9 @@ final class LifecycleCoordinator implements SmartLifecycle, SmartInitializingSin
 
 	/** The trigger source of a failed start that names no single bean. */
 	static final String REFRESH = "refresh";
+
+	/** The trigger source of an application run that failed after the refresh (a runner threw). */
+	static final String APPLICATION_RUN = "application-run";
 
 	/** Slack over the engine's ceiling before the close gives up waiting for the report. */
 	static final Duration CEILING_SLACK = Duration.ofSeconds(5);
@@ -157,10 +163,16 @@ final class LifecycleCoordinator implements SmartLifecycle, SmartInitializingSin
 	}
 
 	@Override
-	public void onApplicationEvent(ContextRefreshedEvent event) {
+	public void onApplicationEvent(ApplicationEvent event) {
 		// A child context's refresh (a separate management server) reaches this listener too.
-		if (event.getApplicationContext() == this.context) {
+		if (event instanceof ContextRefreshedEvent refresh && refresh.getApplicationContext() == this.context) {
 			this.refreshed = true;
+		}
+		else if (event instanceof ApplicationFailedEvent failed && failed.getApplicationContext() == this.context
+				&& this.running && !this.manager.isShutdownInitiated()) {
+			// The context refreshed but the application's run failed (a runner threw): Spring Boot
+			// closes the context next and exits with 1.
+			startFailed(APPLICATION_RUN, failed.getException());
 		}
 	}
 

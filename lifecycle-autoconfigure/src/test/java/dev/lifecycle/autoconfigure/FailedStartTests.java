@@ -15,10 +15,17 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import org.springframework.boot.CommandLineRunner;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.SmartLifecycle;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * A start that fails after components started is recorded as a failed start: its own trigger
@@ -149,6 +156,26 @@ class FailedStartTests {
 			.isEqualTo(Map.of("reason", "signal", "component", "context-close", "detail", ""));
 	}
 
+	@Test
+	void aRunnerThatThrowsAfterTheRefreshIsAFailedStartOfTheApplicationRunWithTheCause() {
+		SpringApplicationBuilder application = new SpringApplicationBuilder(RunnerApplication.class)
+			.web(WebApplicationType.NONE);
+
+		assertThatIllegalStateException()
+			.isThrownBy(() -> application.run("--spring.application.name=orders", "--lifecycle.signals.trap=false",
+					"--lifecycle.pre-stop.enabled=false", "--lifecycle.halt-after-ceiling=false",
+					"--lifecycle.run-marker.path=" + marker()))
+			.withMessage("import file missing");
+
+		assertThat(RunnerApplication.workerStops).hasValue(1);
+		assertThat(marker()).doesNotExist();
+		assertThat(nextStart().report()).containsEntry("clean", false)
+			.containsEntry("exitCode", 1L)
+			.extractingByKey("trigger")
+			.isEqualTo(Map.of("reason", "start-failed", "component", "application-run", "detail",
+					"java.lang.IllegalStateException: import file missing"));
+	}
+
 	private double initiated(String component, String reason) {
 		Counter counter = this.registry.find("lifecycle.shutdown.initiated")
 			.tag("trigger_component", component)
@@ -163,7 +190,39 @@ class FailedStartTests {
 		return next.previousRun().orElseThrow();
 	}
 
-	static final class Stops {
+	@SpringBootConfiguration(proxyBeanMethods = false)
+	@EnableAutoConfiguration
+	static class RunnerApplication {
+
+		static final AtomicInteger workerStops = new AtomicInteger();
+
+		@Bean
+		Stops stops() {
+			return new Stops() {
+
+				@Override
+				void stopped(String name) {
+					workerStops.incrementAndGet();
+				}
+
+			};
+		}
+
+		@Bean
+		Worker worker(Stops stops) {
+			return new Worker(stops);
+		}
+
+		@Bean
+		CommandLineRunner importer() {
+			return (args) -> {
+				throw new IllegalStateException("import file missing");
+			};
+		}
+
+	}
+
+	static class Stops {
 
 		private final Map<String, AtomicInteger> counts = new java.util.concurrent.ConcurrentHashMap<>();
 
