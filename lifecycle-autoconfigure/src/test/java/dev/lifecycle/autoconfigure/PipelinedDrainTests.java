@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.ShutdownReason;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -33,16 +33,17 @@ class PipelinedDrainTests {
 
 	private static final Pattern STATUS_LINE = Pattern.compile("HTTP/1\\.1 (\\d{3}) ");
 
-	@ParameterizedTest(name = "{0}")
-	@ValueSource(strings = { "tomcat", "jetty", "reactor-netty" })
-	void sixPipelinedRequestsDuringTheDrainAreAllAnswered(String server) throws Exception {
+	@ParameterizedTest(name = "{0} {1}")
+	@CsvSource({ "tomcat, GET", "jetty, GET", "reactor-netty, GET", "tomcat, POST", "jetty, POST",
+			"reactor-netty, POST" })
+	void sixPipelinedRequestsDuringTheDrainAreAllAnswered(String server, String method) throws Exception {
 		try (ConfigurableApplicationContext context = start(server)) {
 			int port = ((WebServerApplicationContext) context).getWebServer().getPort();
-			assertThat(statuses(pipelined(port, false))).as("before the shutdown").hasSize(PIPELINED).containsOnly(200);
+			assertThat(statuses(pipelined(port, method, false))).as("before the shutdown").hasSize(PIPELINED).containsOnly(200);
 			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
-			String answers = pipelined(port, true);
+			String answers = pipelined(port, method, true);
 			List<Integer> statuses = statuses(answers);
-			System.out.println(server + " during the drain: " + statuses);
+			System.out.println(server + " " + method + " during the drain: " + statuses);
 			assertThat(statuses).as("answers to %s pipelined requests:\n%s", PIPELINED, answers).hasSize(PIPELINED)
 				.containsOnly(200);
 			// Only the last answer says close, and the server closes the connection after it.
@@ -72,10 +73,19 @@ class PipelinedDrainTests {
 	 * Sends the requests in one write and reads until every answer has come (or, during the drain,
 	 * until the server closes the connection), or it stays quiet for 10 s.
 	 */
-	private static String pipelined(int port, boolean untilClosed) throws IOException {
+	private static String pipelined(int port, String method, boolean untilClosed) throws IOException {
 		StringBuilder requests = new StringBuilder();
 		for (int i = 0; i < PIPELINED; i++) {
-			requests.append("GET /hello HTTP/1.1\r\nHost: localhost\r\n\r\n");
+			if (method.equals("POST")) {
+				String body = "{\"order\":" + i + "}";
+				requests.append("POST /hello HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/plain\r\nContent-Length: ")
+					.append(body.length())
+					.append("\r\n\r\n")
+					.append(body);
+			}
+			else {
+				requests.append("GET /hello HTTP/1.1\r\nHost: localhost\r\n\r\n");
+			}
 		}
 		try (Socket socket = new Socket("localhost", port)) {
 			socket.setSoTimeout(10_000);
