@@ -390,7 +390,9 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 
 		/** Sets the header on a response not yet committed, if the shutdown has begun. */
 		void closeIfShuttingDown() {
-			if (!this.closing && !isCommitted() && this.shuttingDown.getAsBoolean()) {
+			// The last request of a pipeline says close; those before it are served on the connection.
+			if (!this.closing && !isCommitted() && this.shuttingDown.getAsBoolean()
+					&& !PipelinedRequests.follow(this.request)) {
 				this.closing = true;
 				setHeader("Connection", "close");
 			}

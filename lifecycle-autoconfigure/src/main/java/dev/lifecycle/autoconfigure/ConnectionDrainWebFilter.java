@@ -80,7 +80,8 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 	private void closeWhenCommittedAfterTheShutdownBegan(ServerWebExchange exchange) {
 		ServerHttpResponse response = exchange.getResponse();
 		response.beforeCommit(() -> {
-			if (!this.manager.isShutdownInitiated()) {
+			if (!this.manager.isShutdownInitiated() || pipelinedAfter(exchange)) {
+				// The last request of a pipeline says close; those before it are served on the connection.
 				return Mono.empty();
 			}
 			response.getHeaders().set(HttpHeaders.CONNECTION, "close");
@@ -95,6 +96,15 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 			}
 			return Mono.empty();
 		});
+	}
+
+	private static boolean pipelinedAfter(ServerWebExchange exchange) {
+		try {
+			return PipelinedRequests.follow(ServerHttpRequestDecorator.getNativeRequest(exchange.getRequest()));
+		}
+		catch (IllegalArgumentException ex) {
+			return false;
+		}
 	}
 
 	private void goAway(ServerWebExchange exchange) {

@@ -101,6 +101,7 @@ public final class LifecycleWebAutoConfiguration {
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnWebApplication(type = Type.SERVLET)
 	@ConditionalOnClass({ FilterRegistrationBean.class, org.springframework.web.filter.OncePerRequestFilter.class })
+	@ImportRuntimeHints(PipelinedRequests.Hints.class)
 	static class ServletConnectionDrainConfiguration {
 
 		@Bean
@@ -119,6 +120,7 @@ public final class LifecycleWebAutoConfiguration {
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnWebApplication(type = Type.REACTIVE)
 	@ConditionalOnClass(org.springframework.web.server.WebFilter.class)
+	@ImportRuntimeHints(PipelinedRequests.Hints.class)
 	static class ReactiveConnectionDrainConfiguration {
 
 		@Bean

@@ -87,6 +87,7 @@ final class ShutdownTimeline {
 		String outcome = switch (state) {
 			case "completed" -> Boolean.TRUE.equals(report.get("clean")) ? "clean" : "not clean";
 			case "ceiling" -> "cut by the global ceiling";
+			case "forced" -> "forced by a second signal";
 			default -> "did not finish (the process was killed)";
 		};
 		String exit = (report.get("exitCode") != null) ? ", exit " + report.get("exitCode") : "";

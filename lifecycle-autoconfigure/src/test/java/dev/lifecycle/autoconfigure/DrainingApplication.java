@@ -82,6 +82,12 @@ class DrainingApplication {
 			return "hello";
 		}
 
+		/** Reads its body before it answers, as an API that stores what it is sent does. */
+		@org.springframework.web.bind.annotation.PostMapping("/hello")
+		String helloWithBody(@org.springframework.web.bind.annotation.RequestBody String body) {
+			return "hello";
+		}
+
 	}
 
 }

@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.ShutdownReason;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -33,17 +33,24 @@ class PipelinedDrainTests {
 
 	private static final Pattern STATUS_LINE = Pattern.compile("HTTP/1\\.1 (\\d{3}) ");
 
-	@ParameterizedTest(name = "{0}")
-	@ValueSource(strings = { "tomcat", "jetty", "reactor-netty" })
-	void sixPipelinedRequestsDuringTheDrainAreAllAnswered(String server) throws Exception {
+	@ParameterizedTest(name = "{0} {1}")
+	@CsvSource({ "tomcat, GET", "jetty, GET", "reactor-netty, GET", "tomcat, POST", "jetty, POST",
+			"reactor-netty, POST" })
+	void sixPipelinedRequestsDuringTheDrainAreAllAnswered(String server, String method) throws Exception {
 		try (ConfigurableApplicationContext context = start(server)) {
 			int port = ((WebServerApplicationContext) context).getWebServer().getPort();
-			assertThat(statuses(pipelined(port))).as("before the shutdown").hasSize(PIPELINED).containsOnly(200);
+			assertThat(statuses(pipelined(port, method, false))).as("before the shutdown").hasSize(PIPELINED).containsOnly(200);
 			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
-			String answers = pipelined(port);
+			String answers = pipelined(port, method, true);
 			List<Integer> statuses = statuses(answers);
-			System.out.println(server + " during the drain: " + statuses);
-			assertThat(statuses).as("answers to %s pipelined requests:\n%s", PIPELINED, answers).hasSize(PIPELINED);
+			System.out.println(server + " " + method + " during the drain: " + statuses);
+			assertThat(statuses).as("answers to %s pipelined requests:\n%s", PIPELINED, answers).hasSize(PIPELINED)
+				.containsOnly(200);
+			// Only the last answer says close, and the server closes the connection after it.
+			assertThat(answers.toLowerCase(java.util.Locale.ROOT).split("connection: close", -1)).hasSize(2);
+			assertThat(answers.toLowerCase(java.util.Locale.ROOT).lastIndexOf("connection: close"))
+				.isGreaterThan(answers.lastIndexOf("HTTP/1.1 200"));
+			assertThat(answers).doesNotContain("[the connection stayed open]");
 		}
 	}
 
@@ -63,13 +70,22 @@ class PipelinedDrainTests {
 	}
 
 	/**
-	 * Sends the requests in one write and reads until every answer has come, the server closes the
-	 * connection, or it stays quiet for 10 s.
+	 * Sends the requests in one write and reads until every answer has come (or, during the drain,
+	 * until the server closes the connection), or it stays quiet for 10 s.
 	 */
-	private static String pipelined(int port) throws IOException {
+	private static String pipelined(int port, String method, boolean untilClosed) throws IOException {
 		StringBuilder requests = new StringBuilder();
 		for (int i = 0; i < PIPELINED; i++) {
-			requests.append("GET /hello HTTP/1.1\r\nHost: localhost\r\n\r\n");
+			if (method.equals("POST")) {
+				String body = "{\"order\":" + i + "}";
+				requests.append("POST /hello HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/plain\r\nContent-Length: ")
+					.append(body.length())
+					.append("\r\n\r\n")
+					.append(body);
+			}
+			else {
+				requests.append("GET /hello HTTP/1.1\r\nHost: localhost\r\n\r\n");
+			}
 		}
 		try (Socket socket = new Socket("localhost", port)) {
 			socket.setSoTimeout(10_000);
@@ -82,13 +98,16 @@ class PipelinedDrainTests {
 				for (int read = in.read(buffer); read != -1; read = in.read(buffer)) {
 					received.write(buffer, 0, read);
 					String text = received.toString(StandardCharsets.US_ASCII);
-					if (statuses(text).size() == PIPELINED && text.endsWith("hello")) {
+					if (!untilClosed && statuses(text).size() == PIPELINED && text.endsWith("hello")) {
 						break;
 					}
 				}
 			}
 			catch (SocketTimeoutException ex) {
 				// Kept open and quiet: everything that was coming has come.
+				if (untilClosed) {
+					received.write("\n[the connection stayed open]".getBytes(StandardCharsets.US_ASCII));
+				}
 			}
 			catch (IOException ex) {
 				// Reset by the server: what arrived before counts.

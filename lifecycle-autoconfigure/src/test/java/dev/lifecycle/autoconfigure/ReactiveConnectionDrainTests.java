@@ -220,6 +220,13 @@ class ReactiveConnectionDrainTests {
 				return "hello";
 			}
 
+			/** Reads its body before it answers, as an API that stores what it is sent does. */
+			@org.springframework.web.bind.annotation.PostMapping("/hello")
+			reactor.core.publisher.Mono<String> helloWithBody(
+					@org.springframework.web.bind.annotation.RequestBody reactor.core.publisher.Mono<String> body) {
+				return body.map((read) -> "hello");
+			}
+
 			@GetMapping("/nothing")
 			reactor.core.publisher.Mono<org.springframework.http.ResponseEntity<Void>> nothing() {
 				return reactor.core.publisher.Mono.just(org.springframework.http.ResponseEntity.noContent().build());

@@ -189,6 +189,44 @@ class OwnInputsIT {
 		}
 	}
 
+	@Test
+	void sixEventsPipelinedOnOneConnectionDuringTheDrainAreAllAnsweredAndEveryAcknowledgedOneIsCounted()
+			throws Exception {
+		Path data = this.work.resolve("data");
+		String answers;
+		try (SampleProcess sample = SampleProcess.start(this.work, data, "--lifecycle.drain-delay=5s").awaitReady()) {
+			sample.sigterm();
+			await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(25))
+				.until(() -> sample.status("/actuator/health/readiness") == 503);
+			StringBuilder requests = new StringBuilder();
+			for (int i = 0; i < 6; i++) {
+				String body = "{\"id\":\"p" + i + "\",\"key\":\"piped\",\"value\":1}";
+				requests.append("POST /events HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n")
+					.append("Content-Length: ").append(body.length()).append("\r\n\r\n").append(body);
+			}
+			try (java.net.Socket socket = new java.net.Socket("127.0.0.1", sample.port())) {
+				socket.setSoTimeout(10_000);
+				socket.getOutputStream().write(requests.toString().getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+				// The server answers and then closes the connection: read to its end.
+				answers = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+			}
+			assertThat(sample.awaitExit(START)).as("exit code; log:\n%s", sample.log()).isZero();
+		}
+		java.util.regex.Matcher status = java.util.regex.Pattern.compile("HTTP/1\\.1 (\\d{3})").matcher(answers);
+		List<String> statuses = new ArrayList<>();
+		while (status.find()) {
+			statuses.add(status.group(1));
+		}
+		assertThat(statuses).as("answers:\n%s", answers).hasSize(6).allMatch((code) -> code.equals("202")
+				|| code.equals("503"));
+		long acknowledged = statuses.stream().filter("202"::equals).count();
+		try (SampleProcess next = SampleProcess.start(this.work, data).awaitReady()) {
+			assertThat(next.get("/counts/piped").body()).contains("\"count\":" + acknowledged);
+			next.sigterm();
+			assertThat(next.awaitExit(START)).isZero();
+		}
+	}
+
 	private Path onlyReport() throws IOException {
 		List<Path> reports = reports();
 		assertThat(reports).hasSize(1);
