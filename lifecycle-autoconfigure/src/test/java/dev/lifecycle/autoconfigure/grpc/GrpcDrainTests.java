@@ -202,6 +202,31 @@ class GrpcDrainTests {
 		assertThat(application.exitCodes).containsExactly(report.exitCode());
 	}
 
+	@Test
+	void theApplicationsOwnClientChannelClosesAfterTheComponentsThatUseItHaveDrained() throws Exception {
+		App upstream = start("servlet", "upstream");
+		try (ConfigurableApplicationContext client = new SpringApplicationBuilder(GrpcClientApplication.class)
+			.web(WebApplicationType.NONE)
+			.properties("spring.application.name=client", "upstream.port=" + upstream.port(),
+					"lifecycle.signals.trap=false", "lifecycle.pre-stop.enabled=false",
+					"lifecycle.run-marker.enabled=false", "lifecycle.halt-after-ceiling=false",
+					"lifecycle.drain-delay=0s")
+			.run()) {
+			GrpcClientApplication application = client.getBean(GrpcClientApplication.class);
+			ManagedChannel channel = client.getBean(ManagedChannel.class);
+			LifecycleManager manager = client.getBean(LifecycleManager.class);
+
+			manager.triggerShutdown(ShutdownReason.SIGNAL, "test");
+
+			ShutdownReport report = manager.awaitTermination(Duration.ofSeconds(30)).orElseThrow();
+			assertThat(report.component("forwarder").orElseThrow().outcome()).isEqualTo(Outcome.COMPLETED);
+			assertThat(application.answersWhileDraining).as("the call the component made while it drained")
+				.containsExactly("upstream");
+			await().atMost(Duration.ofSeconds(10)).until(channel::isShutdown);
+			assertThat(client.isActive()).isFalse();
+		}
+	}
+
 	private App start(String stack, String name, String... arguments) {
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(GrpcDrainApplication.class)
 			.web(stack.equals("reactive") ? WebApplicationType.REACTIVE : WebApplicationType.SERVLET)
