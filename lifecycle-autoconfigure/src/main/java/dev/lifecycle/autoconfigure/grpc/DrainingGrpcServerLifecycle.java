@@ -71,6 +71,16 @@ final class DrainingGrpcServerLifecycle extends GrpcServerLifecycle {
 	}
 
 	@Override
+	public void start() {
+		synchronized (this) {
+			this.goneAway = false;
+		}
+		this.cancelled.set(false);
+		this.released = false;
+		super.start();
+	}
+
+	@Override
 	public boolean isRunning() {
 		return this.capture.server != null && !this.released;
 	}

@@ -19,6 +19,7 @@ import io.grpc.health.v1.HealthCheckRequest;
 import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
 import io.grpc.health.v1.HealthGrpc;
+import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.StreamObserver;
 import org.junit.jupiter.api.AfterEach;
@@ -83,6 +84,8 @@ class GrpcDrainTests {
 
 		await().atMost(Duration.ofSeconds(5)).until(() -> statuses.contains(ServingStatus.NOT_SERVING));
 		long notServing = receivedAt.get(statuses.indexOf(ServingStatus.NOT_SERVING));
+		System.out.printf("gRPC drain (%s): NOT_SERVING seen through Watch %.1f ms after the trigger%n", stack,
+				(notServing - trigger) / 1e6);
 		assertThat(Duration.ofNanos(notServing - trigger)).as("NOT_SERVING seen through Watch after the trigger")
 			.isLessThan(Duration.ofMillis(100));
 		assertThat(call(channel, GrpcDrainApplication.NAME, "")).as("a call during the drain delay")
@@ -158,6 +161,8 @@ class GrpcDrainTests {
 
 		Throwable error = ended.get(10, TimeUnit.SECONDS);
 		Duration endedAfter = Duration.ofNanos(System.nanoTime() - trigger);
+		System.out.printf("gRPC drain (%s): server stream ended %d ms after the trigger (drain delay 1 s)%n", stack,
+				endedAfter.toMillis());
 		assertThat(error).isInstanceOf(StatusRuntimeException.class);
 		Status status = ((StatusRuntimeException) error).getStatus();
 		assertThat(status.getCode()).isEqualTo(Status.Code.UNAVAILABLE);
@@ -169,6 +174,43 @@ class GrpcDrainTests {
 		assertThat(application.ticksSent.get()).as("the stream's producer stopped").isEqualTo(sent);
 		assertThat(report.component("nettyGrpcServerLifecycle").orElseThrow().outcome()).isEqualTo(Outcome.COMPLETED);
 		assertThat(report.exitCode()).isEqualTo(ExitCodes.CLEAN);
+	}
+
+	@Test
+	void anInProcessServerEndsItsStreamsAndTakesNoNewCallsWhenTheDrainDelayEnds() throws Exception {
+		String name = "drain-" + System.nanoTime();
+		App app = start("servlet", "orders", "--lifecycle.drain-delay=1s", "--spring.grpc.server.inprocess.name=" + name);
+		ManagedChannel channel = InProcessChannelBuilder.forName(name).directExecutor().build();
+		this.channels.add(channel);
+		CompletableFuture<Throwable> ended = new CompletableFuture<>();
+		ClientCalls.asyncServerStreamingCall(channel.newCall(GrpcDrainApplication.TICKS, io.grpc.CallOptions.DEFAULT),
+				"", new Observer<>() {
+					@Override
+					public void onError(Throwable error) {
+						ended.complete(error);
+					}
+
+					@Override
+					public void onCompleted() {
+						ended.complete(null);
+					}
+				});
+		await().atMost(Duration.ofSeconds(10)).until(() -> app.application().ticksSent.get() >= 3);
+
+		app.manager().triggerShutdown(ShutdownReason.SIGNAL, "test");
+		assertThat(call(channel, GrpcDrainApplication.NAME, "")).as("a call during the drain delay").isEqualTo("orders");
+
+		Throwable error = ended.get(10, TimeUnit.SECONDS);
+		assertThat(error).isInstanceOfSatisfying(StatusRuntimeException.class, (ex) -> {
+			assertThat(ex.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+			assertThat(ex.getStatus().getDescription()).isEqualTo(GrpcCallTracker.ENDED_DESCRIPTION);
+		});
+		ShutdownReport report = app.awaitReport();
+		assertThat(report.component("inProcessGrpcServerLifecycle").orElseThrow().outcome())
+			.isEqualTo(Outcome.COMPLETED);
+		assertThatExceptionOfType(StatusRuntimeException.class)
+			.isThrownBy(() -> call(channel, GrpcDrainApplication.NAME, ""))
+			.satisfies((ex) -> assertThat(ex.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE));
 	}
 
 	@Test
@@ -188,6 +230,8 @@ class GrpcDrainTests {
 
 		ShutdownReport report = app.awaitReport();
 		Duration elapsed = Duration.ofNanos(System.nanoTime() - trigger);
+		System.out.printf("gRPC drain: stuck call cancelled, sequence ended %d ms after the trigger "
+				+ "(drain delay 0.5 s, budget 2 s, ceiling 20 s)%n", elapsed.toMillis());
 		assertThatExceptionOfType(Exception.class).isThrownBy(() -> stuck.get(5, TimeUnit.SECONDS))
 			.havingRootCause()
 			.isInstanceOfSatisfying(StatusRuntimeException.class,
@@ -236,7 +280,8 @@ class GrpcDrainTests {
 					"lifecycle.drain-delay=2s", "lifecycle.global-shutdown-timeout=20s")
 			.run(arguments);
 		App app = new App(context, context.getBean(LifecycleManager.class),
-				context.getBean(GrpcDrainApplication.class), context.getBean(GrpcServerLifecycle.class).getPort());
+				context.getBean(GrpcDrainApplication.class),
+				context.getBean("nettyGrpcServerLifecycle", GrpcServerLifecycle.class).getPort());
 		this.apps.add(app);
 		return app;
 	}
