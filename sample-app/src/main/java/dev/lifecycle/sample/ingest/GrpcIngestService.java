@@ -1,33 +1,47 @@
 package dev.lifecycle.sample.ingest;
 
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
 import dev.lifecycle.sample.grpc.v1.Ack;
 import dev.lifecycle.sample.grpc.v1.Event;
 import dev.lifecycle.sample.grpc.v1.IngestGrpc;
+import dev.lifecycle.sample.grpc.v1.Offset;
+import dev.lifecycle.sample.grpc.v1.WatchOffsetRequest;
+import dev.lifecycle.sample.pipeline.Pipeline;
 import dev.lifecycle.sample.store.AppendResult;
 import dev.lifecycle.sample.store.EventStore;
 import dev.lifecycle.sample.store.StoreException;
 import io.grpc.Status;
 import io.grpc.StatusException;
+import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.stereotype.Service;
 
 /**
- * The gRPC {@code lifecycle.sample.v1.Ingest/Append} call ({@code src/main/proto/ingest.proto}),
- * beside {@code POST /events}: the same validation, the same ingestion critical section and the
- * same idempotent store, and an answer only after the commit, so an {@code Ack} means the event is
- * durable. On with {@code sample.grpc.enabled=true}, on {@code spring.grpc.server.port}.
+ * The gRPC {@code lifecycle.sample.v1.Ingest} service ({@code src/main/proto/ingest.proto}). Its
+ * {@code Append} call, beside {@code POST /events}, has the same validation, the same ingestion
+ * critical section and the same idempotent store, and an answer only after the commit, so an
+ * {@code Ack} means the event is durable. Its {@code WatchOffset} stream, like
+ * {@code GET /counts/stream}, sends the processed offset every second. On with
+ * {@code sample.grpc.enabled=true}, on {@code spring.grpc.server.port}.
  *
- * <p>During a shutdown the call is served like {@code POST /events}: through the drain delay, then
- * refused with {@code UNAVAILABLE} once ingestion has stopped (the gRPC server has sent GOAWAY by
- * then, so clients have moved to another instance).
+ * <p>During a shutdown {@code Append} is served like {@code POST /events}: through the drain delay,
+ * then refused with {@code UNAVAILABLE} once ingestion has stopped (the gRPC server has sent GOAWAY
+ * by then, so clients have moved to another instance). Lifecycle ends the offset streams with
+ * {@code UNAVAILABLE} when the drain delay ends.
  */
 @Service
 @ConditionalOnBooleanProperty(name = "sample.grpc.enabled")
-public class GrpcIngestService extends IngestGrpc.IngestImplBase {
+public class GrpcIngestService extends IngestGrpc.IngestImplBase implements DisposableBean {
 
 	private static final Logger logger = LoggerFactory.getLogger(GrpcIngestService.class);
 
@@ -35,11 +49,51 @@ public class GrpcIngestService extends IngestGrpc.IngestImplBase {
 
 	private final EventStore store;
 
+	private final Pipeline pipeline;
+
 	private final EventParser parser = new EventParser();
 
-	public GrpcIngestService(Ingestion ingestion, EventStore store) {
+	private final Set<ServerCallStreamObserver<Offset>> watchers = ConcurrentHashMap.newKeySet();
+
+	private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor((task) -> {
+		Thread thread = new Thread(task, "grpc-offset-stream");
+		thread.setDaemon(true);
+		return thread;
+	});
+
+	public GrpcIngestService(Ingestion ingestion, EventStore store, Pipeline pipeline) {
 		this.ingestion = ingestion;
 		this.store = store;
+		this.pipeline = pipeline;
+		this.ticker.scheduleAtFixedRate(this::tick, 1, 1, TimeUnit.SECONDS);
+	}
+
+	@Override
+	public void watchOffset(WatchOffsetRequest request, StreamObserver<Offset> response) {
+		ServerCallStreamObserver<Offset> watcher = (ServerCallStreamObserver<Offset>) response;
+		// Cancelled: the client left, or the server's drain ended the stream.
+		watcher.setOnCancelHandler(() -> this.watchers.remove(watcher));
+		this.watchers.add(watcher);
+		send(watcher, this.pipeline.offset());
+	}
+
+	private void tick() {
+		long offset = this.pipeline.offset();
+		this.watchers.forEach((watcher) -> send(watcher, offset));
+	}
+
+	private void send(ServerCallStreamObserver<Offset> watcher, long offset) {
+		// One sender per stream at a time: the ticker's thread, or the call's first message.
+		synchronized (watcher) {
+			if (!watcher.isCancelled()) {
+				watcher.onNext(Offset.newBuilder().setOffset(offset).build());
+			}
+		}
+	}
+
+	@Override
+	public void destroy() {
+		this.ticker.shutdownNow();
 	}
 
 	@Override

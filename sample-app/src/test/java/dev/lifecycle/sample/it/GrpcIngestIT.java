@@ -15,6 +15,8 @@ import java.util.regex.Pattern;
 import dev.lifecycle.sample.grpc.v1.Ack;
 import dev.lifecycle.sample.grpc.v1.Event;
 import dev.lifecycle.sample.grpc.v1.IngestGrpc;
+import dev.lifecycle.sample.grpc.v1.Offset;
+import dev.lifecycle.sample.grpc.v1.WatchOffsetRequest;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -34,8 +36,9 @@ import static org.awaitility.Awaitility.await;
 /**
  * The gRPC ingestion service of the real jar, through a real SIGTERM: an Ack means the event is
  * stored, a repeat is a duplicate, bad input is refused with the reason; during the drain delay the
- * health service says NOT_SERVING while appends on the open channel still succeed, and after a
- * restart every acknowledged event is counted exactly once.
+ * health service says NOT_SERVING while appends on the open channel still succeed, an offset stream
+ * ends with UNAVAILABLE when it ends and holds nothing, and after a restart every acknowledged event
+ * is counted exactly once.
  */
 class GrpcIngestIT {
 
@@ -84,6 +87,22 @@ class GrpcIngestIT {
 				});
 				await().atMost(Duration.ofSeconds(10)).until(() -> health.contains(ServingStatus.SERVING));
 
+				List<Long> offsets = new CopyOnWriteArrayList<>();
+				AtomicLong streamEndedAt = new AtomicLong();
+				AtomicReference<Throwable> streamEnd = new AtomicReference<>();
+				IngestGrpc.newStub(channel).watchOffset(WatchOffsetRequest.getDefaultInstance(), new Ignoring<>() {
+					@Override
+					public void onNext(Offset offset) {
+						offsets.add(offset.getOffset());
+					}
+
+					@Override
+					public void onError(Throwable error) {
+						streamEnd.set(error);
+						streamEndedAt.set(System.nanoTime());
+					}
+				});
+
 				AtomicLong ackedAfterSigterm = new AtomicLong();
 				AtomicLong sigtermAt = new AtomicLong();
 				AtomicReference<StatusRuntimeException> refused = new AtomicReference<>();
@@ -109,14 +128,27 @@ class GrpcIngestIT {
 					}
 				}, "grpc-client");
 				client.start();
-				await().atMost(Duration.ofSeconds(30)).until(() -> acked.size() >= 50);
+				await().atMost(Duration.ofSeconds(30)).until(() -> acked.size() >= 50 && offsets.size() >= 2);
 
 				sigtermAt.set(System.nanoTime());
 				sample.sigterm();
+				int offsetsAtSigterm = offsets.size();
 				await().atMost(DRAIN_DELAY).until(() -> health.contains(ServingStatus.NOT_SERVING));
 				await().atMost(Duration.ofSeconds(30)).until(() -> refused.get() != null);
 				client.join(10_000);
 				assertThat(sample.awaitExit(Duration.ofSeconds(60))).as("exit code; log:\n%s", sample.log()).isZero();
+				long exitedAt = System.nanoTime();
+				assertThat(streamEnd.get()).as("the offset stream's end")
+					.isInstanceOfSatisfying(StatusRuntimeException.class, (ex) -> assertThat(ex.getStatus().getCode())
+						.isEqualTo(Status.Code.UNAVAILABLE));
+				assertThat(offsets.size()).as("offsets streamed during the drain delay").isGreaterThan(offsetsAtSigterm);
+				assertThat(Duration.ofNanos(streamEndedAt.get() - sigtermAt.get())).as("stream ended at the drain delay's end")
+					.isGreaterThanOrEqualTo(DRAIN_DELAY.minusMillis(500));
+				assertThat(Duration.ofNanos(exitedAt - sigtermAt.get())).as("SIGTERM to exit with a stream open")
+					.isLessThan(DRAIN_DELAY.plusSeconds(15));
+				System.out.printf("gRPC sample: stream ended %d ms and the process exited %d ms after SIGTERM "
+						+ "(drain delay %d s)%n", Duration.ofNanos(streamEndedAt.get() - sigtermAt.get()).toMillis(),
+						Duration.ofNanos(exitedAt - sigtermAt.get()).toMillis(), DRAIN_DELAY.toSeconds());
 				assertThat(ackedAfterSigterm.get()).as("appends acknowledged during the drain delay").isPositive();
 				assertThat(refused.get().getStatus().getCode()).as("how a call ends once this instance is gone")
 					.isEqualTo(Status.Code.UNAVAILABLE);
