@@ -93,11 +93,12 @@ class GrpcDrainTests {
 		assertThat(app.manager().report()).as("still in the drain delay").isEmpty();
 	}
 
-	@Test
-	void goAwayAtTheEndOfTheDrainMovesAPinnedClientToAnotherInstanceWithoutAFailedCall(CapturedOutput output)
-			throws Exception {
-		App leaving = start("servlet", "leaving", "--lifecycle.drain-delay=1s");
-		App staying = start("servlet", "staying");
+	@ParameterizedTest
+	@ValueSource(strings = { "servlet", "reactive" })
+	void goAwayAtTheEndOfTheDrainMovesAPinnedClientToAnotherInstanceWithoutAFailedCall(String stack,
+			CapturedOutput output) throws Exception {
+		App leaving = start(stack, "leaving", "--lifecycle.drain-delay=1s");
+		App staying = start(stack, "staying");
 		ManagedChannel channel = GrpcClients.pinned(leaving.port(), staying.port());
 		this.channels.add(channel);
 		assertThat(call(channel, GrpcDrainApplication.NAME, "")).isEqualTo("leaving");
@@ -174,6 +175,46 @@ class GrpcDrainTests {
 		assertThat(application.ticksSent.get()).as("the stream's producer stopped").isEqualTo(sent);
 		assertThat(report.component("nettyGrpcServerLifecycle").orElseThrow().outcome()).isEqualTo(Outcome.COMPLETED);
 		assertThat(report.exitCode()).isEqualTo(ExitCodes.CLEAN);
+	}
+
+	@Test
+	void withStreamsEndingAtTheShutdownAStreamEndsAtTheTriggerAndOneOpenedDuringTheDrainDelayEndsAsItStarts()
+			throws Exception {
+		App app = start("servlet", "orders", "--lifecycle.drain-delay=3s", "--lifecycle.streams.end-at=shutdown");
+		ManagedChannel channel = channel(app.port());
+		CompletableFuture<Throwable> first = ticks(channel);
+		await().atMost(Duration.ofSeconds(10)).until(() -> app.application().ticksSent.get() >= 3);
+
+		app.manager().triggerShutdown(ShutdownReason.SIGNAL, "test");
+
+		assertThat(first.get(2, TimeUnit.SECONDS)).as("the stream open at the trigger")
+			.isInstanceOfSatisfying(StatusRuntimeException.class,
+					(ex) -> assertThat(ex.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE));
+		assertThat(ticks(channel).get(2, TimeUnit.SECONDS)).as("a stream opened during the drain delay")
+			.isInstanceOfSatisfying(StatusRuntimeException.class, (ex) -> {
+				assertThat(ex.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
+				assertThat(ex.getStatus().getDescription()).isEqualTo(GrpcCallTracker.ENDED_DESCRIPTION);
+			});
+		assertThat(call(channel, GrpcDrainApplication.NAME, "")).as("a unary call during the drain delay")
+			.isEqualTo("orders");
+		assertThat(app.manager().report()).as("still in the drain delay").isEmpty();
+	}
+
+	private static CompletableFuture<Throwable> ticks(ManagedChannel channel) {
+		CompletableFuture<Throwable> ended = new CompletableFuture<>();
+		ClientCalls.asyncServerStreamingCall(channel.newCall(GrpcDrainApplication.TICKS, io.grpc.CallOptions.DEFAULT),
+				"", new Observer<>() {
+					@Override
+					public void onError(Throwable error) {
+						ended.complete(error);
+					}
+
+					@Override
+					public void onCompleted() {
+						ended.complete(null);
+					}
+				});
+		return ended;
 	}
 
 	@Test
