@@ -19,8 +19,11 @@ import org.apache.commons.logging.LogFactory;
  * connections here. Each web stack registers how it ends its streams; a stream that starts after
  * that point ends at once, or at the start of the next step of the sequence if nothing told it was
  * a stream before its body began.
+ *
+ * <p>Public so that Lifecycle's other integrations (gRPC servers) end their streams at the same
+ * point; not meant for applications.
  */
-final class StreamDrain implements LifecycleListener {
+public final class StreamDrain implements LifecycleListener {
 
 	private static final Log logger = LogFactory.getLog(StreamDrain.class);
 
@@ -42,8 +45,9 @@ final class StreamDrain implements LifecycleListener {
 	 * Adds how one web stack ends its open streams. It runs at the ending point and again as each
 	 * later step of the sequence starts, for a response that began streaming since; it ends only
 	 * what streams.
+	 * @param ender ends the open streams of one stack; it must tolerate running more than once
 	 */
-	void register(Runnable ender) {
+	public void register(Runnable ender) {
 		this.enders.add(ender);
 	}
 

@@ -18,11 +18,12 @@ import org.springframework.util.unit.DataSize;
  * @param backup the backup target, its fallback and the advisory health check
  * @param status the observability component's periodic status line
  * @param test switches that exist only so the process-level tests can break things on purpose
+ * @param grpc the gRPC ingestion service
  */
 @ConfigurationProperties("sample")
 public record SampleProperties(@DefaultValue("./data") Path dataDir, @DefaultValue Db db, @DefaultValue Ingest ingest,
 		@DefaultValue Pipeline pipeline, @DefaultValue Backup backup, @DefaultValue Status status,
-		@DefaultValue Test test) {
+		@DefaultValue Test test, @DefaultValue Grpc grpc) {
 
 	/** The database file inside {@link #dataDir()}. */
 	public Path databaseFile() {
@@ -88,6 +89,14 @@ public record SampleProperties(@DefaultValue("./data") Path dataDir, @DefaultVal
 
 	/** @param hangPipelineOnStop TEST ONLY: the pipeline never finishes stopping (exercises exit 129) */
 	public record Test(@DefaultValue("false") boolean hangPipelineOnStop) {
+	}
+
+	/**
+	 * @param enabled whether the gRPC ingestion service ({@code lifecycle.sample.v1.Ingest}, beside
+	 * {@code POST /events}) runs, on Spring Boot's gRPC server at {@code spring.grpc.server.port}; off by
+	 * default, so that several instances on one host need no gRPC port each
+	 */
+	public record Grpc(@DefaultValue("false") boolean enabled) {
 	}
 
 }

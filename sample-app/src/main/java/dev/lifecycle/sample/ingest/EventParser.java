@@ -76,18 +76,44 @@ public final class EventParser {
 			}
 		}
 		String id = string(root, "id", MAX_ID_LENGTH);
+		checkId(id);
+		String key = string(root, "key", MAX_KEY_LENGTH);
+		checkKey(key);
+		long value = value(root);
+		return new IncomingEvent(id, key, value);
+	}
+
+	/**
+	 * The same rules for an event whose fields arrived already typed (the gRPC service), in the same
+	 * order and with the same messages as {@link #parse(byte[])}.
+	 * @param id the event id
+	 * @param key the key
+	 * @param value the value
+	 * @return the event
+	 * @throws InvalidEventException if a field breaks its rule; the message says which and why
+	 */
+	public IncomingEvent event(String id, String key, long value) throws InvalidEventException {
+		checkText("id", id, MAX_ID_LENGTH);
+		checkId(id);
+		checkText("key", key, MAX_KEY_LENGTH);
+		checkKey(key);
+		checkRange(value);
+		return new IncomingEvent(id, key, value);
+	}
+
+	private static void checkId(String id) throws InvalidEventException {
 		if (id.isBlank()) {
 			throw new InvalidEventException("field 'id' must not be blank");
 		}
 		if (id.chars().anyMatch(Character::isISOControl)) {
 			throw new InvalidEventException("field 'id' must not contain control characters");
 		}
-		String key = string(root, "key", MAX_KEY_LENGTH);
+	}
+
+	private static void checkKey(String key) throws InvalidEventException {
 		if (!KEY.matcher(key).matches()) {
 			throw new InvalidEventException("field 'key' may only contain letters, digits and . _ : -");
 		}
-		long value = value(root);
-		return new IncomingEvent(id, key, value);
 	}
 
 	private static String string(JsonNode root, String field, int maxLength) throws InvalidEventException {
@@ -99,6 +125,11 @@ public final class EventParser {
 			throw new InvalidEventException("field '" + field + "' must be a string, not " + type(node));
 		}
 		String text = node.stringValue();
+		checkText(field, text, maxLength);
+		return text;
+	}
+
+	private static void checkText(String field, String text, int maxLength) throws InvalidEventException {
 		checkWellFormed(field, text);
 		if (text.isEmpty()) {
 			throw new InvalidEventException("field '" + field + "' must not be empty");
@@ -107,7 +138,6 @@ public final class EventParser {
 			throw new InvalidEventException("field '" + field + "' is " + text.length()
 					+ " characters long; the limit is " + maxLength);
 		}
-		return text;
 	}
 
 	/**
@@ -136,12 +166,23 @@ public final class EventParser {
 		if (!node.isIntegralNumber()) {
 			throw new InvalidEventException("field 'value' must be an integer, not " + type(node));
 		}
-		// A range check, not Math.abs: Math.abs(Long.MIN_VALUE) is negative and would pass.
-		if (!node.canConvertToLong() || node.longValue() < -MAX_ABS_VALUE || node.longValue() > MAX_ABS_VALUE) {
-			throw new InvalidEventException("field 'value' is out of range; it must be between -" + MAX_ABS_VALUE
-					+ " and " + MAX_ABS_VALUE);
+		if (!node.canConvertToLong()) {
+			throw outOfRange();
 		}
+		checkRange(node.longValue());
 		return node.longValue();
+	}
+
+	private static void checkRange(long value) throws InvalidEventException {
+		// A range check, not Math.abs: Math.abs(Long.MIN_VALUE) is negative and would pass.
+		if (value < -MAX_ABS_VALUE || value > MAX_ABS_VALUE) {
+			throw outOfRange();
+		}
+	}
+
+	private static InvalidEventException outOfRange() {
+		return new InvalidEventException("field 'value' is out of range; it must be between -" + MAX_ABS_VALUE
+				+ " and " + MAX_ABS_VALUE);
 	}
 
 	private static String type(JsonNode node) {

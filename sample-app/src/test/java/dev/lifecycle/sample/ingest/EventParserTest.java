@@ -91,4 +91,23 @@ class EventParserTest {
 			.withMessageContaining("control characters");
 	}
 
+	@Test
+	void typedFieldsFollowTheSameRulesWithTheSameReasons() throws InvalidEventException {
+		EventParser parser = new EventParser();
+		assertThat(parser.event("e-1", "orders.eu", -EventParser.MAX_ABS_VALUE))
+			.isEqualTo(new IncomingEvent("e-1", "orders.eu", -EventParser.MAX_ABS_VALUE));
+		assertThatExceptionOfType(InvalidEventException.class).isThrownBy(() -> parser.event("", "k", 1))
+			.withMessage("field 'id' must not be empty");
+		assertThatExceptionOfType(InvalidEventException.class).isThrownBy(() -> parser.event("  ", "k", 1))
+			.withMessage("field 'id' must not be blank");
+		assertThatExceptionOfType(InvalidEventException.class).isThrownBy(() -> parser.event("e", "a b", 1))
+			.withMessage("field 'key' may only contain letters, digits and . _ : -");
+		assertThatExceptionOfType(InvalidEventException.class)
+			.isThrownBy(() -> parser.event("e", "k", EventParser.MAX_ABS_VALUE + 1))
+			.withMessage("field 'value' is out of range; it must be between -1000000000 and 1000000000");
+		assertThatExceptionOfType(InvalidEventException.class)
+			.isThrownBy(() -> parser.event("e", "k".repeat(EventParser.MAX_KEY_LENGTH + 1), 1))
+			.withMessage("field 'key' is 257 characters long; the limit is 256");
+	}
+
 }

@@ -1,0 +1,206 @@
+package dev.lifecycle.autoconfigure.grpc;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.grpc.ForwardingServerCall;
+import io.grpc.ForwardingServerCallListener;
+import io.grpc.Metadata;
+import io.grpc.MethodDescriptor.MethodType;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.Status;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * Knows every call a gRPC server has open, so that a shutdown can end the long-lived ones and name
+ * the ones it had to cancel. Installed on every server builder, ahead of the services' own
+ * interceptors.
+ *
+ * <p>Ending the streams closes every open server-streaming and bidirectional call with
+ * {@code UNAVAILABLE} and a description saying why, a status clients retry on; from then on such a
+ * call ends as it starts. The application's side of an ended call is told it was cancelled (its
+ * {@code ServerCallStreamObserver} reports cancelled, its cancel handler runs, its context is
+ * cancelled), and what it still sends is dropped. Unary and client-streaming calls are never ended
+ * here: they finish within the server's budget.
+ */
+final class GrpcCallTracker implements ServerInterceptor {
+
+	private static final Log logger = LogFactory.getLog(GrpcCallTracker.class);
+
+	/** What a client of an ended stream reads. */
+	static final String ENDED_DESCRIPTION = "The server is shutting down: this stream was ended by its drain; "
+			+ "retry to reach another instance";
+
+	private final Set<TrackedCall<?, ?>> open = ConcurrentHashMap.newKeySet();
+
+	private volatile boolean streamsEnded;
+
+	@Override
+	public <ReqT, RespT> ServerCall.Listener<ReqT> interceptCall(ServerCall<ReqT, RespT> call, Metadata headers,
+			ServerCallHandler<ReqT, RespT> next) {
+		TrackedCall<ReqT, RespT> tracked = new TrackedCall<>(call, System.nanoTime());
+		if (tracked.isStream() && this.streamsEnded) {
+			tracked.endByDrain();
+			return new ServerCall.Listener<>() {
+			};
+		}
+		this.open.add(tracked);
+		ServerCall.Listener<ReqT> listener;
+		try {
+			listener = next.startCall(tracked, headers);
+		}
+		catch (RuntimeException | Error ex) {
+			this.open.remove(tracked);
+			throw ex;
+		}
+		return new TrackedListener<>(listener, tracked);
+	}
+
+	/**
+	 * Ends every open server-streaming and bidirectional call, and each one that starts later.
+	 * Safe to run more than once.
+	 */
+	void endStreams() {
+		boolean first = !this.streamsEnded;
+		this.streamsEnded = true;
+		int ended = 0;
+		for (TrackedCall<?, ?> call : this.open) {
+			if (call.isStream() && call.endByDrain()) {
+				ended++;
+			}
+		}
+		if (first || ended > 0) {
+			logger.info("Lifecycle: ended " + ended + " gRPC stream(s) with UNAVAILABLE");
+		}
+	}
+
+	/** The calls open right now, each as {@code service/method (type, running for …)}, oldest first. */
+	List<String> describeOpenCalls() {
+		long now = System.nanoTime();
+		List<TrackedCall<?, ?>> calls = new ArrayList<>(this.open);
+		calls.sort((a, b) -> Long.compare(a.startNanos, b.startNanos));
+		List<String> described = new ArrayList<>(calls.size());
+		for (TrackedCall<?, ?> call : calls) {
+			described.add(call.describe(now));
+		}
+		return described;
+	}
+
+	/** How many calls are open right now. */
+	int openCalls() {
+		return this.open.size();
+	}
+
+	/**
+	 * A call whose sending side the drain can close from its own thread: every outbound method is
+	 * serialised with that close, and nothing passes once the call is closed.
+	 */
+	private static final class TrackedCall<ReqT, RespT>
+			extends ForwardingServerCall.SimpleForwardingServerCall<ReqT, RespT> {
+
+		private final long startNanos;
+
+		private final Object lock = new Object();
+
+		private boolean closed;
+
+		private volatile boolean endedByDrain;
+
+		TrackedCall(ServerCall<ReqT, RespT> delegate, long startNanos) {
+			super(delegate);
+			this.startNanos = startNanos;
+		}
+
+		boolean isStream() {
+			MethodType type = getMethodDescriptor().getType();
+			return type == MethodType.SERVER_STREAMING || type == MethodType.BIDI_STREAMING;
+		}
+
+		/** Closes the call with the drain's status; {@code false} if it was closed already. */
+		boolean endByDrain() {
+			synchronized (this.lock) {
+				if (this.closed) {
+					return false;
+				}
+				this.closed = true;
+				this.endedByDrain = true;
+				super.close(Status.UNAVAILABLE.withDescription(ENDED_DESCRIPTION), new Metadata());
+				return true;
+			}
+		}
+
+		@Override
+		public void sendHeaders(Metadata headers) {
+			synchronized (this.lock) {
+				if (!this.closed) {
+					super.sendHeaders(headers);
+				}
+			}
+		}
+
+		@Override
+		public void sendMessage(RespT message) {
+			synchronized (this.lock) {
+				if (!this.closed) {
+					super.sendMessage(message);
+				}
+			}
+		}
+
+		@Override
+		public void close(Status status, Metadata trailers) {
+			synchronized (this.lock) {
+				if (!this.closed) {
+					this.closed = true;
+					super.close(status, trailers);
+				}
+			}
+		}
+
+		String describe(long now) {
+			Duration running = Duration.ofNanos(now - this.startNanos);
+			return getMethodDescriptor().getFullMethodName() + " ("
+					+ getMethodDescriptor().getType().name().toLowerCase().replace('_', '-') + ", running for "
+					+ running.toMillis() + " ms)";
+		}
+
+	}
+
+	/** Forgets the call when it ends; an end the drain caused reads as a cancellation. */
+	private final class TrackedListener<ReqT> extends ForwardingServerCallListener.SimpleForwardingServerCallListener<ReqT> {
+
+		private final TrackedCall<ReqT, ?> call;
+
+		TrackedListener(ServerCall.Listener<ReqT> delegate, TrackedCall<ReqT, ?> call) {
+			super(delegate);
+			this.call = call;
+		}
+
+		@Override
+		public void onComplete() {
+			GrpcCallTracker.this.open.remove(this.call);
+			if (this.call.endedByDrain) {
+				// The application did not finish this call: tell it the way gRPC tells of any end
+				// it did not choose, so a stream producer stops.
+				super.onCancel();
+			}
+			else {
+				super.onComplete();
+			}
+		}
+
+		@Override
+		public void onCancel() {
+			GrpcCallTracker.this.open.remove(this.call);
+			super.onCancel();
+		}
+
+	}
+
+}
