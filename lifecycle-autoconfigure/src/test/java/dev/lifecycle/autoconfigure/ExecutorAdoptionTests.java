@@ -20,6 +20,7 @@ import dev.lifecycle.core.ShutdownReport;
 import dev.lifecycle.core.Tier;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -45,6 +46,7 @@ import static org.awaitility.Awaitility.await;
  * while the rest drained included), runs a task submitted after its turn on the caller, and is
  * named with its tasks' stacks when its budget runs out.
  */
+@Tag("jdk25")
 class ExecutorAdoptionTests {
 
 	private final TestRunners.Events events = new TestRunners.Events();

@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
 
 import dev.lifecycle.core.ExitCodes;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
@@ -35,6 +36,7 @@ import static org.awaitility.Awaitility.await;
  * triggers around SIGTERM, each with virtual threads off and on (on needs Java 21).
  */
 @EnabledOnOs({ OS.LINUX, OS.MAC })
+@Tag("jdk25")
 class ProcessInfrastructureOrderTests {
 
 	private static final Duration START_TO_EXIT = Duration.ofSeconds(40);
