@@ -210,9 +210,9 @@ class ShutdownReportFileTest {
 	void theNewestReportIsTheOneWithTheHighestSequenceWhateverTheClockSaid() throws Exception {
 		// A run whose clock was a day ahead, written by an earlier release that named reports by time.
 		Path future = this.directory.resolve("lifecycle-orders.shutdown-29991231T000000.000Z.json");
-		Files.writeString(future, Json.write(Map.of("schema", "dev.lifecycle/shutdown-report", "state", "completed",
-				"initiatedAt", "2999-12-31T00:00:00Z", "trigger", Map.of("reason", "future"), "exitCode", 0,
-				"clean", true)).replace("{\n  \"", "{\n  \"schema\": \"dev.lifecycle/shutdown-report\",\n  \"").replaceFirst(",\n  \"schema\": \"dev.lifecycle/shutdown-report\"", ""));
+		Files.writeString(future, "{\n  \"schema\": \"dev.lifecycle/shutdown-report\",\n  \"version\": 1,\n"
+				+ "  \"initiatedAt\": \"2999-12-31T00:00:00Z\",\n  \"trigger\": {\"reason\": \"future\"},\n"
+				+ "  \"state\": \"completed\",\n  \"exitCode\": 0,\n  \"clean\": true\n}\n");
 		for (int run = 0; run < 3; run++) {
 			LifecycleManager manager = builder().shutdownReports(2).build();
 			manager.start();
