@@ -25,29 +25,19 @@ final class ComponentOutcomes implements ComponentEvents {
 
 	private final EngineThreads threads;
 
-	private @Nullable Triggers triggers;
+	private final Triggers triggers;
 
-	ComponentOutcomes(Listeners listeners, Supplier<List<Component>> components, EngineThreads threads) {
+	ComponentOutcomes(Listeners listeners, Supplier<List<Component>> components, EngineThreads threads,
+			Triggers triggers) {
+		this.triggers = triggers;
 		this.listeners = listeners;
 		this.components = components;
 		this.threads = threads;
 	}
 
-	void triggers(Triggers triggers) {
-		this.triggers = triggers;
-	}
-
-	private Triggers triggers() {
-		Triggers current = this.triggers;
-		if (current == null) {
-			throw new IllegalStateException("triggers not set");
-		}
-		return current;
-	}
-
 	@Override
 	public boolean isShutdownInitiated() {
-		return triggers().isInitiated();
+		return this.triggers.isInitiated();
 	}
 
 	@Override
@@ -59,7 +49,7 @@ final class ComponentOutcomes implements ComponentEvents {
 			boolean decides = component.tier() != Tier.ADVISORY || reason == ShutdownReason.FAILURE
 					|| reason == ShutdownReason.START_FAILED;
 			if (decides && !isShutdownInitiated()) {
-				triggers().fire(reason, component.name(), detail);
+				this.triggers.fire(reason, component.name(), detail);
 			}
 			return;
 		}
@@ -80,7 +70,7 @@ final class ComponentOutcomes implements ComponentEvents {
 			anyFinite |= component.options().finite();
 		}
 		if (anyFinite) {
-			triggers().fire(ShutdownReason.COMPLETED, last.name(), "all finite work completed");
+			this.triggers.fire(ShutdownReason.COMPLETED, last.name(), "all finite work completed");
 		}
 		else {
 			logger.warn("Lifecycle: component '{}' completed its work and ended, and nothing else is running, "
@@ -98,11 +88,11 @@ final class ComponentOutcomes implements ComponentEvents {
 	@Override
 	public void shutdownRequested(Component component, Duration delay) {
 		if (delay.isNegative() || delay.isZero()) {
-			triggers().fire(ShutdownReason.REQUESTED, component.name(), "");
+			this.triggers.fire(ShutdownReason.REQUESTED, component.name(), "");
 			return;
 		}
 		logger.info("Lifecycle: component '{}' requested a shutdown in {}", component.name(), delay);
-		this.threads.schedule(() -> triggers().fire(ShutdownReason.REQUESTED, component.name(), "after " + delay),
+		this.threads.schedule(() -> this.triggers.fire(ShutdownReason.REQUESTED, component.name(), "after " + delay),
 				TimeUnit.NANOSECONDS.convert(delay));
 	}
 

@@ -143,9 +143,8 @@ public final class LifecycleManager {
 			// seen as an unclean end too; reported at start, when every listener is attached.
 			openRecords();
 		}
-		this.outcomes = new ComponentOutcomes(this.listeners, () -> this.componentList, this.threads);
 		this.triggers = new Triggers(this.listeners, this::startSequence);
-		this.outcomes.triggers(this.triggers);
+		this.outcomes = new ComponentOutcomes(this.listeners, () -> this.componentList, this.threads, this.triggers);
 	}
 
 	/** Writes the run marker, reads what the previous process left and starts recording reports. */
