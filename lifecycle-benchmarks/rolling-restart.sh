@@ -409,9 +409,9 @@ run_variant() { # round mode delay_ms variant
   local streams_note=
   [[ $sse_after != - ]] && streams_note=", streams $sse_streams (clean $sse_clean, broken $sse_broken, refused $sse_refused), last stream end after SIGTERM $sse_after s"
   log "  $mode/$delay/$variant: $req requests ($unanswered unanswered), failed $((non2xx + sock)) ($statuses; $errors), p50 $p50 ms, p99 $p99 ms, acked $acked, counted $counted, lost $lost, rollout $rollout s (shutdown $shutdown s), proxy states ${px_states:-none}${streams_note}"
-  for i in 0 1 2; do
-    kill -TERM "${PIDS[$i]}" 2>/dev/null; wait_pid_exit "${PIDS[$i]}" 240; PIDS[$i]=
-  done
+  # The instances stop together: this stop is not measured, and one by one it took three drain delays.
+  for i in 0 1 2; do kill -TERM "${PIDS[$i]}" 2>/dev/null; done
+  for i in 0 1 2; do wait_pid_exit "${PIDS[$i]}" 240; PIDS[$i]=; done
   if [[ ${RR_KEEP:-0} != 1 ]]; then rm -rf "$run"/i*/data; gzip -f "$run/haproxy.log"; fi
 }
 
