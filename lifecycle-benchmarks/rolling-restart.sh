@@ -81,6 +81,7 @@ while (($#)); do
     *) die "unknown argument $1" ;;
   esac
 done
+OUT=$(realpath -m "$OUT") # the instances get paths under it, and Lifecycle takes absolute paths only
 BASE_PORT=${RR_BASE_PORT:-18400}
 DRAIN_DELAY=${RR_DRAIN_DELAY:-5s}
 FALL=${RR_FALL:-1}
