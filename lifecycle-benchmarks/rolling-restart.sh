@@ -17,8 +17,16 @@
 #         that instance closes the connection
 #   sse   tcp (RR_SSE_PROXY=http for HTTP mode) plus RR_SSE_CLIENTS (50) curl -N clients on
 #         GET /counts/stream through the proxy for the whole run, each reconnecting when its stream ends
+#   grpc  the sample's gRPC ingestion service (--sample.grpc.enabled=true, a gRPC port per instance)
+#         behind HAProxy in TCP mode, so each HTTP/2 connection stays on the instance it was opened to
+#         (what kube-proxy does); the load is GrpcLoad (this module's jar: grpc-java over Netty, retries
+#         off) making unary Append calls over RR_GRPC_CHANNELS (8) channels, each id its own key, plus
+#         RR_GRPC_STREAMS (20) WatchOffset server streams, each reopened when it ends. A stream ended
+#         by the server with UNAVAILABLE is a clean end; one closed without the server's status is broken
 # Loads (--loads, wrk pause per request and connection in ms): 40 (about 300 requests/s) and 0
-# (saturation: as many requests/s as the three instances take).
+# (saturation: as many requests/s as the three instances take). In grpc mode 0 is 16 calls always in
+# flight (saturation) and N > 0 a fixed rate of 16 x 1000 / N calls/s started on schedule whatever the
+# answers (open loop: 40 -> 400 calls/s).
 # Variants (--variants), interleaved, the order rotated per cell and round (A B C, B C A, ...):
 #   lifecycle          the sample as shipped (connection-close and GOAWAY on), drain delay 5s
 #                      (Kubernetes default), signals trapped
@@ -50,7 +58,7 @@
 #   --first-round  number of the first round (default 1; with --append, to add rounds later)
 #   --report-only  no runs: rewrite DIR/rolling-restart.md from DIR/rolling-restart.tsv
 # Output: DIR/rolling-restart.tsv (one row per run), DIR/rolling-restart.md, per-run directories.
-# Environment: SAMPLE_JAR, RR_BASE_PORT (default 18400), RR_DRAIN_DELAY (5s), RR_FALL (1), RR_CDS (1:
+# Environment: SAMPLE_JAR, BENCH_JAR (grpc mode: lifecycle-benchmarks/target/benchmarks.jar), RR_BASE_PORT (default 18400), RR_DRAIN_DELAY (5s), RR_FALL (1), RR_CDS (1:
 # start every JVM from an application class-data archive made by one training run), RR_HTTPLOG (1:
 # HAProxy logs every request with its termination state to haproxy-requests.log).
 set -uo pipefail
@@ -73,6 +81,7 @@ while (($#)); do
     *) die "unknown argument $1" ;;
   esac
 done
+OUT=$(realpath -m "$OUT") # the instances get paths under it, and Lifecycle takes absolute paths only
 BASE_PORT=${RR_BASE_PORT:-18400}
 DRAIN_DELAY=${RR_DRAIN_DELAY:-5s}
 FALL=${RR_FALL:-1}
@@ -81,9 +90,15 @@ SSE_CLIENTS=${RR_SSE_CLIENTS:-50} SSE_PROXY=${RR_SSE_PROXY:-tcp}
 FE_PORT=$BASE_PORT STATS_PORT=$((BASE_PORT + 1))
 PORTS=($((BASE_PORT + 11)) $((BASE_PORT + 12)) $((BASE_PORT + 13)))
 MPORTS=($((BASE_PORT + 21)) $((BASE_PORT + 22)) $((BASE_PORT + 23)))
+GPORTS=($((BASE_PORT + 31)) $((BASE_PORT + 32)) $((BASE_PORT + 33)))
+GRPC_STREAMS=${RR_GRPC_STREAMS:-20} GRPC_CHANNELS=${RR_GRPC_CHANNELS:-8}
+BENCH_JAR=${BENCH_JAR:-$BENCH_DIR/target/benchmarks.jar}
 SETTLE_S=2 TAIL_S=3
 DRAIN_S=$(sed 's/s$//' <<<"$DRAIN_DELAY")
-for m in $MODES; do [[ $m == http || $m == tcp || $m == pinned || $m == sse ]] || die "unknown mode $m (http, tcp, pinned or sse)"; done
+for m in $MODES; do [[ $m == http || $m == tcp || $m == pinned || $m == sse || $m == grpc ]] || die "unknown mode $m (http, tcp, pinned, sse or grpc)"; done
+if [[ " $MODES " == *" grpc "* ]] && ((!REPORT_ONLY)); then
+  [[ -f $BENCH_JAR ]] || die "no load client at $BENCH_JAR (mvn -pl lifecycle-benchmarks -am -DskipTests package)"
+fi
 
 for tool in haproxy wrk curl jq; do command -v $tool >/dev/null || die "$tool is not installed (run-all.sh installs it)"; done
 [[ -f $SAMPLE_JAR ]] || die "no sample jar at $SAMPLE_JAR"
@@ -129,7 +144,7 @@ if [[ ${RR_CDS:-1} == 1 ]] && ((!REPORT_ONLY)); then
     "$JAVA" -Djarmode=tools -jar "$SAMPLE_JAR" extract --destination "$CDS/app" >"$CDS/extract.log" 2>&1 &&
       "$JAVA" -XX:ArchiveClassesAtExit="$CDS/app.jsa" -Dspring.context.exit=onRefresh -jar "$CDS/app/$(basename "$SAMPLE_JAR")" \
         --server.port=0 --management.server.port=0 --sample.data-dir="$CDS/train" --lifecycle.pre-stop.enabled=false \
-        --lifecycle.run-marker.enabled=false >"$CDS/train.log" 2>&1
+        --lifecycle.run-marker.enabled=false --sample.grpc.enabled=true --spring.grpc.server.port=0 >"$CDS/train.log" 2>&1
   fi
   if [[ -s $CDS/app.jsa ]]; then
     JAVA_ARGS=(-XX:SharedArchiveFile="$CDS/app.jsa" -Xlog:cds=off -Xlog:cds+dynamic=off -jar "$CDS/app/$(basename "$SAMPLE_JAR")")
@@ -141,6 +156,7 @@ fi
 start_instance() { # index variant rundir n(start count) [mode]
   local i=$1 dir=$3/i$1 extra=
   [[ ${5:-} == pinned ]] && extra=--server.tomcat.max-keep-alive-requests=-1
+  [[ ${5:-} == grpc ]] && extra="--sample.grpc.enabled=true --spring.grpc.server.port=${GPORTS[$i]}"
   mkdir -p "$dir"
   # shellcheck disable=SC2046
   "$JAVA" "${JAVA_ARGS[@]}" --server.port="${PORTS[$i]}" --management.server.port="${MPORTS[$i]}" \
@@ -161,8 +177,9 @@ wait_haproxy_up() { # server timeout_s
   done
 }
 
-write_haproxy_cfg() { # file proxy-mode(http|tcp)
-  local logging= logformat=
+write_haproxy_cfg() { # file proxy-mode(http|tcp) [grpc: the backends are the instances' gRPC ports]
+  local logging= logformat= sp=("${PORTS[@]}")
+  [[ ${3:-} == grpc ]] && sp=("${GPORTS[@]}")
   if [[ ${RR_HTTPLOG:-1} == 1 ]]; then
     # Every request (http) or connection (tcp) with its termination state, on HAProxy's stdout.
     logging="log stdout format raw local0 info"
@@ -190,9 +207,9 @@ backend be
   balance roundrobin
   option httpchk GET /actuator/health/readiness
   http-check expect status 200
-  server s0 127.0.0.1:${PORTS[0]} check port ${MPORTS[0]}
-  server s1 127.0.0.1:${PORTS[1]} check port ${MPORTS[1]}
-  server s2 127.0.0.1:${PORTS[2]} check port ${MPORTS[2]}
+  server s0 127.0.0.1:${sp[0]} check port ${MPORTS[0]}
+  server s1 127.0.0.1:${sp[1]} check port ${MPORTS[1]}
+  server s2 127.0.0.1:${sp[2]} check port ${MPORTS[2]}
 listen stats
   mode http
   bind 127.0.0.1:$STATS_PORT
@@ -262,9 +279,9 @@ sse_client() { # dir id
 run_variant() { # round mode delay_ms variant
   local round=$1 mode=$2 delay=$3 variant=$4 run=$OUT/rr-r$1-$2-d$3-$4 i proxy=$2
   [[ $mode == sse ]] && proxy=$SSE_PROXY
-  [[ $mode == pinned ]] && proxy=tcp
+  [[ $mode == pinned || $mode == grpc ]] && proxy=tcp
   rm -rf "$run"; mkdir -p "$run"
-  for p in "${PORTS[@]}" "${MPORTS[@]}" $FE_PORT $STATS_PORT; do port_free "$p" || die "port $p is in use"; done
+  for p in "${PORTS[@]}" "${MPORTS[@]}" "${GPORTS[@]}" $FE_PORT $STATS_PORT; do port_free "$p" || die "port $p is in use"; done
   local load_before; load_before=$(load_avg)
   log "rolling restart: round $round, mode $mode, delay $delay ms, variant $variant (load $load_before)"
   for i in 0 1 2; do start_instance $i "$variant" "$run" 0 "$mode"; done
@@ -280,7 +297,7 @@ run_variant() { # round mode delay_ms variant
     if [[ $code == 202 ]]; then echo "probe-$i" >>"$run/acked-probe.txt"; else probe_notes+=("i$i:$code"); fi
   done
   ((${#probe_notes[@]})) && log "WARNING: $variant instances refuse a direct POST /events before any restart: ${probe_notes[*]}"
-  write_haproxy_cfg "$run/haproxy.cfg" "$proxy"
+  write_haproxy_cfg "$run/haproxy.cfg" "$proxy" "$mode"
   haproxy -db -f "$run/haproxy.cfg" >"$run/haproxy.log" 2>&1 &
   HAPROXY_PID=$!
   for i in 0 1 2; do wait_haproxy_up "s$i" 30 || die "HAProxy never saw s$i UP"; done
@@ -291,9 +308,17 @@ run_variant() { # round mode delay_ms variant
     for ((c = 0; c < SSE_CLIENTS; c++)); do sse_client "$SSE_DIR" "c$c" & SSE_PIDS+=($!); done
   fi
   local t_start; t_start=$(now_ms)
-  RR_OUT=$run RR_PREFIX="r$round$mode$delay$variant" RR_DELAY_MS=$delay \
-    wrk -t2 -c16 -d3600s --timeout 10s -s "$BENCH_DIR/scripts/post-events.lua" "http://127.0.0.1:$FE_PORT" \
-    >"$run/wrk.txt" 2>&1 &
+  if [[ $mode == grpc ]]; then
+    # The same summary and acked-id files as the wrk script, plus sse-streams.txt for the streams.
+    "$JAVA" -Xmx256m -cp "$BENCH_JAR" dev.lifecycle.benchmarks.grpc.GrpcLoad --target="127.0.0.1:$FE_PORT" --out="$run" \
+      --stop-file="$run/grpc-stop" --prefix="r$round$mode$delay$variant" \
+      --rate="$(awk -v d="$delay" 'BEGIN { print (d > 0) ? 16000 / d : 0 }')" --concurrency=16 \
+      --channels="$GRPC_CHANNELS" --streams="$GRPC_STREAMS" --deadline-ms=10000 >"$run/wrk.txt" 2>&1 &
+  else
+    RR_OUT=$run RR_PREFIX="r$round$mode$delay$variant" RR_DELAY_MS=$delay \
+      wrk -t2 -c16 -d3600s --timeout 10s -s "$BENCH_DIR/scripts/post-events.lua" "http://127.0.0.1:$FE_PORT" \
+      >"$run/wrk.txt" 2>&1 &
+  fi
   WRK_PID=$!
   sleep 3
   local codes=() stops=() readies=() sigterms=() n
@@ -315,7 +340,8 @@ run_variant() { # round mode delay_ms variant
     sleep "$SETTLE_S"
   done
   sleep "$TAIL_S"
-  kill -INT "$WRK_PID"; wait "$WRK_PID"; WRK_PID=
+  if [[ $mode == grpc ]]; then touch "$run/grpc-stop"; else kill -INT "$WRK_PID"; fi
+  wait "$WRK_PID"; WRK_PID=
   local t_end; t_end=$(now_ms)
   if [[ -n $SSE_DIR ]]; then
     touch "$SSE_DIR/stop"
@@ -330,8 +356,8 @@ run_variant() { # round mode delay_ms variant
       if (st != "" && st !~ /^-+$/ && st !~ /^LR/) c[st]++ }
     END { for (k in c) printf "%s%s:%d", (n++ ? " " : ""), k, c[k] }' "$run/haproxy.log")
   local sse_streams=0 sse_clean=0 sse_broken=0 sse_refused=0 sse_after=-
-  if [[ -n $SSE_DIR ]]; then
-    cat "$SSE_DIR"/*.streams 2>/dev/null | sort -n >"$run/sse-streams.txt"
+  if [[ -n $SSE_DIR || $mode == grpc ]]; then
+    if [[ -n $SSE_DIR ]]; then cat "$SSE_DIR"/*.streams 2>/dev/null | sort -n >"$run/sse-streams.txt"; else sort -n -o "$run/sse-streams.txt" "$run/sse-streams.txt"; fi
     read -r sse_streams sse_clean sse_broken sse_refused <<<"$(awk '{ n++; if ($4 != 200) r++; else if ($3 == 0) c++; else b++ }
       END { print n + 0, c + 0, b + 0, r + 0 }' "$run/sse-streams.txt")"
     # Per restart: the latest end of a stream that was open at its SIGTERM, in s after that SIGTERM.
@@ -356,13 +382,14 @@ run_variant() { # round mode delay_ms variant
   local s=$run/wrk-summary.json
   local req ok non2xx sock statuses errors p50 p99 max
   req=$(jq .requests "$s")
-  ok=$(jq '[.statuses | to_entries[] | select(.key | startswith("2")) | .value] | add // 0' "$s")
-  non2xx=$(jq '[.statuses | to_entries[] | select(.key | startswith("2") | not) | .value] | add // 0' "$s")
+  # HTTP status codes from wrk; gRPC code names (OK, UNAVAILABLE, ...) from GrpcLoad.
+  ok=$(jq '[.statuses | to_entries[] | select(.key | startswith("2") or . == "OK") | .value] | add // 0' "$s")
+  non2xx=$(jq '[.statuses | to_entries[] | select(.key | startswith("2") or . == "OK" | not) | .value] | add // 0' "$s")
   sock=$(jq '.errors | .connect + .read + .write + .timeout' "$s")
   statuses=$(jq -r '.statuses | to_entries | sort_by(.key) | map("\(.key):\(.value)") | join(" ")' "$s")
   errors=$(jq -r '.errors | "connect:\(.connect) read:\(.read) write:\(.write) timeout:\(.timeout)"' "$s")
   p50=$(jq '.latency_us.p50 / 1000' "$s"); p99=$(jq '.latency_us.p99 / 1000' "$s"); max=$(jq '.latency_us.max / 1000' "$s")
-  local ok202; ok202=$(jq '.statuses["202"] // 0' "$s")
+  local ok202; ok202=$(jq '.statuses["202"] // .statuses["OK"] // 0' "$s")
   # Requests sent without an answer: the true failures behind wrk's socket errors (at most one per
   # connection is in flight when wrk stops). wrk also counts a read error for every response whose body
   # ends with the connection (Tomcat's framing of a response that carries Connection: close) although
@@ -380,10 +407,12 @@ run_variant() { # round mode delay_ms variant
     "$(awk -v a="$t_start" -v b="$t_end" 'BEGIN { printf "%.0f", (b - a) / 1000 }')" "$load_before" "$(load_avg)" \
     "${probe_notes[*]:-none}" "$mode" "$delay" "$rollout" "$shutdown" "$sse_streams" "$sse_clean" "$sse_broken" "$sse_refused" \
     "$sse_after" "$stop_max" "${px_states:-none}" "$unanswered" >>"$TSV"
-  log "  $mode/$delay/$variant: $req requests ($unanswered unanswered), failed $((non2xx + sock)) ($statuses; $errors), p50 $p50 ms, p99 $p99 ms, acked $acked, counted $counted, lost $lost, rollout $rollout s (shutdown $shutdown s), proxy states ${px_states:-none}${SSE_DIR:+, streams $sse_streams (clean $sse_clean, broken $sse_broken, refused $sse_refused), last stream end after SIGTERM $sse_after s}"
-  for i in 0 1 2; do
-    kill -TERM "${PIDS[$i]}" 2>/dev/null; wait_pid_exit "${PIDS[$i]}" 240; PIDS[$i]=
-  done
+  local streams_note=
+  [[ $sse_after != - ]] && streams_note=", streams $sse_streams (clean $sse_clean, broken $sse_broken, refused $sse_refused), last stream end after SIGTERM $sse_after s"
+  log "  $mode/$delay/$variant: $req requests ($unanswered unanswered), failed $((non2xx + sock)) ($statuses; $errors), p50 $p50 ms, p99 $p99 ms, acked $acked, counted $counted, lost $lost, rollout $rollout s (shutdown $shutdown s), proxy states ${px_states:-none}${streams_note}"
+  # The instances stop together: this stop is not measured, and one by one it took three drain delays.
+  for i in 0 1 2; do kill -TERM "${PIDS[$i]}" 2>/dev/null; done
+  for i in 0 1 2; do wait_pid_exit "${PIDS[$i]}" 240; PIDS[$i]=; done
   if [[ ${RR_KEEP:-0} != 1 ]]; then rm -rf "$run"/i*/data; gzip -f "$run/haproxy.log"; fi
 }
 
@@ -410,7 +439,7 @@ done
 # 28 shutdown, 29-32 sse streams/clean/broken/refused, 33 last stream end after SIGTERM, 34 stop max,
 # 35 proxy termination states, 36 requests sent without an answer.
 {
-  echo "| mode | load | variant | round | requests (req/s) | failed (wrk) | unanswered | statuses; socket errors | p99 ms | lost | SIGTERM→exit s (codes) | restart→ready+UP s | rollout s | SSE streams: clean / broken / refused ends | last stream end after SIGTERM s | HAProxy states | load before → after |"
+  echo "| mode | load | variant | round | requests (req/s) | failed (wrk) | unanswered | statuses; socket errors | p99 ms | lost | SIGTERM→exit s (codes) | restart→ready+UP s | rollout s | streams (SSE, gRPC): clean / broken / refused ends | last stream end after SIGTERM s | HAProxy states | load before → after |"
   echo "|---|---:|---|---:|---:|---:|---:|---|---:|---:|---|---|---:|---|---|---|---|"
   tail -n +2 "$TSV" | awk -F'\t' '{ printf "| %s | %s | %s | %s | %s (%.0f) | **%s** | %s | %s; %s | %s | **%s** | %s (%s) | %s | %s | %s | %s | %s | %s → %s |\n",
     $25, ($26 == 0 ? "saturation" : $26 " ms"), $2, $1, $3, ($21 > 0 ? $3 / $21 : 0), $7, ($36 == "" ? "-" : $36), $8, $9, $11, $15, $19, $18, $20, $27,
@@ -418,7 +447,7 @@ done
   echo
   awk -F'\t' 'NR > 1 && $24 != "none" { printf "\n**Round %s, %s: a direct `POST /events` to each instance before any restart was refused (%s): this variant cannot ingest events at all, so its failures are not caused by the restarts.**\n", $1, $2, $24 }' "$TSV"
   echo
-  echo "| mode | load | variant | runs | requests | failed (wrk) | unanswered | lost | p99 ms (median of runs) | rollout s (median) | SIGTERM→exit s (median per pod, max) | SSE broken / all ends | last stream end after SIGTERM s (max) |"
+  echo "| mode | load | variant | runs | requests | failed (wrk) | unanswered | lost | p99 ms (median of runs) | rollout s (median) | SIGTERM→exit s (median per pod, max) | stream broken / all ends | last stream end after SIGTERM s (max) |"
   echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---|---:|"
   tail -n +2 "$TSV" | awk -F'\t' '
     function med(list,   a, n, i, j, t) { n = split(list, a, " "); for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }

@@ -7,10 +7,10 @@
 #                                              matrix; RR_MODES/RR_LOADS/RR_VARIANTS narrow it), writes a results file
 #   lifecycle-benchmarks/run-all.sh --rr-goals DIR/rolling-restart.tsv   item 1's goal verdicts from a matrix run
 #                                              by rolling-restart.sh (prints a Markdown table; runs nothing)
-#   lifecycle-benchmarks/run-all.sh --smoke    CI smoke of items 1 and 4 (~3-4 min); writes no results file;
-#                                              exit 1 if Lifecycle failed a request, lost an event, or a
+#   lifecycle-benchmarks/run-all.sh --smoke    CI smoke of items 1 and 4 (~4-5 min); writes no results file;
+#                                              exit 1 if Lifecycle failed a request or call, lost an event, or a
 #                                              stream broke or held a shutdown (one restart in each proxy
-#                                              mode: http, tcp and sse, Lifecycle as shipped)
+#                                              mode: http, tcp, sse and grpc, Lifecycle as shipped)
 #
 # Items: 1 rolling-restart.sh, 2 shutdown-scale.sh, 3 startup.sh, 4 prestop-latency.sh,
 #        5 sample-app/scripts/torture.sh 100, 6 run-jmh.sh, 7 adoption-scale.sh. Results: lifecycle-benchmarks/target/results/.
@@ -64,6 +64,20 @@ rr_goals() { # tsv
       [[ -n $ws && -n $wo ]] && echo "| 1. streams ($v, saturation): SIGTERM → exit summed over the restarts, with 50 streams (sse) vs without (tcp) | $ws s vs $wo s | (for the record) |"
     done
   fi
+  # gRPC (grpc mode): every server stream ended by the server with UNAVAILABLE, none broken; the streams'
+  # and the shutdowns' length against the drain delay + 1 s; plain Spring Boot's figures beside.
+  if awk -F'\t' '$25 == "grpc" { f = 1 } END { exit !f }' "$tsv"; then
+    local gs gb gl gx
+    read -r gs gb <<<"$(awk -F'\t' '$25 == "grpc" && $2 == "lifecycle" { s += $29; b += $31 + $32 } END { print s + 0, b + 0 }' "$tsv")"
+    echo "| 1. gRPC streams: every stream ended by the server with UNAVAILABLE, none broken (Lifecycle) | $((gs - gb)) of $gs ended clean, $gb broken or refused | $(verdict $((gs > 0 && gb == 0))) |"
+    gl=$(awk -F'\t' '$25 == "grpc" && $2 == "lifecycle" { n = split($33, a, " "); for (i = 1; i <= n; i++) if (a[i] + 0 > m) m = a[i] + 0 } END { print m + 0 }' "$tsv")
+    gx=$(awk -F'\t' '$25 == "grpc" && $2 == "lifecycle" { n = split($19, a, " "); for (i = 1; i <= n; i++) if (a[i] + 0 > m) m = a[i] + 0 } END { print m + 0 }' "$tsv")
+    echo "| 1. gRPC: every stream open at a SIGTERM ended ≤ drain delay 5 s + 1 s after it (Lifecycle) | latest $gl s | $(verdict "$(awk -v a="$gl" 'BEGIN { print (a <= 6) ? 1 : 0 }')") |"
+    echo "| 1. gRPC: SIGTERM → exit ≤ drain delay 5 s + 1 s (Lifecycle) | longest $gx s | $(verdict "$(awk -v a="$gx" 'BEGIN { print (a <= 6) ? 1 : 0 }')") |"
+    awk -F'\t' '$25 == "grpc" && $2 != "lifecycle" { k = $2; if (!(k in n)) o[++c] = k; n[k] = 1; f[k] += $7; l[k] += $15; s[k] += $29; b[k] += $31 + $32
+        m = split($19, a, " "); for (i = 1; i <= m; i++) if (a[i] + 0 > x[k]) x[k] = a[i] + 0 }
+      END { for (i = 1; i <= c; i++) { k = o[i]; printf "| 1. gRPC, %s (same run) | %d failed calls, %d lost, streams %d broken or refused of %d, longest SIGTERM → exit %s s | (for the record) |\n", k, f[k], l[k], b[k], s[k], x[k] } }' "$tsv"
+  fi
 }
 
 if [[ ${1:-} == --rr-goals ]]; then # the goals table of item 1 from a rolling-restart.sh TSV, nothing run
@@ -98,8 +112,8 @@ command -v java >/dev/null && command -v javac >/dev/null || die "a JDK 17+ is r
 if [[ ${SKIP_BUILD:-0} != 1 ]]; then
   # shellcheck disable=SC2086
   if ((SMOKE)); then
-    log "building the sample and the scale app (mvn package -DskipTests -pl sample-app,lifecycle-benchmarks/scale-app -am)"
-    (cd "$ROOT_DIR" && mvn -B -q ${MVN_FLAGS:-} package -DskipTests -pl sample-app,lifecycle-benchmarks/scale-app -am) ||
+    log "building the sample, the gRPC load client and the scale app (mvn package -DskipTests -pl sample-app,lifecycle-benchmarks,lifecycle-benchmarks/scale-app -am)"
+    (cd "$ROOT_DIR" && mvn -B -q ${MVN_FLAGS:-} package -DskipTests -pl sample-app,lifecycle-benchmarks,lifecycle-benchmarks/scale-app -am) ||
       die "build failed"
   else
     log "building everything (mvn package -DskipTests)"
@@ -113,6 +127,8 @@ mkdir -p "$OUT/jars"
 cp "$SAMPLE_JAR" "$OUT/jars/sample-app.jar" && export SAMPLE_JAR=$OUT/jars/sample-app.jar
 jar tf "$SAMPLE_JAR" >/dev/null 2>&1 || die "the sample jar is unreadable (rewritten by another build while copied?); run again"
 if [[ -f $SCALE_JAR ]]; then cp "$SCALE_JAR" "$OUT/jars/scale-app.jar" && export SCALE_JAR=$OUT/jars/scale-app.jar; fi
+BENCH_JAR=${BENCH_JAR:-$BENCH_DIR/target/benchmarks.jar}
+if [[ -f $BENCH_JAR ]]; then cp "$BENCH_JAR" "$OUT/jars/benchmarks.jar" && export BENCH_JAR=$OUT/jars/benchmarks.jar; fi
 
 declare -A WALL LOADS RC
 item() { # number name command...
@@ -128,15 +144,16 @@ item() { # number name command...
 }
 
 if ((SMOKE)); then
-  # Lifecycle as shipped (connection-close on) behind a layer-7 proxy, a layer-4 one (tcp) and a
-  # layer-4 one with 50 event streams open (sse): no failed request, no lost event, every stream ended.
+  # Lifecycle as shipped (connection-close on) behind a layer-7 proxy, a layer-4 one (tcp), a
+  # layer-4 one with 50 event streams open (sse) and a layer-4 one in front of the gRPC service with
+  # 20 server streams open (grpc): no failed request or call, no lost event, every stream ended.
   item 1 "rolling restart (smoke)" "$BENCH_DIR/rolling-restart.sh" --rounds 1 --restarts 1 --variants lifecycle \
-    --modes "http tcp sse" --loads 40 --out "$OUT"
+    --modes "http tcp sse grpc" --loads 40 --out "$OUT"
   item 4 "pre-stop latency (smoke)" "$BENCH_DIR/prestop-latency.sh" --inprocess 20 --fresh 0 --out "$OUT"
   passed=0 failed=0
   check() { if eval "$2"; then passed=$((passed + 1)); log "PASS $1"; else failed=$((failed + 1)); log "FAIL $1"; fi; }
   if want 1; then
-    for mode in http tcp sse; do
+    for mode in http tcp sse grpc; do
       row=$(awk -F'\t' -v m="$mode" '$2 ~ /^lifecycle(-cc)?$/ && $25 == m' "$OUT/rolling-restart.tsv" 2>/dev/null | head -n 1)
       check "rolling restart ($mode) ran" '[[ -n $row ]]'
       # Failed = a non-2xx answer, a socket error (a response whose body ends with the connection counts
@@ -150,6 +167,13 @@ if ((SMOKE)); then
     check "rolling restart (sse): streams ended cleanly, none broken or refused" \
       '[[ -n $row && $(cut -f30 <<<"$row") -gt 0 && $(cut -f31 <<<"$row") == 0 && $(cut -f32 <<<"$row") == 0 ]]'
     check "rolling restart (sse): every stream open at the SIGTERM ended within drain delay 5 s + 1 s" \
+      '[[ -n $row ]] && awk -v s="$(cut -f33 <<<"$row")" "BEGIN { n = split(s, a, \" \"); for (i = 1; i <= n; i++) if (a[i] + 0 > 6) exit 1; exit !(n > 0) }"'
+    # gRPC: a stream ended by the server with UNAVAILABLE is clean; one closed without the server's
+    # status is broken, one that never got its first message refused.
+    row=$(awk -F'\t' '$2 ~ /^lifecycle/ && $25 == "grpc"' "$OUT/rolling-restart.tsv" 2>/dev/null | head -n 1)
+    check "rolling restart (grpc): every stream ended by the server with UNAVAILABLE, none broken or refused" \
+      '[[ -n $row && $(cut -f30 <<<"$row") -gt 0 && $(cut -f31 <<<"$row") == 0 && $(cut -f32 <<<"$row") == 0 ]]'
+    check "rolling restart (grpc): every stream open at the SIGTERM ended within drain delay 5 s + 1 s" \
       '[[ -n $row ]] && awk -v s="$(cut -f33 <<<"$row")" "BEGIN { n = split(s, a, \" \"); for (i = 1; i <= n; i++) if (a[i] + 0 > 6) exit 1; exit !(n > 0) }"'
   fi
   if want 4; then
