@@ -45,6 +45,12 @@
 #                      at context close, so HAProxy removes the instance, then the context sleeps 5 s
 #                      before anything stops; on Kubernetes the endpoint goes because the pod is
 #                      terminating, during the hook's sleep)
+#   VARIANT+aot        any variant started from the JDK AOT cache instead (JDK 25+): the jar extracted
+#                      once, one training run (-XX:AOTCacheOutput, -Dspring.context.exit=onRefresh,
+#                      Lifecycle on), every instance of the variant started with -XX:AOTCache and
+#                      -XX:AOTMode=on (the JVM refuses to start rather than run without the cache).
+#                      Variants without the suffix run as before in the same run, on the same JDK, so
+#                      the rollout with and without the cache is compared under the same load.
 # The actuator has its own port (as in deploy/k8s), so HAProxy's checks are not application traffic.
 # Every event's key is its id, so each instance's final GET /counts lists the committed events by
 # id: acknowledged-but-lost = ids wrk saw 202 for that no instance counts.
@@ -59,8 +65,9 @@
 #   --report-only  no runs: rewrite DIR/rolling-restart.md from DIR/rolling-restart.tsv
 # Output: DIR/rolling-restart.tsv (one row per run), DIR/rolling-restart.md, per-run directories.
 # Environment: SAMPLE_JAR, BENCH_JAR (grpc mode: lifecycle-benchmarks/target/benchmarks.jar), RR_BASE_PORT (default 18400), RR_DRAIN_DELAY (5s), RR_FALL (1), RR_CDS (1:
-# start every JVM from an application class-data archive made by one training run), RR_HTTPLOG (1:
-# HAProxy logs every request with its termination state to haproxy-requests.log).
+# start every JVM from an application class-data archive made by one training run), RR_AOT (1: run
+# every variant of --variants also as VARIANT+aot), RR_HTTPLOG (1: HAProxy logs every request with its
+# termination state to haproxy-requests.log). JAVA_HOME picks the JDK of every variant.
 set -uo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/scripts/lib.sh"
@@ -82,6 +89,9 @@ while (($#)); do
   esac
 done
 OUT=$(realpath -m "$OUT") # the instances get paths under it, and Lifecycle takes absolute paths only
+if [[ ${RR_AOT:-0} == 1 ]]; then
+  for v in $VARIANTS; do [[ $v == *+aot ]] || VARIANTS="$VARIANTS $v+aot"; done
+fi
 BASE_PORT=${RR_BASE_PORT:-18400}
 DRAIN_DELAY=${RR_DRAIN_DELAY:-5s}
 FALL=${RR_FALL:-1}
@@ -117,10 +127,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-variant_args() { # variant instance-dir
+variant_args() { # variant instance-dir (a +aot variant takes the arguments of its base variant)
   local lc="--lifecycle.drain-delay=$DRAIN_DELAY --lifecycle.signals.trap=true --lifecycle.pre-stop.path=$2/prestop"
   local plain="--lifecycle.enabled=false --server.shutdown=graceful --spring.lifecycle.timeout-per-shutdown-phase=30s"
-  case $1 in
+  case ${1%+aot} in
     lifecycle) echo "$lc" ;;
     lifecycle-adaptive) echo "$lc --lifecycle.drain-quiet-period=$QUIET --lifecycle.drain-minimum=$MINIMUM" ;;
     lifecycle-cc) echo "$lc --lifecycle.connection-close=true" ;;
@@ -153,13 +163,37 @@ if [[ ${RR_CDS:-1} == 1 ]] && ((!REPORT_ONLY)); then
   fi
 fi
 
+# The JDK AOT cache (JDK 25+) for the +aot variants, as deploy/aot-cache/build-aot-cache.sh builds it:
+# the jar extracted once, one training run that halts as the context refreshes, the cache written at
+# its exit. The training run has a run marker path of its own, which it must leave absent.
+AOT_JAVA_ARGS=()
+if [[ " $VARIANTS " == *+aot* ]] && ((!REPORT_ONLY)); then
+  feature=$("$JAVA" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = //p')
+  [[ $feature =~ ^[0-9]+$ ]] && ((feature >= 25)) || die "+aot variants need JDK 25 or later: $JAVA is Java ${feature:-?} (set JAVA_HOME)"
+  AOT=$OUT/aot
+  if [[ ! -s $AOT/app.aot ]]; then
+    rm -rf "$AOT"; mkdir -p "$AOT/train"
+    log "AOT cache: extract and training run ($("$JAVA" -version 2>&1 | head -n 1))"
+    "$JAVA" -Djarmode=tools -jar "$SAMPLE_JAR" extract --destination "$AOT/app" >"$AOT/extract.log" 2>&1 ||
+      die "extract failed; see $AOT/extract.log"
+    "$JAVA" -XX:AOTCacheOutput="$AOT/app.aot" -Dspring.context.exit=onRefresh -jar "$AOT/app/$(basename "$SAMPLE_JAR")" \
+      --server.port=0 --management.server.port=0 --sample.data-dir="$AOT/train/data" \
+      --lifecycle.pre-stop.path="$AOT/train/prestop" --lifecycle.run-marker.path="$AOT/train/running" >"$AOT/train.log" 2>&1 ||
+      die "the AOT training run failed; see $AOT/train.log"
+    [[ -s $AOT/app.aot ]] || die "the AOT training run wrote no cache; see $AOT/train.log"
+    [[ -e $AOT/train/running ]] && die "the AOT training run left a run marker behind"
+  fi
+  AOT_JAVA_ARGS=(-XX:AOTCache="$AOT/app.aot" -XX:AOTMode=on -jar "$AOT/app/$(basename "$SAMPLE_JAR")")
+fi
+
 start_instance() { # index variant rundir n(start count) [mode]
-  local i=$1 dir=$3/i$1 extra=
+  local i=$1 dir=$3/i$1 extra= jargs=("${JAVA_ARGS[@]}")
   [[ ${5:-} == pinned ]] && extra=--server.tomcat.max-keep-alive-requests=-1
   [[ ${5:-} == grpc ]] && extra="--sample.grpc.enabled=true --spring.grpc.server.port=${GPORTS[$i]}"
+  [[ $2 == *+aot ]] && jargs=("${AOT_JAVA_ARGS[@]}")
   mkdir -p "$dir"
   # shellcheck disable=SC2046
-  "$JAVA" "${JAVA_ARGS[@]}" --server.port="${PORTS[$i]}" --management.server.port="${MPORTS[$i]}" \
+  "$JAVA" "${jargs[@]}" --server.port="${PORTS[$i]}" --management.server.port="${MPORTS[$i]}" \
     --sample.data-dir="$dir/data" --lifecycle.run-marker.path="$dir/running" $(variant_args "$2" "$dir") $extra \
     >"$dir/start-$4.log" 2>&1 &
   PIDS[$i]=$!
@@ -311,11 +345,11 @@ run_variant() { # round mode delay_ms variant
   if [[ $mode == grpc ]]; then
     # The same summary and acked-id files as the wrk script, plus sse-streams.txt for the streams.
     "$JAVA" -Xmx256m -cp "$BENCH_JAR" dev.lifecycle.benchmarks.grpc.GrpcLoad --target="127.0.0.1:$FE_PORT" --out="$run" \
-      --stop-file="$run/grpc-stop" --prefix="r$round$mode$delay$variant" \
+      --stop-file="$run/grpc-stop" --prefix="r$round$mode$delay${variant//+/.}" \
       --rate="$(awk -v d="$delay" 'BEGIN { print (d > 0) ? 16000 / d : 0 }')" --concurrency=16 \
       --channels="$GRPC_CHANNELS" --streams="$GRPC_STREAMS" --deadline-ms=10000 >"$run/wrk.txt" 2>&1 &
   else
-    RR_OUT=$run RR_PREFIX="r$round$mode$delay$variant" RR_DELAY_MS=$delay \
+    RR_OUT=$run RR_PREFIX="r$round$mode$delay${variant//+/.}" RR_DELAY_MS=$delay \
       wrk -t2 -c16 -d3600s --timeout 10s -s "$BENCH_DIR/scripts/post-events.lua" "http://127.0.0.1:$FE_PORT" \
       >"$run/wrk.txt" 2>&1 &
   fi
@@ -459,5 +493,24 @@ done
       printf "| %s | %s | %s | %d | %d | **%d** | %s | **%d** | %s | %s | %s, %s | %s | %s |\n", a[1], (a[2] == 0 ? "saturation" : a[2] " ms"), a[3], n[k], req[k], f[k], (un[k] ? u[k] : "-"), l[k],
         med(p99[k]), med(ro[k]), med(st[k]), smax[k], (sse[k] ? sb[k] " / " sa[k] : "-"), (sse[k] ? se[k] : "-") } }' |
     sort -t'|' -k2,2 -k3,3r -k4,4
+  # With and without the JDK AOT cache, when the TSV has +aot variants: the medians of the runs per
+  # cell, and each variant's rollout against plain-sleep's and plain's with the same start-up.
+  if tail -n +2 "$TSV" | cut -f2 | grep -q '+aot$'; then
+    echo
+    echo "| mode | load | variant | runs without / with the cache | rollout s without (median) | **with the cache** | with / without | restart→ready+UP summed s without | with | **rollout / plain-sleep's** without | **with** | rollout / plain's without | with |"
+    echo "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    tail -n +2 "$TSV" | awk -F'\t' '
+      function med(list,   a, n, i, j, t) { n = split(list, a, " "); for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] + 0 < a[i] + 0) { t = a[i]; a[i] = a[j]; a[j] = t }
+        return n == 0 ? "" : (n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2) }
+      function r(a, b) { return (a == "" || b == "" || b + 0 == 0) ? "-" : sprintf("%.2f", a / b) }
+      function f(x) { return x == "" ? "-" : sprintf("%.1f", x) }
+      { base = $2; aot = sub(/\+aot$/, "", base); c = $25 "\t" $26; k = c "\t" base "\t" aot
+        if (!((c "\t" base) in seen)) { seen[c "\t" base] = 1; order[++nk] = c "\t" base }
+        n[k]++; ro[k] = ro[k] " " $27; m = split($20, e, " "); t = 0; for (i = 1; i <= m; i++) t += e[i]; rd[k] = rd[k] " " t }
+      END { for (o = 1; o <= nk; o++) { split(order[o], a, "\t"); c = a[1] "\t" a[2]
+        for (x = 0; x <= 1; x++) { R[x] = med(ro[order[o] "\t" x]); D[x] = med(rd[order[o] "\t" x]); S[x] = med(ro[c "\tplain-sleep\t" x]); P[x] = med(ro[c "\tplain\t" x]) }
+        printf "| %s | %s | %s | %d / %d | %s | **%s** | %s | %s | %s | %s | **%s** | %s | %s |\n", a[1], (a[2] == 0 ? "saturation" : a[2] " ms"), a[3],
+          n[order[o] "\t0"], n[order[o] "\t1"], f(R[0]), f(R[1]), r(R[1], R[0]), f(D[0]), f(D[1]), r(R[0], S[0]), r(R[1], S[1]), r(R[0], P[0]), r(R[1], P[1]) } }'
+  fi
 } >"$OUT/rolling-restart.md"
 cat "$OUT/rolling-restart.md"
