@@ -17,8 +17,10 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
  *
  * <p>Environment variables are not checked: their underscores make the component name and the
  * option indistinguishable ({@code LIFECYCLE_COMPONENTS_ORDER_CONSUMER_PHASE}).
+ *
+ * <p>Not API: public only for Lifecycle's own packages.
  */
-final class ComponentKeys {
+public final class ComponentKeys {
 
 	static final List<String> OPTIONS = List.of("adopt", "phase", "tier", "graceful-shutdown", "liveness-deadline", "finite",
 			"stall-threshold");
@@ -35,7 +37,7 @@ final class ComponentKeys {
 	 * @throws InvalidLifecycleConfigurationException naming the first unknown key and where it
 	 * was set
 	 */
-	static void check(Environment environment) {
+	public static void check(Environment environment) {
 		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
 			if (!(source instanceof IterableConfigurationPropertySource iterable)
 					|| source.getUnderlyingSource() instanceof SystemEnvironmentPropertySource) {

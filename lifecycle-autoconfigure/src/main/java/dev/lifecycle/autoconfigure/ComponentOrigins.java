@@ -12,14 +12,16 @@ import dev.lifecycle.core.ComponentOptions;
  * effective options came from, whether it is an adopted Spring {@code Lifecycle} bean, and which
  * Lifecycle beans were left to Spring on purpose. Written while the context starts, read by the
  * endpoint and by the check of {@code lifecycle.components} keys.
+ *
+ * <p>Not API: public only for Lifecycle's own packages.
  */
-final class ComponentOrigins {
+public final class ComponentOrigins {
 
 	private final Map<String, Entry> entries = new ConcurrentHashMap<>();
 
 	private final Set<String> leftToSpring = ConcurrentHashMap.newKeySet();
 
-	void record(String name, ComponentSettings.Resolved resolved, boolean adopted) {
+	public void record(String name, ComponentSettings.Resolved resolved, boolean adopted) {
 		this.entries.put(name, new Entry(resolved.options(), resolved.origins(), adopted));
 	}
 
@@ -38,16 +40,16 @@ final class ComponentOrigins {
 	}
 
 	/** A Lifecycle bean that is not adopted because its {@code adopt} property is false. */
-	void leftToSpring(String beanName) {
+	public void leftToSpring(String beanName) {
 		this.leftToSpring.add(beanName);
 	}
 
-	Optional<Entry> get(String name) {
+	public Optional<Entry> get(String name) {
 		return Optional.ofNullable(this.entries.get(name));
 	}
 
 	/** Names that a {@code lifecycle.components.<name>} entry may use besides registered components. */
-	Set<String> beansLeftToSpring() {
+	public Set<String> beansLeftToSpring() {
 		return Set.copyOf(this.leftToSpring);
 	}
 
@@ -56,7 +58,7 @@ final class ComponentOrigins {
 	 * @param origins per option, where its value came from
 	 * @param adopted whether the component is an adopted Spring Lifecycle bean
 	 */
-	record Entry(ComponentOptions options, Map<String, ComponentSettings.Origin> origins, boolean adopted) {
+	public record Entry(ComponentOptions options, Map<String, ComponentSettings.Origin> origins, boolean adopted) {
 	}
 
 }

@@ -20,8 +20,10 @@ import org.springframework.util.StringUtils;
  * {@code lifecycle.components.<name>.*}, with the origin of each value. The engine checks the
  * options; what it rejects is reported here against the property that fixes it, since a Spring
  * user configures properties, not {@link ComponentOptions}.
+ *
+ * <p>Not API: public only for Lifecycle's own packages.
  */
-final class ComponentSettings {
+public final class ComponentSettings {
 
 	private ComponentSettings() {
 	}
@@ -45,7 +47,7 @@ final class ComponentSettings {
 	 * Resolves and checks the options of one {@code @ManagedComponent}, recording where each
 	 * value came from.
 	 */
-	static Resolved resolveWithOrigins(String name, ManagedComponent annotation, String source,
+	public static Resolved resolveWithOrigins(String name, ManagedComponent annotation, String source,
 			Map<String, LifecycleProperties.Component> overrides, UnaryOperator<String> placeholders) {
 		Declared declared = new Declared(annotation.phase(), annotation.tier(),
 				parse(annotation.gracefulShutdown(), "gracefulShutdown", source, placeholders),
@@ -63,7 +65,7 @@ final class ComponentSettings {
 	 * @param overrides every {@code lifecycle.components} entry
 	 * @return the options and the origin of each value
 	 */
-	static Resolved resolve(String name, Declared declared, Map<String, LifecycleProperties.Component> overrides) {
+	public static Resolved resolve(String name, Declared declared, Map<String, LifecycleProperties.Component> overrides) {
 		LifecycleProperties.Component override = find(overrides, name);
 		String prefix = "lifecycle.components." + name + ".";
 		Origin declaredOrigin = declared.origin();
@@ -116,7 +118,7 @@ final class ComponentSettings {
 	 * @param ex what the engine rejected
 	 * @return the exception to fail the start with
 	 */
-	static InvalidLifecycleConfigurationException translate(InvalidOptionException ex) {
+	public static InvalidLifecycleConfigurationException translate(InvalidOptionException ex) {
 		String component = ex.component();
 		String option = DASHED.getOrDefault(ex.option(), ex.option());
 		String prefix = "lifecycle.components." + component + ".";
@@ -160,7 +162,7 @@ final class ComponentSettings {
 	 * @param property the property at fault
 	 * @return the fix, naming the maximum
 	 */
-	static String atMostFix(String property) {
+	public static String atMostFix(String property) {
 		return "Set '" + property + "' to at most " + ComponentOptions.MAX_DURATION.toHours() + "h"
 				+ " for a duration, or " + ComponentOptions.MAX_COUNT + " for a count: Lifecycle accepts nothing "
 				+ "longer or larger, and a duration that long already means 'never' in practice.";
@@ -175,7 +177,7 @@ final class ComponentSettings {
 	 * {@code orderConsumer}, {@code order-consumer} and the environment variable form
 	 * {@code ORDERCONSUMER} all name the same component.
 	 */
-	static LifecycleProperties.Component find(Map<String, LifecycleProperties.Component> overrides, String name) {
+	public static LifecycleProperties.Component find(Map<String, LifecycleProperties.Component> overrides, String name) {
 		String canonical = canonical(name);
 		LifecycleProperties.Component found = null;
 		for (Map.Entry<String, LifecycleProperties.Component> entry : overrides.entrySet()) {
@@ -186,7 +188,7 @@ final class ComponentSettings {
 		return (found != null) ? found : new LifecycleProperties.Component();
 	}
 
-	static String canonical(String name) {
+	public static String canonical(String name) {
 		return name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]", "");
 	}
 
@@ -202,7 +204,7 @@ final class ComponentSettings {
 	 * @param origin where these values come from
 	 * @param description where they were declared, for messages
 	 */
-	record Declared(int phase, Tier tier, @Nullable Duration gracefulShutdown, @Nullable Duration livenessDeadline,
+	public record Declared(int phase, Tier tier, @Nullable Duration gracefulShutdown, @Nullable Duration livenessDeadline,
 			int stallThreshold, boolean finite, Origin origin, String description) {
 	}
 
@@ -213,11 +215,11 @@ final class ComponentSettings {
 	 * @param origins per option name ({@code phase}, {@code tier}, {@code gracefulShutdown},
 	 * {@code livenessDeadline}, {@code stallThreshold}), where its value came from
 	 */
-	record Resolved(ComponentOptions options, Map<String, Origin> origins) {
+	public record Resolved(ComponentOptions options, Map<String, Origin> origins) {
 	}
 
 	/** Where an effective option value came from. */
-	enum Origin {
+	public enum Origin {
 
 		/** A {@code @ManagedComponent} attribute. */
 		ANNOTATION("annotation"),
@@ -240,7 +242,7 @@ final class ComponentSettings {
 			this.label = label;
 		}
 
-		String label() {
+		public String label() {
 			return this.label;
 		}
 

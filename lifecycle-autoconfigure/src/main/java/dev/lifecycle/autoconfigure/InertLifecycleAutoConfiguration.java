@@ -31,25 +31,17 @@ import org.springframework.util.StringUtils;
  * handles: it stops no bean and never exits the process.
  *
  * <p>In an application processed ahead of time with Lifecycle on, this class's condition was
- * decided at build time; {@link LifecycleAutoConfiguration} then gives the same inert result when
+ * decided at build time; {@link LifecycleManagerAutoConfiguration} then gives the same inert result when
  * {@code lifecycle.enabled=false} is set at run time.
  */
 @AutoConfiguration
-@ConditionalOnBooleanProperty(name = "lifecycle.enabled", havingValue = false)
+@ConditionalOnBooleanProperty(name = LifecycleSwitch.PROPERTY, havingValue = false)
 public final class InertLifecycleAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
 	LifecycleManager lifecycleManager(Environment environment) {
 		return inertManager(environment);
-	}
-
-	/**
-	 * Whether {@code lifecycle.enabled} is false now. Conditions are frozen when an application is
-	 * processed ahead of time, so the active configuration also asks at run time.
-	 */
-	static boolean isDisabled(Environment environment) {
-		return !environment.getProperty("lifecycle.enabled", Boolean.class, true);
 	}
 
 	/** A manager that is never started: no pre-stop file, no run marker, no metrics. */

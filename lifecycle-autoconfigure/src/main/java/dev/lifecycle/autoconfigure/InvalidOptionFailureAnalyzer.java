@@ -12,12 +12,14 @@ import org.springframework.core.env.Environment;
  * {@code lifecycle.components.<name>.<option>} property that fixes it, like every other invalid
  * Lifecycle setting; a manager option (the run marker found holding something else, say) is
  * reported against its {@code lifecycle.*} property in the same way.
+ *
+ * <p>Not API: public only for Lifecycle's own packages.
  */
-class InvalidOptionFailureAnalyzer extends AbstractFailureAnalyzer<InvalidOptionException> {
+public class InvalidOptionFailureAnalyzer extends AbstractFailureAnalyzer<InvalidOptionException> {
 
 	private final InvalidLifecycleConfigurationFailureAnalyzer delegate;
 
-	InvalidOptionFailureAnalyzer(Environment environment) {
+	public InvalidOptionFailureAnalyzer(Environment environment) {
 		this.delegate = new InvalidLifecycleConfigurationFailureAnalyzer(environment);
 	}
 

@@ -28,8 +28,10 @@ import org.springframework.util.StringUtils;
  * @param applicationVersion {@code spring.application.version}, or {@code null}
  * @param drainQuietPeriod the adaptive drain's quiet period, or {@code null} for a fixed delay
  * @param drainMinimum the adaptive drain's minimum
+ *
+ * <p>Not API: public only for Lifecycle's own packages.
  */
-record LifecycleSettings(String serviceName, Duration globalShutdownTimeout, Duration drainDelay,
+public record LifecycleSettings(String serviceName, Duration globalShutdownTimeout, Duration drainDelay,
 		Duration healthPollInterval, @Nullable Path preStopFile, @Nullable Path runMarker, int shutdownReports,
 		@Nullable String applicationVersion, @Nullable Duration drainQuietPeriod, Duration drainMinimum) {
 
@@ -59,7 +61,7 @@ record LifecycleSettings(String serviceName, Duration globalShutdownTimeout, Dur
 	 * The service name: {@code lifecycle.service-name}, else {@code spring.application.name}.
 	 * @throws InvalidLifecycleConfigurationException when neither is set
 	 */
-	static String serviceName(LifecycleProperties properties, Environment environment) {
+	public static String serviceName(LifecycleProperties properties, Environment environment) {
 		if (StringUtils.hasText(properties.getServiceName())) {
 			return properties.getServiceName().trim();
 		}

@@ -17,8 +17,10 @@ import org.springframework.core.SpringProperties;
  * <p>Decided from the same switches Spring itself reads, {@link SpringProperties} (JVM system
  * properties, then a {@code spring.properties} file), not from the application's environment:
  * Spring acts on them before any bean could ask.
+ *
+ * <p>Not API: public only for Lifecycle's own packages.
  */
-enum RunKind {
+public enum RunKind {
 
 	/** The service's life: records from the manager's construction, signals trapped. */
 	SERVICE("", true, false, true),
@@ -57,7 +59,7 @@ enum RunKind {
 	}
 
 	/** This JVM's kind of run. */
-	static RunKind current() {
+	public static RunKind current() {
 		return of(SpringProperties::getProperty);
 	}
 
@@ -93,7 +95,7 @@ enum RunKind {
 	}
 
 	/** Whether SIGTERM, SIGINT and SIGHUP are Lifecycle's. */
-	boolean trapsSignals() {
+	public boolean trapsSignals() {
 		return this.trapsSignals;
 	}
 

@@ -2,6 +2,8 @@ package dev.lifecycle.autoconfigure;
 
 import java.util.stream.Stream;
 
+import dev.lifecycle.autoconfigure.component.LifecycleComponentAutoConfiguration;
+import dev.lifecycle.autoconfigure.process.LifecycleProcessAutoConfiguration;
 import dev.lifecycle.core.ActiveComponent;
 import dev.lifecycle.core.ComponentHandle;
 import dev.lifecycle.spring.ManagedComponent;
@@ -295,7 +297,7 @@ class InvalidConfigurationTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration(LifecycleAutoConfiguration.class)
+	@ImportAutoConfiguration({ LifecycleManagerAutoConfiguration.class, LifecycleProcessAutoConfiguration.class, LifecycleComponentAutoConfiguration.class })
 	static class MinimalApplication {
 
 	}

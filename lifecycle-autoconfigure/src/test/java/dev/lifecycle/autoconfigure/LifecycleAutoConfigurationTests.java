@@ -9,6 +9,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
+import dev.lifecycle.autoconfigure.actuate.LifecycleEndpoint;
+import dev.lifecycle.autoconfigure.actuate.LifecycleHealthIndicator;
+import dev.lifecycle.autoconfigure.component.LifecycleCoordinator;
+import dev.lifecycle.autoconfigure.component.ManagedComponentRegistrar;
+import dev.lifecycle.autoconfigure.metrics.MicrometerLifecycleMetrics;
+import dev.lifecycle.autoconfigure.process.ShutdownExit;
+import dev.lifecycle.autoconfigure.process.SignalTrap;
 import dev.lifecycle.core.ActiveComponent;
 import dev.lifecycle.core.ComponentHandle;
 import dev.lifecycle.core.ComponentOptions;

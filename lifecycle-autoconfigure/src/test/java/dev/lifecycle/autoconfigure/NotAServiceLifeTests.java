@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.lifecycle.autoconfigure.component.LifecycleCoordinator;
 import dev.lifecycle.core.ComponentHandle;
 import dev.lifecycle.core.ComponentState;
 import dev.lifecycle.core.ComponentView;

@@ -3,6 +3,12 @@ package dev.lifecycle.autoconfigure;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import dev.lifecycle.autoconfigure.actuate.LifecycleEndpointAutoConfiguration;
+import dev.lifecycle.autoconfigure.actuate.LifecycleHealthContributorAutoConfiguration;
+import dev.lifecycle.autoconfigure.component.LifecycleComponentAutoConfiguration;
+import dev.lifecycle.autoconfigure.metrics.LifecycleMetricsAutoConfiguration;
+import dev.lifecycle.autoconfigure.process.LifecycleProcessAutoConfiguration;
+
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.availability.ApplicationAvailabilityAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -10,16 +16,18 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 /**
  * The Lifecycle auto-configurations in an {@link ApplicationContextRunner}, with everything that
  * touches the JVM or the file system (signals, pre-stop file, run marker) switched off.
+ *
+ * <p>Not API: public only for Lifecycle's own packages.
  */
-final class TestRunners {
+public final class TestRunners {
 
 	private TestRunners() {
 	}
 
-	static ApplicationContextRunner lifecycle() {
+	public static ApplicationContextRunner lifecycle() {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(ApplicationAvailabilityAutoConfiguration.class,
-					LifecycleAutoConfiguration.class, LifecycleMetricsAutoConfiguration.class,
+					LifecycleManagerAutoConfiguration.class, LifecycleProcessAutoConfiguration.class, LifecycleComponentAutoConfiguration.class, LifecycleMetricsAutoConfiguration.class,
 					LifecycleHealthContributorAutoConfiguration.class, LifecycleEndpointAutoConfiguration.class,
 					InertLifecycleAutoConfiguration.class))
 			.withPropertyValues("spring.application.name=orders", "lifecycle.signals.trap=false",
@@ -28,15 +36,15 @@ final class TestRunners {
 	}
 
 	/** A thread-safe record of what happened, in order. */
-	static final class Events {
+	public static final class Events {
 
 		private final List<String> events = new CopyOnWriteArrayList<>();
 
-		void add(String event) {
+		public void add(String event) {
 			this.events.add(event);
 		}
 
-		List<String> list() {
+		public List<String> list() {
 			return List.copyOf(this.events);
 		}
 

@@ -1,8 +1,9 @@
 package dev.lifecycle.autoconfigure.grpc;
 
-import dev.lifecycle.autoconfigure.LifecycleAutoConfiguration;
-import dev.lifecycle.autoconfigure.LifecycleWebAutoConfiguration;
-import dev.lifecycle.autoconfigure.StreamDrain;
+import dev.lifecycle.autoconfigure.ConditionalOnLifecycleEnabled;
+import dev.lifecycle.autoconfigure.component.LifecycleComponentAutoConfiguration;
+import dev.lifecycle.autoconfigure.web.LifecycleWebAutoConfiguration;
+import dev.lifecycle.autoconfigure.web.StreamDrain;
 import dev.lifecycle.core.LifecycleManager;
 import io.grpc.Server;
 import io.grpc.ServerBuilder;
@@ -35,10 +36,10 @@ import org.springframework.grpc.server.lifecycle.GrpcServerLifecycle;
  * Servlet-hosted gRPC follows the servlet drain instead. Each bean can be replaced by a bean of its
  * name.
  */
-@AutoConfiguration(after = { LifecycleAutoConfiguration.class, LifecycleWebAutoConfiguration.class,
+@AutoConfiguration(after = { LifecycleComponentAutoConfiguration.class, LifecycleWebAutoConfiguration.class,
 		GrpcServerAutoConfiguration.class })
 @ConditionalOnClass({ GrpcServerLifecycle.class, GrpcServerProperties.class, Server.class })
-@ConditionalOnBooleanProperty(name = "lifecycle.enabled", matchIfMissing = true)
+@ConditionalOnLifecycleEnabled
 @ConditionalOnBooleanProperty(name = "lifecycle.grpc.enabled", matchIfMissing = true)
 @ConditionalOnBean({ LifecycleManager.class, GrpcServerFactory.class })
 @EnableConfigurationProperties(LifecycleGrpcProperties.class)

@@ -1,7 +1,13 @@
 package dev.lifecycle.autoconfigure.grpc;
 
-import dev.lifecycle.autoconfigure.LifecycleAutoConfiguration;
-import dev.lifecycle.autoconfigure.LifecycleWebAutoConfiguration;
+import dev.lifecycle.autoconfigure.LifecycleManagerAutoConfiguration;
+import dev.lifecycle.autoconfigure.component.LifecycleComponentAutoConfiguration;
+import dev.lifecycle.autoconfigure.process.LifecycleProcessAutoConfiguration;
+import dev.lifecycle.autoconfigure.web.LifecycleWebAutoConfiguration;
+import dev.lifecycle.autoconfigure.web.http2.LifecycleHttp2AutoConfiguration;
+import dev.lifecycle.autoconfigure.web.reactive.LifecycleReactiveDrainAutoConfiguration;
+import dev.lifecycle.autoconfigure.web.servlet.LifecycleServletDrainAutoConfiguration;
+import dev.lifecycle.autoconfigure.web.socket.LifecycleWebSocketAutoConfiguration;
 import io.grpc.BindableService;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.protobuf.services.HealthStatusManager;
@@ -27,7 +33,7 @@ class LifecycleGrpcAutoConfigurationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(ApplicationAvailabilityAutoConfiguration.class,
-				LifecycleAutoConfiguration.class, LifecycleWebAutoConfiguration.class,
+				LifecycleManagerAutoConfiguration.class, LifecycleProcessAutoConfiguration.class, LifecycleComponentAutoConfiguration.class, LifecycleWebAutoConfiguration.class, LifecycleHttp2AutoConfiguration.class, LifecycleServletDrainAutoConfiguration.class, LifecycleReactiveDrainAutoConfiguration.class, LifecycleWebSocketAutoConfiguration.class,
 				GrpcServerServicesAutoConfiguration.class, GrpcServerAutoConfiguration.class,
 				GrpcServerHealthAutoConfiguration.class, SslAutoConfiguration.class,
 				LifecycleGrpcAutoConfiguration.class))
@@ -78,7 +84,7 @@ class LifecycleGrpcAutoConfigurationTests {
 	void withoutGrpcOnTheClassPathTheApplicationStartsWithoutTheDrain() {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(ApplicationAvailabilityAutoConfiguration.class,
-					LifecycleAutoConfiguration.class, LifecycleWebAutoConfiguration.class,
+					LifecycleManagerAutoConfiguration.class, LifecycleProcessAutoConfiguration.class, LifecycleComponentAutoConfiguration.class, LifecycleWebAutoConfiguration.class, LifecycleHttp2AutoConfiguration.class, LifecycleServletDrainAutoConfiguration.class, LifecycleReactiveDrainAutoConfiguration.class, LifecycleWebSocketAutoConfiguration.class,
 					LifecycleGrpcAutoConfiguration.class))
 			.withPropertyValues("spring.application.name=orders", "lifecycle.signals.trap=false",
 					"lifecycle.pre-stop.enabled=false", "lifecycle.run-marker.enabled=false",

@@ -1,0 +1,242 @@
+package dev.lifecycle.autoconfigure.actuate;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.lifecycle.autoconfigure.ComponentOrigins;
+import dev.lifecycle.core.ComponentOptions;
+import dev.lifecycle.core.ComponentReport;
+import dev.lifecycle.core.ComponentState;
+import dev.lifecycle.core.ComponentView;
+import dev.lifecycle.core.HealthStatus;
+import dev.lifecycle.core.LifecycleManager;
+import dev.lifecycle.core.PreviousRun;
+import dev.lifecycle.core.ShutdownReport;
+import dev.lifecycle.core.ShutdownTrigger;
+import dev.lifecycle.core.Tier;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+
+/**
+ * The {@code lifecycle} actuator endpoint: every component (name, phase, tier, state, health,
+ * heartbeat age, effective options with where each came from, adopted or not) and, once a
+ * shutdown has begun, its trigger and, once it has ended, its report.
+ *
+ * <p>Read-only by construction: it has no write or delete operation (and its default access is
+ * read-only), and nothing in Lifecycle lets an HTTP request start a shutdown. Like every endpoint but {@code health}, it is not exposed over
+ * HTTP unless {@code management.endpoints.web.exposure.include} names it.
+ */
+@Endpoint(id = "lifecycle", defaultAccess = Access.READ_ONLY)
+public final class LifecycleEndpoint {
+
+	private final LifecycleManager manager;
+
+	private final @Nullable ComponentOrigins origins;
+
+	/**
+	 * Creates the endpoint.
+	 * @param manager the manager to describe
+	 */
+	public LifecycleEndpoint(LifecycleManager manager) {
+		this(manager, null);
+	}
+
+	/**
+	 * @param origins where each component's options came from, or {@code null} when unknown
+	 */
+	public LifecycleEndpoint(LifecycleManager manager, @Nullable ComponentOrigins origins) {
+		this.manager = manager;
+		this.origins = origins;
+	}
+
+	/**
+	 * Describes the whole lifecycle.
+	 * @return the description
+	 */
+	@ReadOperation
+	public LifecycleDescriptor lifecycle() {
+		ShutdownTrigger trigger = this.manager.trigger().orElse(null);
+		ShutdownReport report = this.manager.report().orElse(null);
+		String status = (report != null) ? "TERMINATED" : (trigger != null) ? "SHUTTING_DOWN" : "RUNNING";
+		List<ComponentDescriptor> components = this.manager.components()
+			.stream()
+			.map(this::describe)
+			.toList();
+		ShutdownDescriptor shutdown = (trigger != null) ? ShutdownDescriptor.of(trigger, report) : null;
+		PreviousRunDescriptor previous = this.manager.previousRun().map(PreviousRunDescriptor::of).orElse(null);
+		return new LifecycleDescriptor(this.manager.serviceName(), status, components, shutdown, previous);
+	}
+
+	/**
+	 * Describes one component.
+	 * @param name the component name
+	 * @return the description, or {@code null} (404) for an unknown name
+	 */
+	@ReadOperation
+	public @Nullable ComponentDescriptor component(@Selector String name) {
+		return this.manager.components()
+			.stream()
+			.filter((component) -> component.name().equals(name))
+			.findFirst()
+			.map(this::describe)
+			.orElse(null);
+	}
+
+	/**
+	 * The previous run's shutdown as an SVG timeline, at {@code /actuator/lifecycle/previous/timeline}:
+	 * steps, then one bar per component coloured by outcome.
+	 * @param run {@code previous}
+	 * @param view {@code timeline}
+	 * @return the SVG, or {@code null} (404) when the previous run left no report
+	 */
+	@ReadOperation(produces = "image/svg+xml")
+	public @Nullable String timeline(@Selector String run, @Selector String view) {
+		if (!"previous".equals(run) || !"timeline".equals(view)) {
+			return null;
+		}
+		return this.manager.previousRun()
+			.filter((previous) -> !previous.report().isEmpty())
+			.map((previous) -> ShutdownTimeline.svg(previous.report()))
+			.orElse(null);
+	}
+
+	private ComponentDescriptor describe(ComponentView view) {
+		OptionsDescriptor options = (this.origins != null)
+				? this.origins.get(view.name()).map(OptionsDescriptor::of).orElse(null) : null;
+		return ComponentDescriptor.of(view, options);
+	}
+
+	/**
+	 * The whole lifecycle.
+	 *
+	 * @param serviceName the service name
+	 * @param status {@code RUNNING}, {@code SHUTTING_DOWN} or {@code TERMINATED}
+	 * @param components every component in registration order
+	 * @param shutdown the shutdown, or {@code null} while running
+	 * @param previousRun what the process before this one left: its shutdown report, or that it
+	 * ended without one; {@code null} when nothing is known (no run marker kept)
+	 */
+	public record LifecycleDescriptor(String serviceName, String status, List<ComponentDescriptor> components,
+			@Nullable ShutdownDescriptor shutdown, @Nullable PreviousRunDescriptor previousRun)
+			implements OperationResponseBody {
+	}
+
+	/**
+	 * The process that ran before this one.
+	 *
+	 * @param unclean whether it ended without finishing a shutdown
+	 * @param summary the one line the start logged
+	 * @param reportFile its shutdown report, or {@code null}
+	 * @param report that report's content (its schema is in the reference manual), or {@code null}
+	 */
+	public record PreviousRunDescriptor(boolean unclean, String summary, @Nullable String reportFile,
+			@Nullable Map<String, Object> report) {
+
+		static PreviousRunDescriptor of(PreviousRun previous) {
+			return new PreviousRunDescriptor(previous.unclean(), previous.summary(),
+					(previous.reportFile() != null) ? previous.reportFile().toString() : null,
+					previous.report().isEmpty() ? null : previous.report());
+		}
+
+	}
+
+	/**
+	 * One component, as seen now.
+	 *
+	 * @param name its name
+	 * @param tier its tier
+	 * @param phase its phase
+	 * @param state where it is in its life
+	 * @param healthy what {@code isHealthy()} answers
+	 * @param health the health monitor's verdict
+	 * @param heartbeatAge time since the last heartbeat the monitor saw (ISO-8601), or {@code null}
+	 * @param openCriticalSections critical sections open now
+	 * @param details extra detail, such as a critical executor's queue depth
+	 * @param options the effective options and where each came from, or {@code null} when the
+	 * manager was built without the Spring layer's resolver
+	 */
+	public record ComponentDescriptor(String name, Tier tier, int phase, ComponentState state, boolean healthy,
+			HealthStatus health, @Nullable String heartbeatAge, int openCriticalSections, Map<String, Object> details,
+			@Nullable OptionsDescriptor options) implements OperationResponseBody {
+
+		static ComponentDescriptor of(ComponentView view, @Nullable OptionsDescriptor options) {
+			return new ComponentDescriptor(view.name(), view.tier(), view.phase(), view.state(), view.healthy(),
+					view.healthStatus(), view.heartbeatAge().map(Object::toString).orElse(null),
+					view.openCriticalSections(), view.details(), options);
+		}
+
+	}
+
+	/**
+	 * A component's effective options.
+	 *
+	 * @param phase its phase
+	 * @param tier its tier
+	 * @param gracefulShutdown its graceful budget (ISO-8601), or {@code null} for none (bounded by
+	 * the global ceiling; an observability component gets 1 s)
+	 * @param livenessDeadline its liveness deadline (ISO-8601), or {@code null} when unmonitored
+	 * @param stallThreshold consecutive stalled checks before it counts as stalled
+	 * @param adopted whether it is a Spring {@code Lifecycle} bean adopted as a component
+	 * @param origins per option, where its value came from: {@code annotation}, {@code property}
+	 * ({@code lifecycle.components.<name>.*}), {@code spring} (an adopted bean's Spring phase or
+	 * {@code spring.lifecycle.timeout-per-shutdown-phase}), {@code code} or {@code default}
+	 */
+	public record OptionsDescriptor(int phase, Tier tier, @Nullable String gracefulShutdown,
+			@Nullable String livenessDeadline, int stallThreshold, boolean adopted, Map<String, String> origins) {
+
+		static OptionsDescriptor of(ComponentOrigins.Entry entry) {
+			ComponentOptions options = entry.options();
+			Map<String, String> origins = new LinkedHashMap<>();
+			entry.origins().forEach((option, origin) -> origins.put(option, origin.label()));
+			return new OptionsDescriptor(options.phase(), options.tier(),
+					options.gracefulShutdown().map(Object::toString).orElse(null),
+					options.livenessDeadline().map(Object::toString).orElse(null), options.stallThreshold(),
+					entry.adopted(), origins);
+		}
+
+	}
+
+	/**
+	 * The shutdown in progress or ended.
+	 *
+	 * @param reason the trigger's reason label
+	 * @param component the triggering component or source
+	 * @param detail the trigger's detail, empty if none
+	 * @param report the report, or {@code null} while the sequence runs
+	 */
+	public record ShutdownDescriptor(String reason, String component, String detail,
+			@Nullable ReportDescriptor report) {
+
+		static ShutdownDescriptor of(ShutdownTrigger trigger, @Nullable ShutdownReport report) {
+			return new ShutdownDescriptor(trigger.reason().label(), trigger.component(), trigger.detail(),
+					(report != null) ? ReportDescriptor.of(report) : null);
+		}
+
+	}
+
+	/**
+	 * An ended shutdown.
+	 *
+	 * @param clean whether it was clean
+	 * @param exitCode the process exit code it calls for
+	 * @param ceilingFired whether the global ceiling cut it short
+	 * @param elapsed its length (ISO-8601)
+	 * @param components how each component ended
+	 */
+	public record ReportDescriptor(boolean clean, int exitCode, boolean ceilingFired, String elapsed,
+			List<ComponentReport> components) {
+
+		static ReportDescriptor of(ShutdownReport report) {
+			return new ReportDescriptor(report.clean(), report.exitCode(), report.ceilingFired(),
+					report.elapsed().toString(), report.components());
+		}
+
+	}
+
+}

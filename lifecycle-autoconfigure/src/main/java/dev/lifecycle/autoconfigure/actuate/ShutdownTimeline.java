@@ -1,0 +1,175 @@
+package dev.lifecycle.autoconfigure.actuate;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Draws a shutdown report (the JSON the engine writes next to its run marker) as an SVG timeline,
+ * readable at a glance: the trigger and result in the title, one grey bar per step of the
+ * sequence, then one bar per component from the moment it was told to stop to its end, coloured
+ * by outcome (green completed, orange timeout, red died, grey still running when the report was
+ * last written).
+ */
+final class ShutdownTimeline {
+
+	private static final int WIDTH = 1000;
+
+	private static final int LABEL_WIDTH = 260;
+
+	private static final int ROW = 22;
+
+	private static final int TOP = 60;
+
+	private static final int MAX_COMPONENT_ROWS = 200;
+
+	private ShutdownTimeline() {
+	}
+
+	static String svg(Map<String, Object> report) {
+		List<Map<String, Object>> steps = list(report.get("steps"));
+		List<Map<String, Object>> components = new ArrayList<>(list(report.get("components")));
+		components.removeIf((component) -> number(component.get("stopStartMs")) < 0);
+		if (components.size() > MAX_COMPONENT_ROWS) {
+			components = components.subList(0, MAX_COMPONENT_ROWS);
+		}
+		long span = Math.max(1, number(report.get("elapsedMs")));
+		for (Map<String, Object> step : steps) {
+			span = Math.max(span, number(step.get("startMs")) + number(step.get("durationMs")));
+		}
+		for (Map<String, Object> component : components) {
+			span = Math.max(span, number(component.get("stopStartMs")) + number(component.get("durationMs")));
+		}
+		int rows = steps.size() + components.size() + 1;
+		int height = TOP + rows * ROW + 40;
+		StringBuilder svg = new StringBuilder(4096);
+		svg.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(WIDTH).append("\" height=\"")
+			.append(height).append("\" font-family=\"sans-serif\" font-size=\"12\">\n");
+		svg.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
+		svg.append("<text x=\"10\" y=\"22\" font-size=\"15\" font-weight=\"bold\">").append(escape(title(report)))
+			.append("</text>\n");
+		svg.append("<text x=\"10\" y=\"42\" fill=\"#555\">").append(escape(subtitle(report))).append("</text>\n");
+		axis(svg, span, height);
+		int y = TOP;
+		for (Map<String, Object> step : steps) {
+			String result = String.valueOf(step.get("result"));
+			String colour = "ok".equals(result) ? "#9e9e9e" : "#e53935";
+			bar(svg, y, String.valueOf(step.get("name")), number(step.get("startMs")), number(step.get("durationMs")),
+					span, colour, result);
+			y += ROW;
+		}
+		y += ROW / 2;
+		for (Map<String, Object> component : components) {
+			Object outcome = component.get("outcome");
+			String label = component.get("name") + " (phase " + component.get("phase") + ", "
+					+ component.get("tier") + ")";
+			bar(svg, y, label, number(component.get("stopStartMs")), number(component.get("durationMs")), span,
+					colour(outcome), (outcome != null) ? outcome.toString() : "running");
+			y += ROW;
+		}
+		return svg.append("</svg>\n").toString();
+	}
+
+	private static String title(Map<String, Object> report) {
+		Object trigger = report.get("trigger");
+		String reason = "unknown trigger";
+		if (trigger instanceof Map<?, ?> map) {
+			// A signal's component is "signal", the pre-stop file's "prestop": say it once.
+			reason = String.valueOf(map.get("reason"));
+			if (!reason.equals(String.valueOf(map.get("component")))) {
+				reason += " from " + map.get("component");
+			}
+		}
+		String state = String.valueOf(report.get("state"));
+		String outcome = switch (state) {
+			case "completed" -> Boolean.TRUE.equals(report.get("clean")) ? "clean" : "not clean";
+			case "ceiling" -> "cut by the global ceiling";
+			case "forced" -> "forced by a second signal";
+			default -> "did not finish (the process was killed)";
+		};
+		String exit = (report.get("exitCode") != null) ? ", exit " + report.get("exitCode") : "";
+		return report.get("service") + ": shutdown (" + reason + "), " + outcome + exit;
+	}
+
+	private static String subtitle(Map<String, Object> report) {
+		long elapsed = number(report.get("elapsedMs"));
+		String took = (elapsed >= 0) ? String.format(Locale.ROOT, "took %.1f s", elapsed / 1000.0)
+				: "last written after step '" + report.get("lastStep") + "'";
+		return "initiated " + report.get("initiatedAt") + ", " + took + ", pid " + report.get("pid");
+	}
+
+	private static void axis(StringBuilder svg, long span, int height) {
+		long tick = niceTick(span);
+		for (long t = 0; t <= span; t += tick) {
+			double x = x(t, span);
+			svg.append("<line x1=\"").append(format(x)).append("\" y1=\"").append(TOP - 6).append("\" x2=\"")
+				.append(format(x)).append("\" y2=\"").append(height - 30).append("\" stroke=\"#eee\"/>\n");
+			svg.append("<text x=\"").append(format(x)).append("\" y=\"").append(height - 14)
+				.append("\" text-anchor=\"middle\" fill=\"#555\">")
+				.append((tick < 1000) ? t + " ms" : String.format(Locale.ROOT, "%.1f s", t / 1000.0))
+				.append("</text>\n");
+		}
+	}
+
+	private static long niceTick(long span) {
+		long[] candidates = { 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 30000, 60000 };
+		for (long candidate : candidates) {
+			if (span / candidate <= 10) {
+				return candidate;
+			}
+		}
+		return 120000;
+	}
+
+	private static void bar(StringBuilder svg, int y, String label, long start, long duration, long span,
+			String colour, String result) {
+		svg.append("<text x=\"10\" y=\"").append(y + 15).append("\">").append(escape(truncate(label)))
+			.append("</text>\n");
+		double x = x(start, span);
+		double width = Math.max(2, x(start + duration, span) - x);
+		svg.append("<rect x=\"").append(format(x)).append("\" y=\"").append(y + 3).append("\" width=\"")
+			.append(format(width)).append("\" height=\"").append(ROW - 6).append("\" fill=\"").append(colour)
+			.append("\"><title>").append(escape(label + ": " + result + ", " + duration + " ms from " + start + " ms"))
+			.append("</title></rect>\n");
+	}
+
+	private static double x(long millis, long span) {
+		return LABEL_WIDTH + (WIDTH - LABEL_WIDTH - 20) * (double) millis / span;
+	}
+
+	private static String colour(@Nullable Object outcome) {
+		if (outcome == null) {
+			return "#bdbdbd";
+		}
+		return switch (outcome.toString()) {
+			case "completed" -> "#43a047";
+			case "timeout" -> "#fb8c00";
+			default -> "#e53935";
+		};
+	}
+
+	private static String truncate(String label) {
+		return (label.length() > 40) ? label.substring(0, 39) + "…" : label;
+	}
+
+	private static String format(double value) {
+		return String.format(Locale.ROOT, "%.1f", value);
+	}
+
+	private static long number(@Nullable Object value) {
+		return (value instanceof Number number) ? number.longValue() : -1;
+	}
+
+	@SuppressWarnings("unchecked")
+	private static List<Map<String, Object>> list(Object value) {
+		return (value instanceof List<?> list) ? (List<Map<String, Object>>) list : List.of();
+	}
+
+	private static String escape(String text) {
+		return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+	}
+
+}

@@ -1,0 +1,167 @@
+package dev.lifecycle.autoconfigure.component;
+
+import java.lang.reflect.Field;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionHandler;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.core.task.SimpleAsyncTaskExecutor;
+import org.springframework.core.task.TaskDecorator;
+import org.springframework.scheduling.concurrent.ConcurrentTaskExecutor;
+import org.springframework.scheduling.concurrent.ExecutorConfigurationSupport;
+import org.springframework.scheduling.concurrent.SimpleAsyncTaskScheduler;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
+import org.springframework.util.ReflectionUtils;
+
+/**
+ * One adopted executor or scheduler bean as the engine drains it, whatever its threads: Spring's
+ * {@code ThreadPoolTaskExecutor}, {@code ThreadPoolTaskScheduler}, {@code SimpleAsyncTaskExecutor}
+ * and {@code SimpleAsyncTaskScheduler} (Boot's executor and scheduler, on virtual threads or not),
+ * {@code ConcurrentTaskExecutor}, and plain {@link ExecutorService} beans.
+ *
+ * <p>At its turn it takes no new work and waits, without interrupting anything, for every task it
+ * accepted, including tasks submitted while the rest of the application drained; the engine's
+ * budget bounds the wait. A scheduler fires no new trigger from then on. A task submitted after
+ * the turn runs on the submitting thread (caller runs) for every Spring executor and for a plain
+ * {@link ThreadPoolExecutor}; a plain {@code ExecutorService} of another kind (a virtual
+ * thread-per-task executor) rejects it, as it rejects anything after {@code shutdown()}. The
+ * threads running accepted tasks are named with their stacks when the budget or the ceiling runs
+ * out.
+ */
+final class AdoptedExecutor {
+
+	private final Executor executor;
+
+	private final @Nullable TaskGate gate;
+
+	private AdoptedExecutor(Executor executor, @Nullable TaskGate gate) {
+		this.executor = executor;
+		this.gate = gate;
+	}
+
+	/** Whether a bean is an executor this class can drain. */
+	static boolean isExecutor(Object bean) {
+		return bean instanceof Executor;
+	}
+
+	/**
+	 * Prepares an executor bean for adoption: a Spring executor gets a {@link TaskGate} in front of
+	 * its own task decorator. Called before the bean initialises, so a thread pool applies the gate
+	 * to every task it will ever run.
+	 */
+	static AdoptedExecutor prepare(Executor executor) {
+		TaskGate gate = null;
+		if (executor instanceof SimpleAsyncTaskExecutor simple) {
+			gate = new TaskGate(currentDecorator(simple));
+			simple.setTaskDecorator(gate);
+		}
+		else if (executor instanceof ThreadPoolTaskExecutor pool) {
+			gate = new TaskGate(currentDecorator(pool));
+			pool.setTaskDecorator(gate);
+		}
+		else if (executor instanceof ConcurrentTaskExecutor concurrent) {
+			gate = new TaskGate(currentDecorator(concurrent));
+			concurrent.setTaskDecorator(gate);
+		}
+		return new AdoptedExecutor(executor, gate);
+	}
+
+	/**
+	 * The task decorator the application gave the executor (a context-propagating one, say): the
+	 * executors set it but offer no getter, and the gate must keep applying it.
+	 */
+	private static @Nullable TaskDecorator currentDecorator(Object executor) {
+		Field field = ReflectionUtils.findField(executor.getClass(), "taskDecorator", TaskDecorator.class);
+		if (field == null) {
+			return null;
+		}
+		ReflectionUtils.makeAccessible(field);
+		return (TaskDecorator) ReflectionUtils.getField(field, executor);
+	}
+
+	/** Stops taking new work and returns once every accepted task has finished. */
+	void drain() throws InterruptedException {
+		TaskGate gate = this.gate;
+		if (gate != null) {
+			gate.close();
+		}
+		if (this.executor instanceof SimpleAsyncTaskScheduler scheduler) {
+			// Pauses the triggers (none fires from now on) and waits for a fixed-delay task running now.
+			CountDownLatch stopped = new CountDownLatch(1);
+			scheduler.stop(stopped::countDown);
+			stopped.await();
+		}
+		if (this.executor instanceof ThreadPoolTaskScheduler scheduler) {
+			ScheduledThreadPoolExecutor scheduled = scheduler.getScheduledThreadPoolExecutor();
+			// Triggers not yet due are dropped at shutdown rather than fired later.
+			scheduled.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+			scheduled.setContinueExistingPeriodicTasksAfterShutdownPolicy(false);
+			shutDownAndAwait(scheduled);
+		}
+		else if (this.executor instanceof ThreadPoolTaskExecutor pool) {
+			shutDownAndAwait(pool.getThreadPoolExecutor());
+		}
+		else if (this.executor instanceof ExecutorConfigurationSupport support) {
+			support.initiateShutdown();
+		}
+		else if (this.executor instanceof ExecutorService service) {
+			shutDownAndAwait(service);
+		}
+		if (gate != null && !(this.executor instanceof ThreadPoolTaskExecutor)) {
+			// A thread pool's termination says it already; a task its pool rejected while it was
+			// still open (a full queue) was counted by the gate but never runs.
+			gate.awaitAccepted();
+		}
+	}
+
+	/**
+	 * Shuts a pool down and waits for it; a task that reaches a thread pool after the shutdown (it
+	 * passed the gate just before it closed) runs on its caller.
+	 */
+	private static void shutDownAndAwait(ExecutorService service) throws InterruptedException {
+		if (service instanceof ThreadPoolExecutor pool) {
+			RejectedExecutionHandler policy = pool.getRejectedExecutionHandler();
+			pool.setRejectedExecutionHandler((task, rejecting) -> {
+				if (rejecting.isShutdown()) {
+					task.run();
+				}
+				else {
+					policy.rejectedExecution(task, rejecting);
+				}
+			});
+		}
+		// Not shutdownNow: a task that is running is allowed to finish within the budget.
+		service.shutdown();
+		while (!service.awaitTermination(1, TimeUnit.HOURS)) {
+			// The engine's budget, not this loop, decides how long the wait may last.
+		}
+	}
+
+	/** The threads running accepted tasks now, for the diagnostics. */
+	Set<Thread> threads() {
+		Set<Thread> threads = new LinkedHashSet<>();
+		if (this.gate != null) {
+			threads.addAll(this.gate.running());
+		}
+		if (this.executor instanceof ExecutorConfigurationSupport support && threads.isEmpty()) {
+			// A scheduler's own pool threads, by the name prefix it gives them.
+			String prefix = support.getThreadNamePrefix();
+			for (Thread thread : Thread.getAllStackTraces().keySet()) {
+				if (thread.getName().startsWith(prefix)) {
+					threads.add(thread);
+				}
+			}
+		}
+		return threads;
+	}
+
+}

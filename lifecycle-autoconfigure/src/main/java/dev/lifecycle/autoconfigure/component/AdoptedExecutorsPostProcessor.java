@@ -1,0 +1,73 @@
+package dev.lifecycle.autoconfigure.component;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+
+import dev.lifecycle.autoconfigure.ComponentSettings;
+import dev.lifecycle.autoconfigure.LifecycleProperties;
+import dev.lifecycle.spring.ManagedComponent;
+
+import org.springframework.beans.BeansException;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.scheduling.concurrent.ExecutorConfigurationSupport;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Prepares every executor and scheduler bean that will be adopted, before it initialises, so that
+ * it keeps working until its turn in the shutdown and can be drained then (see
+ * {@link AdoptedExecutor}).
+ *
+ * <p>By default Spring's {@code ThreadPoolTaskExecutor} and {@code ThreadPoolTaskScheduler} shut
+ * down on the {@code ContextClosedEvent}, which Spring publishes at the very start of a close,
+ * before any lifecycle phase: {@code @Scheduled} methods would stop firing and {@code @Async} calls
+ * would be rejected during the drain delay and the shutdown handlers. Accepting tasks after the
+ * close event leaves the executor alone until the engine drains it. (Boot's
+ * {@code SimpleAsyncTaskScheduler} listens for the same event; the lifecycle processor takes it off
+ * the event's listeners when it adopts it.)
+ */
+final class AdoptedExecutorsPostProcessor implements BeanPostProcessor {
+
+	private final ObjectProvider<LifecycleProperties> properties;
+
+	private final Map<String, AdoptedExecutor> executors = new ConcurrentHashMap<>();
+
+	AdoptedExecutorsPostProcessor(ObjectProvider<LifecycleProperties> properties) {
+		this.properties = properties;
+	}
+
+	@Override
+	public Object postProcessBeforeInitialization(Object bean, String beanName) throws BeansException {
+		if (bean instanceof Executor executor && isAdopted(bean, beanName)) {
+			if (bean instanceof ExecutorConfigurationSupport support) {
+				support.setAcceptTasksAfterContextClose(true);
+			}
+			this.executors.put(beanName, AdoptedExecutor.prepare(executor));
+		}
+		return bean;
+	}
+
+	/**
+	 * The adopted form of an executor bean: the one prepared before it initialised, or, for an
+	 * executor this processor never saw (registered as a ready instance), one prepared now.
+	 */
+	AdoptedExecutor executor(String beanName, Executor bean) {
+		return this.executors.computeIfAbsent(beanName, (name) -> AdoptedExecutor.prepare(bean));
+	}
+
+	/** Whether a bean was prepared for adoption as an executor. */
+	Optional<AdoptedExecutor> prepared(String beanName) {
+		return Optional.ofNullable(this.executors.get(beanName));
+	}
+
+	private boolean isAdopted(Object bean, String beanName) {
+		LifecycleProperties properties = this.properties.getObject();
+		return properties.getAdoption().isEnabled()
+				&& !Boolean.FALSE.equals(ComponentSettings.find(properties.getComponents(), beanName).getAdopt())
+				&& !AnnotatedElementUtils.hasAnnotation(ClassUtils.getUserClass(bean), ManagedComponent.class);
+	}
+
+}

@@ -1,0 +1,448 @@
+package dev.lifecycle.autoconfigure.component;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.lifecycle.autoconfigure.ComponentOrigins;
+import dev.lifecycle.autoconfigure.ComponentSettings;
+import dev.lifecycle.autoconfigure.InvalidLifecycleConfigurationException;
+import dev.lifecycle.autoconfigure.LifecycleProperties;
+import dev.lifecycle.core.ComponentView;
+import dev.lifecycle.core.InvalidOptionException;
+import dev.lifecycle.core.LifecycleManager;
+import dev.lifecycle.core.Tier;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.context.ApplicationContextException;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.Lifecycle;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.context.event.ApplicationEventMulticaster;
+import org.springframework.context.support.AbstractApplicationContext;
+import org.springframework.context.support.DefaultLifecycleProcessor;
+import org.springframework.scheduling.concurrent.ExecutorConfigurationSupport;
+import org.springframework.scheduling.concurrent.SimpleAsyncTaskScheduler;
+
+/**
+ * The context's {@code lifecycleProcessor}: Spring's own {@link DefaultLifecycleProcessor}, except
+ * that every {@link Lifecycle} bean Lifecycle does not run itself is adopted as a component of the
+ * engine when the context refreshes, and is left out when Spring stops its Lifecycle beans on
+ * close.
+ *
+ * <p>Spring still starts every bean, in its phase, exactly as before. On close, the engine stops
+ * the adopted beans in its standard drain, after the drain delay and the shutdown handlers,
+ * highest phase first and concurrently within a phase, each bounded by its budget; Spring stops
+ * only the beans left to it (opted out with {@code lifecycle.components.<bean>.adopt=false},
+ * Lifecycle's own coordinator, Spring Boot's logging lifecycle, which must stop last), each where
+ * it always would. The web server's graceful shutdown
+ * and stop become closing steps of the sequence, after the observability drain. A {@code Lifecycle}
+ * bean that is also a {@code @ManagedComponent} is the component already and is not adopted twice.
+ *
+ * <p>What the components and the requests use is adopted in the {@link Tier#INFRASTRUCTURE} tier,
+ * which the engine drains after the web server has stopped: every executor and scheduler bean
+ * (a {@code Lifecycle} or not: {@code SimpleAsyncTaskExecutor}, {@code ConcurrentTaskExecutor} and
+ * plain {@code ExecutorService} beans too), and the {@code Lifecycle} beans that are connection
+ * pools, connection factories or producer factories. {@code lifecycle.components.<bean>.tier}
+ * overrides the choice. The separate management server stops in the sequence's last step, so its
+ * probes and metrics answer until then.
+ *
+ * <p>The context's lifecycle processor is the extension point Spring designed for this, and Spring
+ * Boot backs off its own when a bean of this name exists. It sees exactly the beans Spring would
+ * stop, by the same rules (lazy SmartLifecycle beans, factory beans), with their phases.
+ */
+final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
+
+	private static final Log logger = LogFactory.getLog(AdoptingLifecycleProcessor.class);
+
+	/** How Spring names the bean whose start threw. */
+	private static final Pattern FAILED_BEAN = Pattern.compile("Failed to start bean '([^']+)'");
+
+	/** Spring Boot's web server lifecycles: they stop after the sequence, where Spring stops them. */
+	private static final Set<String> WEB_SERVER_LIFECYCLES = Set.of(
+			"org.springframework.boot.web.server.context.WebServerGracefulShutdownLifecycle",
+			"org.springframework.boot.web.server.servlet.context.WebServerStartStopLifecycle",
+			"org.springframework.boot.web.server.reactive.context.WebServerStartStopLifecycle");
+
+	/**
+	 * Spring Boot's logging lifecycle cleans the logging system up once everything else has
+	 * stopped; adopted, it would stop before the sequence's last steps could log.
+	 */
+	private static final String LOGGING_LIFECYCLE = "org.springframework.boot.context.logging.LoggingApplicationListener$Lifecycle";
+
+	/** Spring Boot's separate management server (its child context): observability, stopped last. */
+	private static final String MANAGEMENT_SERVER_LIFECYCLE = "org.springframework.boot.actuate.autoconfigure.web.server.ChildManagementContextInitializer";
+
+	/**
+	 * Endings of the type names of {@code Lifecycle} beans that others use rather than do work:
+	 * pools and factories of connections, producers and clients.
+	 */
+	private static final List<String> INFRASTRUCTURE_TYPES = List.of("DataSource", "ConnectionPool", "Pool",
+			"ConnectionFactory", "ProducerFactory", "ClientFactory");
+
+	private final ObjectProvider<LifecycleManager> manager;
+
+	private final LifecycleProperties properties;
+
+	private final ManagedComponentRegistrar registrar;
+
+	private final ComponentOrigins origins;
+
+	private final Duration springTimeout;
+
+	/** False when Lifecycle is off at run time: then this is Spring's own processor, nothing more. */
+	private final boolean adopting;
+
+	private final Map<String, Lifecycle> adopted = new LinkedHashMap<>();
+
+	/** Executor beans adopted that are no {@code Lifecycle}. */
+	private final List<String> plainExecutors = new ArrayList<>();
+
+	private final Map<String, AdoptedLifecycleBean> components = new LinkedHashMap<>();
+
+	private final ObjectProvider<AdoptedExecutorsPostProcessor> executors;
+
+	private volatile ConfigurableListableBeanFactory beanFactory;
+
+	private volatile boolean closing;
+
+	/** Where the refresh is; only the refreshing thread moves it. */
+	private volatile Refresh refresh = Refresh.BEFORE;
+
+	/** Whether Spring has listed the beans it starts during this refresh. */
+	private volatile boolean startListed;
+
+	private volatile @Nullable LifecycleCoordinator coordinator;
+
+	/**
+	 * @param springTimeout Spring's {@code spring.lifecycle.timeout-per-shutdown-phase}: the budget
+	 * of an adopted bean without one of its own, and the phase timeout of the beans left to Spring
+	 */
+	AdoptingLifecycleProcessor(ObjectProvider<LifecycleManager> manager, LifecycleProperties properties,
+			ManagedComponentRegistrar registrar, ComponentOrigins origins, Duration springTimeout, boolean adopting,
+			ObjectProvider<AdoptedExecutorsPostProcessor> executors) {
+		this.executors = executors;
+		this.manager = manager;
+		this.properties = properties;
+		this.registrar = registrar;
+		this.origins = origins;
+		this.springTimeout = springTimeout;
+		this.adopting = adopting;
+		setTimeoutPerShutdownPhase(springTimeout.toMillis());
+	}
+
+	@Override
+	public void setBeanFactory(BeanFactory beanFactory) {
+		super.setBeanFactory(beanFactory);
+		this.beanFactory = (ConfigurableListableBeanFactory) beanFactory;
+	}
+
+	/**
+	 * Adopts the beans, then lets Spring start them. When a bean's start throws, Spring's own
+	 * stop of what had started is held back, the shutdown is recorded as a failed start naming
+	 * the bean and the cause, and then everything stops as a close would stop it: each adopted
+	 * bean once, in the engine's sequence.
+	 */
+	@Override
+	public void onRefresh() {
+		if (!this.adopting) {
+			super.onRefresh();
+			return;
+		}
+		adopt();
+		// Before any bean starts, so that a misspelt entry cannot leave a port bound.
+		this.registrar.checkOverrides(this.manager.getObject());
+		this.refresh = Refresh.STARTING;
+		try {
+			super.onRefresh();
+		}
+		catch (ApplicationContextException ex) {
+			this.refresh = Refresh.FAILED;
+			startFailed(ex);
+			throw ex;
+		}
+		finally {
+			if (this.refresh != Refresh.FAILED) {
+				this.refresh = Refresh.DONE;
+			}
+		}
+	}
+
+	@Override
+	public void onClose() {
+		this.closing = true;
+		super.onClose();
+	}
+
+	/**
+	 * While the context closes, or after a failed start, Spring stops only the beans that were not
+	 * adopted.
+	 */
+	@Override
+	protected Map<String, Lifecycle> getLifecycleBeans() {
+		Map<String, Lifecycle> beans = super.getLifecycleBeans();
+		if (this.refresh == Refresh.STARTING) {
+			if (this.startListed) {
+				// Spring lists the beans a second time during the refresh only to stop what it started,
+				// because a start threw. Nothing stops yet: startFailed() first records the failure.
+				return new LinkedHashMap<>();
+			}
+			this.startListed = true;
+			beans.values().stream().filter(LifecycleCoordinator.class::isInstance).findFirst()
+				.ifPresent((coordinator) -> this.coordinator = (LifecycleCoordinator) coordinator);
+		}
+		if (this.closing || this.refresh == Refresh.FAILED) {
+			beans.keySet().removeAll(this.adopted.keySet());
+		}
+		return beans;
+	}
+
+	/** Records the failed start, then stops everything that started as a close would. */
+	private void startFailed(ApplicationContextException ex) {
+		Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
+		Matcher bean = FAILED_BEAN.matcher(String.valueOf(ex.getMessage()));
+		String name = bean.find() ? bean.group(1) : LifecycleCoordinator.REFRESH;
+		LifecycleCoordinator coordinator = this.coordinator;
+		if (coordinator != null) {
+			coordinator.startFailed(name, cause);
+		}
+		try {
+			stop();
+		}
+		catch (RuntimeException stopFailure) {
+			ex.addSuppressed(stopFailure);
+		}
+	}
+
+	/**
+	 * Moves the web server's graceful shutdown and stop into the sequence, after the observability
+	 * drain and before the report, so the report says whether in-flight requests finished and the
+	 * ceiling bounds them. Spring then finds both lifecycles stopped and skips them; if the
+	 * sequence never reached them, Spring stops the server as usual.
+	 */
+	private void addWebServerClosingSteps(LifecycleManager manager, Map<String, Lifecycle> beans) {
+		Lifecycle graceful = null;
+		Lifecycle startStop = null;
+		for (Lifecycle bean : beans.values()) {
+			String type = bean.getClass().getName();
+			if (type.endsWith(".WebServerGracefulShutdownLifecycle") && WEB_SERVER_LIFECYCLES.contains(type)) {
+				graceful = bean;
+			}
+			else if (type.endsWith(".WebServerStartStopLifecycle") && WEB_SERVER_LIFECYCLES.contains(type)) {
+				startStop = bean;
+			}
+		}
+		if (graceful instanceof SmartLifecycle smart) {
+			manager.addClosingStep("web server graceful shutdown", this.springTimeout, () -> {
+				if (smart.isRunning()) {
+					CountDownLatch drained = new CountDownLatch(1);
+					smart.stop(drained::countDown);
+					drained.await();
+				}
+			});
+		}
+		if (startStop != null) {
+			Lifecycle server = startStop;
+			manager.addClosingStep("web server stop", this.springTimeout, () -> {
+				if (server.isRunning()) {
+					server.stop();
+				}
+			});
+		}
+	}
+
+	/**
+	 * The separate management server answers the probes and serves the metrics: it stops in the
+	 * sequence's last step, after everything else, and Spring then finds it stopped.
+	 */
+	private void addManagementServerLastStep(LifecycleManager manager, Map<String, Lifecycle> beans) {
+		for (Lifecycle bean : beans.values()) {
+			if (bean.getClass().getName().equals(MANAGEMENT_SERVER_LIFECYCLE)) {
+				manager.addLastStep("management server stop", this.springTimeout, () -> {
+					if (bean.isRunning()) {
+						bean.stop();
+					}
+				});
+			}
+		}
+	}
+
+	/**
+	 * Spring stops the beans that depend on a bean before the bean itself; the engine stops a
+	 * phase concurrently, so each adopted bean waits for its adopted dependents of the same phase.
+	 * A dependent in a lower phase would stop after the bean it needs: said once, at start.
+	 */
+	private void orderDependentsFirst(LifecycleManager manager) {
+		Map<String, ComponentView> views = new LinkedHashMap<>();
+		manager.components().forEach((view) -> views.put(view.name(), view));
+		this.components.forEach((name, component) -> {
+			ComponentView view = views.get(name);
+			List<AdoptedLifecycleBean.Dependent> first = new ArrayList<>();
+			for (String dependentName : this.beanFactory.getDependentBeans(name)) {
+				AdoptedLifecycleBean dependent = this.components.get(dependentName);
+				ComponentView dependentView = views.get(dependentName);
+				if (dependent == null || dependentView == null || view == null) {
+					continue;
+				}
+				if (dependentView.phase() == view.phase()) {
+					first.add(new AdoptedLifecycleBean.Dependent(dependent, dependentView));
+				}
+				else if (dependentView.phase() < view.phase()) {
+					logger.warn("Lifecycle: '" + dependentName + "' depends on '" + name + "' but stops after it (phase "
+							+ dependentView.phase() + " < " + view.phase() + "); give it a phase of at least "
+							+ view.phase() + " if it needs '" + name + "' while it stops");
+				}
+			}
+			component.dependents(first);
+		});
+	}
+
+	/** The adopted beans by name, in the order they were adopted. */
+	Map<String, Lifecycle> adopted() {
+		return Map.copyOf(this.adopted);
+	}
+
+	private void adopt() {
+		LifecycleManager manager = this.manager.getObject();
+		Map<String, LifecycleProperties.Component> overrides = this.properties.getComponents();
+		Map<String, Lifecycle> beans = getLifecycleBeans();
+		addWebServerClosingSteps(manager, beans);
+		addManagementServerLastStep(manager, beans);
+		beans.forEach((name, bean) -> {
+			if (bean instanceof LifecycleCoordinator || WEB_SERVER_LIFECYCLES.contains(bean.getClass().getName())
+					|| bean.getClass().getName().equals(LOGGING_LIFECYCLE)
+					|| bean.getClass().getName().equals(MANAGEMENT_SERVER_LIFECYCLE)
+					|| this.registrar.isManagedComponentBean(name) || this.adopted.containsKey(name)) {
+				return;
+			}
+			if (Boolean.FALSE.equals(ComponentSettings.find(overrides, name).getAdopt())) {
+				this.origins.leftToSpring(name);
+				return;
+			}
+			AdoptedExecutor executor = (bean instanceof Executor pool) ? executor(name, pool) : null;
+			Tier tier = (executor != null || isInfrastructure(bean)) ? Tier.INFRASTRUCTURE : Tier.STANDARD;
+			register(manager, name, bean, getPhase(bean), tier, "Spring Lifecycle bean '" + name + "' ("
+					+ bean.getClass().getName() + ")", new AdoptedLifecycleBean(bean, executor), overrides);
+		});
+		adoptExecutors(manager, overrides);
+		orderDependentsFirst(manager);
+		if (!this.adopted.isEmpty()) {
+			logger.info("Lifecycle: adopted " + this.adopted.size() + " Spring lifecycle bean(s) as components: "
+					+ this.adopted.keySet());
+		}
+		if (!this.plainExecutors.isEmpty()) {
+			logger.info("Lifecycle: adopted " + this.plainExecutors.size() + " executor bean(s) as infrastructure: "
+					+ this.plainExecutors);
+		}
+	}
+
+	private @Nullable AdoptedExecutor executor(String name, Executor bean) {
+		AdoptedExecutorsPostProcessor executors = this.executors.getIfAvailable();
+		return (executors != null) ? executors.executor(name, bean) : null;
+	}
+
+	/** An executor the engine made ({@code LifecycleManager.registerExecutor}) is a component already. */
+	private static boolean isEngines(Object bean) {
+		return bean.getClass().getName().startsWith(LifecycleManager.class.getPackageName() + ".");
+	}
+
+	private static boolean isInfrastructure(Lifecycle bean) {
+		String type = bean.getClass().getSimpleName();
+		return INFRASTRUCTURE_TYPES.stream().anyMatch(type::endsWith);
+	}
+
+	/**
+	 * Executors that are no {@code Lifecycle} bean (Boot's virtual-thread {@code SimpleAsyncTaskExecutor},
+	 * a {@code ConcurrentTaskExecutor}, a plain {@code ExecutorService}) are adopted too, at the phase
+	 * Spring gives its own executors unless configured, so all executors and schedulers drain
+	 * together: Spring would only close them when it destroys the beans.
+	 */
+	private void adoptExecutors(LifecycleManager manager, Map<String, LifecycleProperties.Component> overrides) {
+		for (String name : this.beanFactory.getBeanNamesForType(Executor.class, false, false)) {
+			if (this.adopted.containsKey(name) || this.plainExecutors.contains(name)
+					|| this.registrar.isManagedComponentBean(name) || !this.beanFactory.containsSingleton(name)) {
+				continue;
+			}
+			if (Boolean.FALSE.equals(ComponentSettings.find(overrides, name).getAdopt())) {
+				this.origins.leftToSpring(name);
+				continue;
+			}
+			Object bean = this.beanFactory.getSingleton(name);
+			if (!(bean instanceof Executor pool) || bean instanceof Lifecycle || isEngines(bean)) {
+				continue;
+			}
+			AdoptedExecutor executor = executor(name, pool);
+			if (executor == null) {
+				continue;
+			}
+			register(manager, name, null, ExecutorConfigurationSupport.DEFAULT_PHASE, Tier.INFRASTRUCTURE,
+					"executor bean '" + name + "' (" + bean.getClass().getName() + ")",
+					new AdoptedLifecycleBean(null, executor), overrides);
+			this.plainExecutors.add(name);
+		}
+	}
+
+	private void register(LifecycleManager manager, String name, @Nullable Lifecycle bean, int phase, Tier tier,
+			String description, AdoptedLifecycleBean component, Map<String, LifecycleProperties.Component> overrides) {
+		ComponentSettings.Declared declared = new ComponentSettings.Declared(phase, tier, this.springTimeout, null, 1,
+				false, ComponentSettings.Origin.SPRING, description);
+		ComponentSettings.Resolved resolved = ComponentSettings.resolve(name, declared, overrides);
+		this.origins.record(name, resolved, true);
+		try {
+			// An adopted bean serves the components that do the work: it never holds back their completion.
+			manager.registerPassive(name, resolved.options().withSupporting(true), component);
+		}
+		catch (InvalidOptionException ex) {
+			throw ComponentSettings.translate(ex);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidLifecycleConfigurationException("lifecycle.components." + name,
+					"cannot adopt Spring bean '" + name + "': " + ex.getMessage(),
+					"Rename the bean or the component that uses the same name, or set 'lifecycle.components." + name
+							+ ".adopt=false' to leave the bean to Spring.");
+		}
+		if (bean != null) {
+			this.adopted.put(name, bean);
+			this.components.put(name, component);
+			if (bean instanceof SimpleAsyncTaskScheduler) {
+				stopListeningForContextClosed(name, bean);
+			}
+		}
+	}
+
+	/**
+	 * Spring's {@code SimpleAsyncTaskScheduler} stops its triggers on the {@code ContextClosedEvent},
+	 * at the very start of a close; adopted, it keeps firing until its turn in the sequence, so it
+	 * no longer hears the event.
+	 */
+	private void stopListeningForContextClosed(String name, Lifecycle bean) {
+		if (!this.beanFactory.containsBean(AbstractApplicationContext.APPLICATION_EVENT_MULTICASTER_BEAN_NAME)) {
+			return;
+		}
+		ApplicationEventMulticaster multicaster = this.beanFactory.getBean(
+				AbstractApplicationContext.APPLICATION_EVENT_MULTICASTER_BEAN_NAME, ApplicationEventMulticaster.class);
+		multicaster.removeApplicationListenerBean(name);
+		if (bean instanceof ApplicationListener<?> listener) {
+			multicaster.removeApplicationListener(listener);
+		}
+	}
+
+	private enum Refresh {
+
+		BEFORE, STARTING, DONE, FAILED
+
+	}
+
+}

@@ -1,0 +1,112 @@
+package dev.lifecycle.autoconfigure.component;
+
+import java.time.Duration;
+
+import dev.lifecycle.autoconfigure.ComponentOrigins;
+import dev.lifecycle.autoconfigure.ConditionalOnLifecycleEnabled;
+import dev.lifecycle.autoconfigure.LifecycleProperties;
+import dev.lifecycle.autoconfigure.LifecycleSwitch;
+import dev.lifecycle.autoconfigure.process.LifecycleProcessAutoConfiguration;
+import dev.lifecycle.autoconfigure.process.ShutdownExit;
+import dev.lifecycle.autoconfigure.process.SignalTrap;
+import dev.lifecycle.core.LifecycleListener;
+import dev.lifecycle.core.LifecycleManager;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.SearchStrategy;
+import org.springframework.boot.autoconfigure.context.LifecycleAutoConfiguration;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.support.AbstractApplicationContext;
+import org.springframework.core.env.Environment;
+
+/**
+ * Auto-configuration of the components: the registration of {@code @ManagedComponent},
+ * {@code @ShutdownHandler} and {@code @FinalAction} beans, the adoption of the context's other
+ * {@code Lifecycle} beans and executors through its lifecycle processor, and the coordinator that
+ * ties the engine to the context's start and close. Before Spring Boot's own lifecycle processor,
+ * which backs off when this one exists.
+ */
+@AutoConfiguration(after = LifecycleProcessAutoConfiguration.class, before = LifecycleAutoConfiguration.class)
+@ConditionalOnLifecycleEnabled
+public final class LifecycleComponentAutoConfiguration {
+
+	/** Spring Boot's default for {@code spring.lifecycle.timeout-per-shutdown-phase}. */
+	static final Duration SPRING_DEFAULT_TIMEOUT_PER_SHUTDOWN_PHASE = Duration.ofSeconds(30);
+
+	@Bean
+	static ManagedComponentRegistrar lifecycleManagedComponentRegistrar(ObjectProvider<LifecycleManager> manager,
+			ObjectProvider<LifecycleProperties> properties, ComponentOrigins origins) {
+		return new ManagedComponentRegistrar(manager, properties, origins);
+	}
+
+	@Bean
+	@ConditionalOnBooleanProperty(name = "lifecycle.adoption.enabled", matchIfMissing = true)
+	static AdoptedExecutorsPostProcessor lifecycleAdoptedExecutorsPostProcessor(
+			ObjectProvider<LifecycleProperties> properties) {
+		return new AdoptedExecutorsPostProcessor(properties);
+	}
+
+	/**
+	 * The context's lifecycle processor, under the name Spring looks up; Spring Boot's own
+	 * auto-configuration backs off when it exists.
+	 */
+	@Bean(name = AbstractApplicationContext.LIFECYCLE_PROCESSOR_BEAN_NAME)
+	@ConditionalOnBooleanProperty(name = "lifecycle.adoption.enabled", matchIfMissing = true)
+	@ConditionalOnMissingBean(name = AbstractApplicationContext.LIFECYCLE_PROCESSOR_BEAN_NAME,
+			search = SearchStrategy.CURRENT)
+	AdoptingLifecycleProcessor lifecycleProcessor(ObjectProvider<LifecycleManager> manager,
+			LifecycleProperties properties, ManagedComponentRegistrar registrar, ComponentOrigins origins,
+			Environment environment, ObjectProvider<AdoptedExecutorsPostProcessor> executors) {
+		Duration springTimeout = Binder.get(environment)
+			.bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
+			.orElse(SPRING_DEFAULT_TIMEOUT_PER_SHUTDOWN_PHASE);
+		// Asked at run time too: conditions are frozen in an application processed ahead of time.
+		boolean adopting = !LifecycleSwitch.isOff(environment);
+		return new AdoptingLifecycleProcessor(manager, properties, registrar, origins, springTimeout, adopting,
+				executors);
+	}
+
+	@Bean
+	SmartLifecycle lifecycleCoordinator(LifecycleManager manager, ManagedComponentRegistrar registrar,
+			ShutdownExit exit, ObjectProvider<SignalTrap> signalTrap, ObjectProvider<LifecycleListener> listeners,
+			ObjectProvider<AdoptingLifecycleProcessor> processor, LifecycleProperties properties,
+			Environment environment) {
+		// Asked here as well as in the conditions, which are frozen in an application processed
+		// ahead of time: the off switch and the signal trap must still work at run time.
+		if (LifecycleSwitch.isOff(environment)) {
+			return NEVER_STARTED;
+		}
+		SignalTrap trap = properties.getSignals().isTrap() ? signalTrap.getIfAvailable() : null;
+		return new LifecycleCoordinator(manager, registrar, exit, trap, listeners.orderedStream().toList(),
+				processor.getIfAvailable() != null);
+	}
+
+	/** Stands in for the coordinator when Lifecycle is off at run time: nothing to start or stop. */
+	private static final SmartLifecycle NEVER_STARTED = new SmartLifecycle() {
+
+		@Override
+		public void start() {
+		}
+
+		@Override
+		public void stop() {
+		}
+
+		@Override
+		public boolean isRunning() {
+			return false;
+		}
+
+		@Override
+		public boolean isAutoStartup() {
+			return false;
+		}
+
+	};
+
+}

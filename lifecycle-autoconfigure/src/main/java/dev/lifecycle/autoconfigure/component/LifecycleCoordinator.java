@@ -1,0 +1,219 @@
+package dev.lifecycle.autoconfigure.component;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+import dev.lifecycle.autoconfigure.process.ShutdownExit;
+import dev.lifecycle.autoconfigure.process.SignalTrap;
+import dev.lifecycle.core.LifecycleListener;
+import dev.lifecycle.core.LifecycleManager;
+import dev.lifecycle.core.ShutdownReason;
+import dev.lifecycle.core.ShutdownReport;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.boot.context.event.ApplicationFailedEvent;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationContextAware;
+import org.springframework.context.ApplicationEvent;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.context.event.ContextRefreshedEvent;
+
+/**
+ * The one {@link SmartLifecycle} between Spring and the engine. It starts the engine once the
+ * context is refreshed, and on close runs the engine's whole shutdown sequence, blocking the
+ * closing thread until the report.
+ *
+ * <p>Its phase, {@link #PHASE}, is above the web server's graceful-shutdown phase
+ * ({@code DEFAULT_PHASE - 1024}) and its stop blocks instead of handing off to another thread, so
+ * the web server keeps accepting and answering (readiness 503, actuator 200, in-flight requests
+ * served) for the whole drain, and Spring's {@code timeout-per-shutdown-phase} cannot cut the
+ * drain short. The engine's global ceiling bounds the wait.
+ *
+ * <p>A close is a shutdown by signal with source {@code context-close}, unless the context never
+ * finished its refresh or the application's run failed (a runner threw): then the start failed,
+ * and the shutdown says so ({@code start-failed}).
+ *
+ * <p>Not API: public only for Lifecycle's own packages.
+ */
+public final class LifecycleCoordinator implements SmartLifecycle, SmartInitializingSingleton, DisposableBean,
+		ApplicationContextAware, ApplicationListener<ApplicationEvent> {
+
+	/** Above the web server's graceful shutdown, {@code DEFAULT_PHASE - 1024}: it stops first. */
+	public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 512;
+
+	/** The trigger source of a shutdown that starts with a plain context close. */
+	public static final String SOURCE = "context-close";
+
+	/** The trigger source of a failed start that names no single bean. */
+	static final String REFRESH = "refresh";
+
+	/** The trigger source of an application run that failed after the refresh (a runner threw). */
+	static final String APPLICATION_RUN = "application-run";
+
+	private static final Log logger = LogFactory.getLog(LifecycleCoordinator.class);
+
+	private final LifecycleManager manager;
+
+	private final ManagedComponentRegistrar registrar;
+
+	private final ShutdownExit exit;
+
+	private final @Nullable SignalTrap signalTrap;
+
+	private final boolean adoption;
+
+	private volatile boolean running;
+
+	private volatile @Nullable ApplicationContext context;
+
+	/** Whether this coordinator's own context finished its refresh. */
+	private volatile boolean refreshed;
+
+	/**
+	 * Creates the coordinator and attaches the listeners to the manager, so they are attached
+	 * whether the manager is Lifecycle's or the user's own.
+	 * @param signalTrap the signal trap, or {@code null} when signals are not trapped
+	 * @param adoption whether Spring Lifecycle beans are adopted when the context refreshes (the
+	 * {@code lifecycle.components} entries are then checked after the adoption)
+	 */
+	LifecycleCoordinator(LifecycleManager manager, ManagedComponentRegistrar registrar, ShutdownExit exit,
+			@Nullable SignalTrap signalTrap, List<LifecycleListener> listeners, boolean adoption) {
+		this.manager = manager;
+		this.registrar = registrar;
+		this.exit = exit;
+		this.signalTrap = signalTrap;
+		this.adoption = adoption;
+		listeners.forEach(manager::addListener);
+	}
+
+	@Override
+	public void afterSingletonsInstantiated() {
+		this.registrar.instantiateLazyComponents();
+		if (!this.adoption) {
+			this.registrar.checkOverrides(this.manager);
+		}
+	}
+
+	@Override
+	public void start() {
+		this.registrar.registerHandlers(this.manager);
+		this.exit.hold();
+		try {
+			this.manager.start();
+		}
+		catch (RuntimeException ex) {
+			// A component failed to start and the engine is already shutting down: let it drain
+			// what did start, then let the failed refresh report the failure and end the process.
+			this.exit.contextClosing();
+			awaitReport();
+			throw ex;
+		}
+		this.running = true;
+		if (this.signalTrap != null) {
+			this.signalTrap.replayEarlySignals();
+		}
+		this.exit.release();
+	}
+
+	@Override
+	public void stop() {
+		if (!this.running) {
+			return;
+		}
+		this.exit.contextClosing();
+		if (!this.manager.isShutdownInitiated()) {
+			if (this.refreshed) {
+				this.manager.triggerShutdown(ShutdownReason.SIGNAL, SOURCE);
+			}
+			else {
+				// Stopped before the refresh finished: the refresh failed after the engine started
+				// (a bean's start, when the lifecycle processor is Spring's own, or a refresh listener).
+				this.manager.triggerShutdown(ShutdownReason.START_FAILED, REFRESH,
+						"the application context's refresh failed after the components started");
+			}
+		}
+		awaitReport();
+		this.running = false;
+		if (this.signalTrap != null && !this.exit.ownsProcess()) {
+			// The context closed by someone else's hand and the JVM may live on (a test, a
+			// DevTools restart): give the JVM its own signal handling back.
+			this.signalTrap.uninstall();
+		}
+	}
+
+	/**
+	 * A bean's start threw and the refresh is failing, whether the engine had started or not: the
+	 * shutdown is a failed start naming the bean and the cause, and this waits for its report.
+	 * The failed refresh owns the process (Spring Boot reports the failure and exits with 1).
+	 */
+	void startFailed(String bean, Throwable cause) {
+		this.exit.contextClosing();
+		this.manager.triggerShutdown(ShutdownReason.START_FAILED, bean, String.valueOf(cause));
+		awaitReport();
+	}
+
+	@Override
+	public void setApplicationContext(ApplicationContext context) {
+		this.context = context;
+	}
+
+	@Override
+	public void onApplicationEvent(ApplicationEvent event) {
+		// A child context's refresh (a separate management server) reaches this listener too.
+		if (event instanceof ContextRefreshedEvent refresh && refresh.getApplicationContext() == this.context) {
+			this.refreshed = true;
+		}
+		else if (event instanceof ApplicationFailedEvent failed && failed.getApplicationContext() == this.context
+				&& this.running && !this.manager.isShutdownInitiated()) {
+			// The context refreshed but the application's run failed (a runner threw): Spring Boot
+			// closes the context next and exits with 1.
+			startFailed(APPLICATION_RUN, failed.getException());
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	@Override
+	public int getPhase() {
+		return PHASE;
+	}
+
+	/** Pausing a context must not shut the application down: the sequence is one-way. */
+	@Override
+	public boolean isPauseable() {
+		return false;
+	}
+
+	/**
+	 * A refresh that failed after the engine started never calls {@link #stop()}; run the
+	 * sequence here so components are still drained.
+	 */
+	@Override
+	public void destroy() {
+		stop();
+	}
+
+	private void awaitReport() {
+		Duration bound = this.manager.globalShutdownTimeout().plus(ShutdownExit.CEILING_SLACK);
+		try {
+			Optional<ShutdownReport> report = this.manager.awaitTermination(bound);
+			if (report.isEmpty()) {
+				logger.error("Lifecycle: no shutdown report within " + bound + "; closing the context without it");
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			logger.warn("Lifecycle: interrupted while waiting for the shutdown sequence; closing the context now");
+		}
+	}
+
+}

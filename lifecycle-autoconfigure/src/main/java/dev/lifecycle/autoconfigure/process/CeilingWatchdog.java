@@ -1,0 +1,155 @@
+package dev.lifecycle.autoconfigure.process;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.IntConsumer;
+import java.util.function.Supplier;
+
+import dev.lifecycle.core.ExitCodes;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Bounds the time from a shutdown's first instant to the process exit, whatever runs after the
+ * engine's sequence: Spring stopping the beans left to it, {@code @PreDestroy} methods,
+ * {@code DisposableBean}s, JVM shutdown hooks. Armed when a shutdown begins; if the application
+ * is still on its way out {@link #GRACE} after the global ceiling, it logs every thread that can hold the JVM
+ * (naming the bean a thread is destroying) and halts with {@link ExitCodes#CEILING}. A halt, not an
+ * exit: {@code System.exit} blocks for ever once shutdown hooks are running. Just before the halt
+ * it runs its {@link CeilingHaltHook}s (each bounds its own time), so what the process knows of
+ * its end can still leave it.
+ *
+ * <p>Not API: public only for Lifecycle's own packages.
+ */
+public final class CeilingWatchdog {
+
+	/** Time after the ceiling for the engine's own report and the exit to happen first. */
+	static final Duration GRACE = Duration.ofMillis(1500);
+
+	private static final Log logger = LogFactory.getLog(CeilingWatchdog.class);
+
+	private final Duration ceiling;
+
+	private final BeanDestructionTracker destructions;
+
+	private final IntConsumer halt;
+
+	private final BooleanSupplier ending;
+
+	private final Supplier<List<CeilingHaltHook>> hooks;
+
+	private volatile List<CeilingHaltHook> armedHooks = List.of();
+
+	private volatile @Nullable Thread thread;
+
+	/**
+	 * @param ending whether the application is still on its way out when the watchdog fires: the
+	 * context is still closing or the JVM is running its shutdown hooks. A JVM whose context has
+	 * closed and that nobody is exiting (a test, a DevTools restart) is left alone.
+	 * @param hooks what to run just before the halt, looked up when the watchdog is armed (the
+	 * context may be gone by the halt); what a hook throws is logged and the halt goes on
+	 */
+	public CeilingWatchdog(Duration ceiling, BeanDestructionTracker destructions, IntConsumer halt, BooleanSupplier ending,
+			Supplier<List<CeilingHaltHook>> hooks) {
+		this.ceiling = ceiling;
+		this.destructions = destructions;
+		this.halt = halt;
+		this.ending = ending;
+		this.hooks = hooks;
+	}
+
+	/** Starts the clock at the shutdown's first instant; later calls do nothing. */
+	public synchronized void arm(long initiatedAtNanos) {
+		if (this.thread != null) {
+			return;
+		}
+		try {
+			this.armedHooks = List.copyOf(this.hooks.get());
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Lifecycle: could not look up what to run before a ceiling halt", ex);
+		}
+		long deadline = initiatedAtNanos + this.ceiling.plus(GRACE).toNanos();
+		Thread watchdog = new Thread(() -> watch(deadline), "lifecycle-ceiling-watchdog");
+		// A daemon: the watchdog must never be what keeps the JVM alive.
+		watchdog.setDaemon(true);
+		this.thread = watchdog;
+		watchdog.start();
+	}
+
+	private void watch(long deadline) {
+		long remaining;
+		try {
+			while ((remaining = deadline - System.nanoTime()) > 0) {
+				TimeUnit.NANOSECONDS.sleep(remaining);
+			}
+		}
+		catch (InterruptedException ex) {
+			return;
+		}
+		if (!this.ending.getAsBoolean()) {
+			return;
+		}
+		try {
+			logger.error(diagnostics());
+			for (CeilingHaltHook hook : this.armedHooks) {
+				try {
+					hook.beforeHalt();
+				}
+				catch (RuntimeException ex) {
+					logger.error("Lifecycle: " + hook + " failed before the halt", ex);
+				}
+			}
+		}
+		finally {
+			this.halt.accept(ExitCodes.CEILING);
+		}
+	}
+
+	private String diagnostics() {
+		StringBuilder message = new StringBuilder("Lifecycle: the process is still running ")
+			.append(GRACE.toMillis())
+			.append(" ms after the global shutdown timeout of ")
+			.append(this.ceiling)
+			.append("; halting with exit code ")
+			.append(ExitCodes.CEILING)
+			.append(". Threads still at work:");
+		for (Map.Entry<Thread, StackTraceElement[]> entry : Thread.getAllStackTraces().entrySet()) {
+			Thread thread = entry.getKey();
+			if (thread == Thread.currentThread() || !holdsTheProcess(thread, entry.getValue())) {
+				continue;
+			}
+			message.append("\n  thread \"").append(thread.getName()).append("\" ").append(thread.getState());
+			String bean = destroyedBean(thread, entry.getValue());
+			if (bean != null) {
+				message.append(", destroying bean '").append(bean).append("'");
+			}
+			for (StackTraceElement element : entry.getValue()) {
+				message.append("\n      at ").append(element);
+			}
+		}
+		return message.toString();
+	}
+
+	/** Non-daemon threads (they keep the JVM alive) and Lifecycle's own stop threads. */
+	private static boolean holdsTheProcess(Thread thread, StackTraceElement[] stack) {
+		if (thread.getName().equals("DestroyJavaVM") || stack.length == 0) {
+			return false;
+		}
+		return !thread.isDaemon() || thread.getName().startsWith("lifecycle-");
+	}
+
+	private @Nullable String destroyedBean(Thread thread, StackTraceElement[] stack) {
+		for (StackTraceElement element : stack) {
+			if (element.getClassName().startsWith("org.springframework.beans.factory.support.DisposableBeanAdapter")) {
+				return this.destructions.lastDestroyedBy(thread).orElse(null);
+			}
+		}
+		return null;
+	}
+
+}

@@ -1,0 +1,136 @@
+package dev.lifecycle.autoconfigure.process;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.lifecycle.autoconfigure.LifecycleSwitch;
+import dev.lifecycle.autoconfigure.RunKind;
+import dev.lifecycle.core.ExitCodes;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
+
+import org.springframework.boot.context.event.ApplicationEnvironmentPreparedEvent;
+import org.springframework.boot.context.event.ApplicationFailedEvent;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.boot.context.event.SpringApplicationEvent;
+import org.springframework.context.ApplicationListener;
+import org.springframework.core.env.ConfigurableEnvironment;
+
+/**
+ * Traps SIGTERM, SIGINT and SIGHUP from the moment Spring Boot has the application's environment,
+ * before any bean exists, so that a signal in the first second of a start neither ends the JVM
+ * with 143 nor is lost: the first is remembered and handed to the {@link SignalTrap} when its bean
+ * installs the real handlers (the start then ends cleanly), a second one halts at once with 128.
+ *
+ * <p>Installed only when {@code lifecycle.enabled} and {@code lifecycle.signals.trap} are not
+ * false, never in a run that only prepares the service's life (see {@link RunKind}), and never
+ * inside Spring's test framework (its test defaults switch the trap off, but only
+ * later). If the start fails, or ends without a {@link SignalTrap} taking over, the JVM's own
+ * handlers are put back.
+ */
+final class EarlySignalTrap implements ApplicationListener<SpringApplicationEvent> {
+
+	private static final Log logger = LogFactory.getLog(EarlySignalTrap.class);
+
+	/** The JVM's handlers, replaced while the early trap is installed; guarded by the class. */
+	private static final Map<Signal, SignalHandler> originals = new LinkedHashMap<>();
+
+	private static final List<String> received = new ArrayList<>();
+
+	private static boolean installed;
+
+	@Override
+	public void onApplicationEvent(SpringApplicationEvent event) {
+		if (event instanceof ApplicationEnvironmentPreparedEvent prepared) {
+			if (wanted(prepared.getEnvironment())) {
+				install();
+			}
+		}
+		else if (event instanceof ApplicationFailedEvent || event instanceof ApplicationReadyEvent) {
+			release();
+		}
+	}
+
+	private static boolean wanted(ConfigurableEnvironment environment) {
+		return !LifecycleSwitch.isOff(environment)
+				&& environment.getProperty("lifecycle.signals.trap", Boolean.class, true) && !underTestFramework()
+				&& RunKind.current().trapsSignals();
+	}
+
+	private static boolean underTestFramework() {
+		return StackWalker.getInstance()
+			.walk((frames) -> frames.anyMatch((frame) -> frame.getClassName().startsWith("org.springframework.test.")
+					|| frame.getClassName().startsWith("org.springframework.boot.test.")));
+	}
+
+	private static synchronized void install() {
+		if (installed) {
+			return;
+		}
+		for (String name : SignalTrap.SIGNALS) {
+			Signal signal = new Signal(name);
+			try {
+				originals.put(signal, Signal.handle(signal, (arrived) -> early("SIG" + arrived.getName())));
+			}
+			catch (IllegalArgumentException ex) {
+				// Reserved by the JVM (-Xrs): SignalTrap will say so.
+			}
+		}
+		installed = true;
+	}
+
+	private static void early(String signal) {
+		int count;
+		synchronized (EarlySignalTrap.class) {
+			if (!installed) {
+				return;
+			}
+			received.add(signal);
+			count = received.size();
+		}
+		if (count == 1) {
+			logger.info("Lifecycle: received " + signal + " while the application starts; it shuts down as soon as "
+					+ "Lifecycle has started");
+			return;
+		}
+		logger.error("Lifecycle: second shutdown signal during start-up; forcing exit with code 128");
+		Runtime.getRuntime().halt(ExitCodes.FORCED);
+	}
+
+	/**
+	 * Hands over to the real trap: the JVM's original handlers (for the trap to restore one day)
+	 * and the signals that arrived so far, in order. Empty when the early trap was not installed.
+	 */
+	static synchronized TakeOver takeOver() {
+		TakeOver takeOver = new TakeOver(new LinkedHashMap<>(originals), List.copyOf(received));
+		installed = false;
+		originals.clear();
+		received.clear();
+		return takeOver;
+	}
+
+	/** Puts the JVM's handlers back if no SignalTrap took over. */
+	private static synchronized void release() {
+		if (!installed) {
+			return;
+		}
+		originals.forEach(Signal::handle);
+		originals.clear();
+		received.clear();
+		installed = false;
+	}
+
+	/**
+	 * What the early trap hands over.
+	 *
+	 * @param originals the JVM's own handlers, by signal
+	 * @param signals the signals received so far, in order
+	 */
+	record TakeOver(Map<Signal, SignalHandler> originals, List<String> signals) {
+	}
+
+}

@@ -1,0 +1,79 @@
+package dev.lifecycle.autoconfigure.process;
+
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntConsumer;
+
+import dev.lifecycle.autoconfigure.ConditionalOnLifecycleEnabled;
+import dev.lifecycle.autoconfigure.LifecycleManagerAutoConfiguration;
+import dev.lifecycle.autoconfigure.LifecycleProperties;
+import dev.lifecycle.autoconfigure.LifecycleSwitch;
+import dev.lifecycle.autoconfigure.RunKind;
+import dev.lifecycle.core.LifecycleManager;
+import dev.lifecycle.spring.LifecycleExit;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
+
+/**
+ * Auto-configuration of the process around the engine: the signal trap, the one place that
+ * decides the exit code and who ends the JVM, and the watchdog that halts it past the ceiling.
+ */
+@AutoConfiguration(after = LifecycleManagerAutoConfiguration.class)
+@ConditionalOnLifecycleEnabled
+public final class LifecycleProcessAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	LifecycleExit lifecycleExit(LifecycleProperties properties) {
+		return properties.getSignals().isTrap() ? LifecycleExit.system() : LifecycleExit.none();
+	}
+
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static BeanDestructionTracker lifecycleBeanDestructionTracker() {
+		return new BeanDestructionTracker();
+	}
+
+	@Bean
+	ShutdownExit lifecycleShutdownExit(ConfigurableApplicationContext context, LifecycleExit exit,
+			LifecycleManager manager, LifecycleProperties properties, BeanDestructionTracker destructions,
+			ObjectProvider<CeilingHaltHook> haltHooks) {
+		IntConsumer halt = (code) -> Runtime.getRuntime().halt(code);
+		AtomicReference<ShutdownExit> self = new AtomicReference<>();
+		CeilingWatchdog watchdog = properties.isHaltAfterCeiling()
+				? new CeilingWatchdog(manager.globalShutdownTimeout(), destructions, halt,
+						() -> self.get().isEnding(), () -> haltHooks.orderedStream().toList())
+				: null;
+		ShutdownExit shutdownExit = new ShutdownExit(context, exit, properties.isCloseContext(),
+				manager.globalShutdownTimeout().plus(ShutdownExit.CEILING_SLACK), manager, watchdog);
+		self.set(shutdownExit);
+		if (properties.isHaltAfterCeiling()) {
+			SpringApplication.getShutdownHandlers().add(() -> shutdownExit.haltIfTheCeilingFired(halt));
+		}
+		return shutdownExit;
+	}
+
+	@Bean(destroyMethod = "close")
+	@ConditionalOnBooleanProperty(name = "lifecycle.signals.trap", matchIfMissing = true)
+	SignalTrap lifecycleSignalTrap(LifecycleManager manager, ShutdownExit exit, LifecycleProperties properties,
+			Environment environment) {
+		SignalTrap trap = new SignalTrap(manager, exit);
+		// From here on, not only once the engine has started: a signal during start-up must not end
+		// the JVM with 143 and half-started beans. Asked again at run time: under AOT the condition
+		// above was frozen at build time.
+		if (properties.getSignals().isTrap() && !LifecycleSwitch.isOff(environment)
+				&& RunKind.current().trapsSignals()) {
+			trap.install();
+		}
+		return trap;
+	}
+
+}

@@ -1,0 +1,253 @@
+package dev.lifecycle.autoconfigure.process;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntConsumer;
+
+import dev.lifecycle.core.ExitCodes;
+import dev.lifecycle.core.LifecycleListener;
+import dev.lifecycle.core.LifecycleManager;
+import dev.lifecycle.core.ShutdownReason;
+import dev.lifecycle.core.ShutdownReport;
+import dev.lifecycle.core.ShutdownTrigger;
+import dev.lifecycle.spring.LifecycleExit;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.ExitCodeGenerator;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * Decides who ends the process, and how. The one way out of the process for a shutdown that did
+ * not start with the context closing: on the first instant of such a shutdown it closes the
+ * application context on a non-daemon thread (the coordinator blocks that close
+ * until the engine's report, while the web server keeps serving), then hands the report's exit
+ * code to {@link LifecycleExit}.
+ *
+ * <p>Whatever started the shutdown (a signal, the pre-stop file, a component, a plain
+ * {@code context.close()}, {@code SpringApplication.exit}, the JVM's shutdown hook), the
+ * {@link CeilingWatchdog} is armed at its first instant when {@code lifecycle.halt-after-ceiling}
+ * is on, so the process is gone shortly after the global ceiling even if a bean, a destroy method
+ * or a shutdown hook never returns. As the application's {@link ExitCodeGenerator}, it makes
+ * {@code SpringApplication.exit(context)} run the whole sequence and return the report's exit
+ * code; the caller then owns the process, as with any {@code SpringApplication.exit}. When the
+ * JVM's own shutdown hook closed the context and the ceiling fired, Spring Boot's shutdown
+ * handlers end the JVM with 129 rather than the JVM's 143.
+ *
+ * <p>Closing at once rather than after the report makes every trigger go through the same context
+ * close, so beans in higher Spring phases stop at the same point whatever started the shutdown.
+ * When the context belongs to someone else ({@code lifecycle.close-context=false}, the default
+ * under Spring's test framework) it only waits for the report before calling
+ * {@link LifecycleExit}.
+ *
+ * <p>Not API: public only for Lifecycle's own packages.
+ */
+public final class ShutdownExit implements LifecycleListener, ExitCodeGenerator {
+
+	/** Slack over the engine's ceiling before a close gives up waiting for the report. */
+	public static final Duration CEILING_SLACK = Duration.ofSeconds(5);
+
+	/** The trigger source of a shutdown started by {@code SpringApplication.exit}. */
+	static final String SPRING_APPLICATION_EXIT = "spring-application-exit";
+
+	private static final Log logger = LogFactory.getLog(ShutdownExit.class);
+
+	private final ConfigurableApplicationContext context;
+
+	private final LifecycleExit exit;
+
+	private final boolean closeContext;
+
+	private final Duration reportWait;
+
+	private final LifecycleManager manager;
+
+	private final @Nullable CeilingWatchdog watchdog;
+
+	private final AtomicReference<@Nullable Owner> owner = new AtomicReference<>();
+
+	private final CompletableFuture<ShutdownReport> report = new CompletableFuture<>();
+
+	/** Until the engine has started, a shutdown only remembers that it must close the context. */
+	private boolean held = true;
+
+	private boolean pending;
+
+	/**
+	 * @param closeContext whether to close the context
+	 * @param reportWait how long to wait for the report after the close; the coordinator
+	 * normally holds the close until the report, so this matters only without it
+	 * @param watchdog bounds the time to the process exit, or {@code null} when the process must
+	 * never be halted
+	 */
+	ShutdownExit(ConfigurableApplicationContext context, LifecycleExit exit, boolean closeContext,
+			Duration reportWait, LifecycleManager manager, @Nullable CeilingWatchdog watchdog) {
+		this.context = context;
+		this.exit = exit;
+		this.closeContext = closeContext;
+		this.reportWait = reportWait;
+		this.manager = manager;
+		this.watchdog = watchdog;
+	}
+
+	@Override
+	public void onShutdownInitiated(ShutdownTrigger trigger) {
+		if (this.watchdog != null) {
+			this.watchdog.arm(System.nanoTime());
+		}
+		begin();
+	}
+
+	/**
+	 * Runs the whole shutdown sequence, unless one is already under way, and returns the report's
+	 * exit code: {@code SpringApplication.exit(context)} calls this before it closes the context,
+	 * and its caller (usually {@code System.exit}) owns the process.
+	 */
+	@Override
+	public int getExitCode() {
+		contextClosing();
+		if (!this.manager.isShutdownInitiated()) {
+			this.manager.triggerShutdown(ShutdownReason.REQUESTED, SPRING_APPLICATION_EXIT);
+		}
+		return awaitExitCode();
+	}
+
+	/**
+	 * Whether the application is still on its way out: its context is closing, or the JVM is
+	 * running its shutdown hooks.
+	 */
+	boolean isEnding() {
+		return (this.context.isClosed() && this.context.isActive()) || isJvmShuttingDown();
+	}
+
+	private static boolean isJvmShuttingDown() {
+		Thread probe = new Thread(() -> {
+		}, "lifecycle-shutdown-probe");
+		try {
+			Runtime.getRuntime().addShutdownHook(probe);
+			Runtime.getRuntime().removeShutdownHook(probe);
+			return false;
+		}
+		catch (IllegalStateException ex) {
+			return true;
+		}
+	}
+
+	/**
+	 * Ends the JVM with 129 after the ceiling fired in a shutdown that the JVM's own shutdown hook
+	 * started (signals not trapped): run by Spring Boot's shutdown handlers once the contexts are
+	 * closed. Any other ending keeps its code.
+	 */
+	void haltIfTheCeilingFired(IntConsumer halt) {
+		this.manager.report()
+			.filter(ShutdownReport::ceilingFired)
+			.ifPresent((report) -> halt.accept(report.exitCode()));
+	}
+
+	@Override
+	public void onShutdownCompleted(ShutdownReport report) {
+		this.report.complete(report);
+	}
+
+	/**
+	 * Starts closing the context and exiting, once; later calls do nothing. While the engine is
+	 * starting the request is only remembered: see {@link #hold()}.
+	 */
+	synchronized void begin() {
+		if (this.watchdog != null) {
+			this.watchdog.arm(System.nanoTime());
+		}
+		if (this.held) {
+			this.pending = true;
+			return;
+		}
+		if (!this.owner.compareAndSet(null, Owner.LIFECYCLE)) {
+			return;
+		}
+		Thread thread = new Thread(this::closeAndExit, "lifecycle-exit");
+		// A signal handler's thread is a daemon and so would be this one: the JVM could then end
+		// with code 0 as soon as the web server's last thread stops, before exit() runs.
+		thread.setDaemon(false);
+		thread.start();
+	}
+
+	/**
+	 * Holds back {@link #begin()} while the context refreshes and the engine starts (held from
+	 * construction until {@link #release()}). If the start fails, the failed refresh owns the
+	 * process (Spring Boot reports the failure and the JVM exits with 1); exiting from here would
+	 * race that report.
+	 */
+	public synchronized void hold() {
+		this.held = true;
+	}
+
+	/** The engine started: a shutdown that began meanwhile now closes the context. */
+	public synchronized void release() {
+		this.held = false;
+		if (this.pending) {
+			this.pending = false;
+			begin();
+		}
+	}
+
+	/**
+	 * The context is closing by someone else's hand; whoever closes it owns the process, so
+	 * Lifecycle will not exit it.
+	 */
+	public synchronized void contextClosing() {
+		this.held = false;
+		this.pending = false;
+		this.owner.compareAndSet(null, Owner.CONTEXT);
+	}
+
+	/** Whether Lifecycle closes the context and ends the process, rather than whoever closed it. */
+	public boolean ownsProcess() {
+		return this.owner.get() == Owner.LIFECYCLE;
+	}
+
+	private void closeAndExit() {
+		if (this.closeContext) {
+			try {
+				this.context.close();
+			}
+			catch (RuntimeException | Error ex) {
+				logger.error("Lifecycle: closing the application context failed", ex);
+			}
+		}
+		int exitCode = awaitExitCode();
+		logger.info("Lifecycle: shutdown finished" + (this.closeContext ? " and application context closed" : "")
+				+ "; exit code " + exitCode);
+		this.exit.exit(exitCode);
+	}
+
+	private int awaitExitCode() {
+		try {
+			return this.report.get(this.reportWait.toNanos(), TimeUnit.NANOSECONDS).exitCode();
+		}
+		catch (TimeoutException | ExecutionException ex) {
+			// No report means the engine never finished, which only its ceiling can explain.
+			logger.error("Lifecycle: no shutdown report within " + this.reportWait);
+			return ExitCodes.CEILING;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return ExitCodes.CEILING;
+		}
+	}
+
+	private enum Owner {
+
+		/** Lifecycle closes the context and hands the exit code to {@link LifecycleExit}. */
+		LIFECYCLE,
+
+		/** Something else closed the context and owns the process. */
+		CONTEXT
+
+	}
+
+}

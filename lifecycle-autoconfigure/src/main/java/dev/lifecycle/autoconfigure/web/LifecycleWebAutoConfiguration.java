@@ -1,0 +1,39 @@
+package dev.lifecycle.autoconfigure.web;
+
+import dev.lifecycle.autoconfigure.ConditionalOnLifecycleEnabled;
+import dev.lifecycle.autoconfigure.LifecycleProperties;
+import dev.lifecycle.autoconfigure.component.LifecycleComponentAutoConfiguration;
+import dev.lifecycle.core.LifecycleManager;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * What every web stack's drain shares: the schedule that ends long-lived streams at
+ * {@code lifecycle.streams.end-at} and the registry of servers' GOAWAY senders. The stacks
+ * themselves are configured by {@code web.servlet}, {@code web.reactive}, {@code web.http2} and
+ * {@code web.socket}, each loading only with its own optional dependency; each bean can be
+ * replaced by a bean of its name.
+ */
+@AutoConfiguration(after = LifecycleComponentAutoConfiguration.class)
+@ConditionalOnLifecycleEnabled
+@ConditionalOnBean(LifecycleManager.class)
+@EnableConfigurationProperties(LifecycleProperties.class)
+public final class LifecycleWebAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	StreamDrain lifecycleStreamDrain(LifecycleProperties properties) {
+		return new StreamDrain(properties.getStreams().getEndAt());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	Http2Drain lifecycleHttp2Drain() {
+		return new Http2Drain();
+	}
+
+}

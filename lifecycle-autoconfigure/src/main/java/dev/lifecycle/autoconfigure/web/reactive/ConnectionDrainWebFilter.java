@@ -1,0 +1,161 @@
+package dev.lifecycle.autoconfigure.web.reactive;
+
+import dev.lifecycle.autoconfigure.web.ChunkedFraming;
+import dev.lifecycle.autoconfigure.web.Http2Drain;
+import dev.lifecycle.autoconfigure.web.PipelinedRequests;
+import dev.lifecycle.autoconfigure.web.StreamDrain;
+import dev.lifecycle.core.LifecycleManager;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.SignalType;
+import reactor.core.publisher.Sinks;
+
+import org.springframework.core.Ordered;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
+import org.springframework.http.server.reactive.ServerHttpRequestDecorator;
+import org.springframework.http.server.reactive.ServerHttpResponse;
+import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
+import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.WebFilter;
+import org.springframework.web.server.WebFilterChain;
+
+/**
+ * The reactive counterpart of the servlet stacks' connection drain filter (Reactor Netty): from the first
+ * instant of a shutdown every response carries {@code Connection: close}, so keep-alive clients
+ * reconnect elsewhere during the drain delay; every request counts as activity for the adaptive
+ * drain. Netty leaves the header out of HTTP/2 responses, where it has no meaning: an HTTP/2
+ * request gets a GOAWAY on its connection instead ({@link Http2Drain}).
+ *
+ * <p>Streaming responses (server-sent events, NDJSON, anything written with flushes) complete
+ * cleanly when the {@link StreamDrain} says so, so they never hold the web server's graceful
+ * shutdown.
+ */
+final class ConnectionDrainWebFilter implements WebFilter, Ordered {
+
+	private final LifecycleManager manager;
+
+	private final boolean connectionClose;
+
+	private final Http2Drain http2;
+
+	private final Sinks.Empty<Void> streamsEnded = Sinks.empty();
+
+	ConnectionDrainWebFilter(LifecycleManager manager, boolean connectionClose, StreamDrain streams, Http2Drain http2) {
+		this.manager = manager;
+		this.connectionClose = connectionClose;
+		this.http2 = http2;
+		streams.register(this.streamsEnded::tryEmitEmpty);
+	}
+
+	@Override
+	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
+		this.manager.recordActivity();
+		// A WebSocket upgrade keeps its connection: the socket ends with the streams instead. An
+		// offer of h2c the server does not take is answered in HTTP/1.1 like any request.
+		if (this.connectionClose
+				&& !"websocket".equalsIgnoreCase(exchange.getRequest().getHeaders().getFirst(HttpHeaders.UPGRADE))) {
+			closeWhenCommittedAfterTheShutdownBegan(exchange);
+		}
+		ServerHttpResponse response = new EndingStreams(exchange.getResponse(), this.streamsEnded.asMono());
+		// The GOAWAY follows the response: a client that fails the streams in flight when a GOAWAY
+		// arrives (the JDK's HttpClient before Java 24) still gets this one.
+		return chain.filter(exchange.mutate().response(response).build()).doFinally((signal) -> {
+			// An error is answered with a server error by the handler after this filter.
+			HttpStatusCode status = exchange.getResponse().getStatusCode();
+			if (signal == SignalType.ON_ERROR || (status != null && status.is5xxServerError())) {
+				this.manager.recordFailedRequest();
+			}
+			if (this.manager.isShutdownInitiated()) {
+				goAway(exchange);
+			}
+		});
+	}
+
+	/**
+	 * Decided as the response commits, once its status and headers are final, so that a request
+	 * in flight when the shutdown begins is answered with the header too; the response keeps the
+	 * framing it would have without it.
+	 */
+	private void closeWhenCommittedAfterTheShutdownBegan(ServerWebExchange exchange) {
+		ServerHttpResponse response = exchange.getResponse();
+		response.beforeCommit(() -> {
+			if (!this.manager.isShutdownInitiated() || pipelinedAfter(exchange)) {
+				// The last request of a pipeline says close; those before it are served on the connection.
+				return Mono.empty();
+			}
+			response.getHeaders().set(HttpHeaders.CONNECTION, "close");
+			try {
+				HttpStatusCode status = response.getStatusCode();
+				ChunkedFraming.keep(ServerHttpResponseDecorator.getNativeResponse(response),
+						HttpMethod.HEAD.equals(exchange.getRequest().getMethod()), (status != null) ? status.value() : 200,
+						response.getHeaders().getContentLength() >= 0);
+			}
+			catch (IllegalArgumentException ex) {
+				// A response with no native response behind it (a test double): nothing to frame.
+			}
+			return Mono.empty();
+		});
+	}
+
+	private static boolean pipelinedAfter(ServerWebExchange exchange) {
+		try {
+			return PipelinedRequests.follow(ServerHttpRequestDecorator.getNativeRequest(exchange.getRequest()));
+		}
+		catch (IllegalArgumentException ex) {
+			return false;
+		}
+	}
+
+	private void goAway(ServerWebExchange exchange) {
+		try {
+			this.http2.onRequest(ServerHttpRequestDecorator.getNativeRequest(exchange.getRequest()));
+		}
+		catch (IllegalArgumentException ex) {
+			// A request with no native request behind it (a test double): no connection to drain.
+		}
+	}
+
+	/** Completes a streaming body when the streams end, as if its publisher had completed. */
+	private static final class EndingStreams extends ServerHttpResponseDecorator {
+
+		private final Mono<Void> ended;
+
+		EndingStreams(ServerHttpResponse delegate, Mono<Void> ended) {
+			super(delegate);
+			this.ended = ended;
+		}
+
+		@Override
+		public Mono<Void> writeWith(Publisher<? extends DataBuffer> body) {
+			return super.writeWith(isStream(body) ? Flux.from(body).takeUntilOther(this.ended) : body);
+		}
+
+		/**
+		 * A body of many parts of a streaming type. A single value of such a type (a {@code Mono}
+		 * negotiated as NDJSON) is written whole, with the length announced for it.
+		 */
+		private boolean isStream(Publisher<? extends DataBuffer> body) {
+			MediaType type = getHeaders().getContentType();
+			return !(body instanceof Mono) && getHeaders().getContentLength() < 0 && type != null
+					&& (MediaType.TEXT_EVENT_STREAM.isCompatibleWith(type)
+							|| MediaType.APPLICATION_NDJSON.isCompatibleWith(type));
+		}
+
+		@Override
+		public Mono<Void> writeAndFlushWith(Publisher<? extends Publisher<? extends DataBuffer>> body) {
+			return super.writeAndFlushWith(Flux.from(body).takeUntilOther(this.ended));
+		}
+
+	}
+
+	@Override
+	public int getOrder() {
+		return Ordered.HIGHEST_PRECEDENCE;
+	}
+
+}

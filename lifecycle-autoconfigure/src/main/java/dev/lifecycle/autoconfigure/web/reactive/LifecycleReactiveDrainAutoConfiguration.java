@@ -1,0 +1,46 @@
+package dev.lifecycle.autoconfigure.web.reactive;
+
+import dev.lifecycle.autoconfigure.ConditionalOnLifecycleEnabled;
+import dev.lifecycle.autoconfigure.LifecycleProperties;
+import dev.lifecycle.autoconfigure.web.Http2Drain;
+import dev.lifecycle.autoconfigure.web.LifecycleWebAutoConfiguration;
+import dev.lifecycle.autoconfigure.web.PipelinedRequests;
+import dev.lifecycle.autoconfigure.web.StreamDrain;
+import dev.lifecycle.core.LifecycleManager;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication.Type;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.ImportRuntimeHints;
+
+/**
+ * Connection drain on the reactive stack (Reactor Netty): a web filter that closes HTTP/1.x
+ * connections after their response once a shutdown began ({@code lifecycle.connection-close}),
+ * counts requests for the adaptive drain and ends long-lived streams at their turn.
+ */
+@AutoConfiguration(after = LifecycleWebAutoConfiguration.class)
+@ConditionalOnLifecycleEnabled
+@ConditionalOnBean(LifecycleManager.class)
+public final class LifecycleReactiveDrainAutoConfiguration {
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnWebApplication(type = Type.REACTIVE)
+	@ConditionalOnClass(org.springframework.web.server.WebFilter.class)
+	@ImportRuntimeHints(PipelinedRequests.Hints.class)
+	static class ReactiveConnectionDrainConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(name = "lifecycleConnectionDrainWebFilter")
+		ConnectionDrainWebFilter lifecycleConnectionDrainWebFilter(LifecycleManager manager,
+				LifecycleProperties properties, StreamDrain streams, Http2Drain http2) {
+			return new ConnectionDrainWebFilter(manager, properties.isConnectionClose(), streams, http2);
+		}
+
+	}
+
+}

@@ -1,0 +1,52 @@
+package dev.lifecycle.autoconfigure.web.servlet;
+
+import dev.lifecycle.autoconfigure.ConditionalOnLifecycleEnabled;
+import dev.lifecycle.autoconfigure.LifecycleProperties;
+import dev.lifecycle.autoconfigure.web.Http2Drain;
+import dev.lifecycle.autoconfigure.web.LifecycleWebAutoConfiguration;
+import dev.lifecycle.autoconfigure.web.PipelinedRequests;
+import dev.lifecycle.autoconfigure.web.StreamDrain;
+import dev.lifecycle.core.LifecycleManager;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication.Type;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.ImportRuntimeHints;
+import org.springframework.core.Ordered;
+
+/**
+ * Connection drain on the servlet stacks (Tomcat, Jetty): a filter that closes HTTP/1.x
+ * connections after their response once a shutdown began ({@code lifecycle.connection-close}),
+ * counts requests for the adaptive drain and ends long-lived streams at their turn.
+ */
+@AutoConfiguration(after = LifecycleWebAutoConfiguration.class)
+@ConditionalOnLifecycleEnabled
+@ConditionalOnBean(LifecycleManager.class)
+public final class LifecycleServletDrainAutoConfiguration {
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnWebApplication(type = Type.SERVLET)
+	@ConditionalOnClass({ FilterRegistrationBean.class, org.springframework.web.filter.OncePerRequestFilter.class })
+	@ImportRuntimeHints(PipelinedRequests.Hints.class)
+	static class ServletConnectionDrainConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean(name = "lifecycleConnectionDrainFilter")
+		FilterRegistrationBean<ConnectionDrainFilter> lifecycleConnectionDrainFilter(LifecycleManager manager,
+				LifecycleProperties properties, StreamDrain streams, Http2Drain http2) {
+			FilterRegistrationBean<ConnectionDrainFilter> registration = new FilterRegistrationBean<>(
+					new ConnectionDrainFilter(manager, properties.isConnectionClose(), streams, http2));
+			registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+			registration.setAsyncSupported(true);
+			return registration;
+		}
+
+	}
+
+}

@@ -1,0 +1,111 @@
+package dev.lifecycle.autoconfigure.web.socket;
+
+import java.io.IOException;
+
+import dev.lifecycle.autoconfigure.web.StreamDrain;
+import jakarta.servlet.ServletContext;
+import jakarta.websocket.CloseReason.CloseCodes;
+import jakarta.websocket.CloseReason;
+import jakarta.websocket.Session;
+import jakarta.websocket.server.ServerContainer;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.ClassUtils;
+import org.springframework.web.context.ServletContextAware;
+
+/**
+ * Closes the sessions of plain Jakarta WebSocket endpoints ({@code @ServerEndpoint} classes and
+ * {@code ServerEndpointConfig}s, which Spring's {@code ServerEndpointExporter} registers with the
+ * web server) with 1001 "going away" when the long-lived streams end, through the web server's own
+ * WebSocket container: Tomcat's closes every session it holds, as it does itself when the
+ * application stops; Jetty's lists its open sessions. Neither tells of sessions as they open, so
+ * one opened after that point closes when the web server stops, as without Lifecycle. They run
+ * after every other session and stream has ended, since Tomcat's closes the WebSocket under a
+ * SockJS session too.
+ *
+ * <p>Not API: public only for Lifecycle's own packages.
+ */
+public final class JakartaWebSocketDrain implements ServletContextAware {
+
+	private static final Log logger = LogFactory.getLog(JakartaWebSocketDrain.class);
+
+	private static final boolean TOMCAT = ClassUtils.isPresent("org.apache.tomcat.websocket.WsWebSocketContainer",
+			JakartaWebSocketDrain.class.getClassLoader());
+
+	private static final boolean JETTY = ClassUtils.isPresent(
+			"org.eclipse.jetty.ee11.websocket.jakarta.common.JakartaWebSocketContainer",
+			JakartaWebSocketDrain.class.getClassLoader());
+
+	private volatile @Nullable ServletContext servletContext;
+
+	JakartaWebSocketDrain(StreamDrain streams) {
+		streams.registerServer(this::closeAll);
+	}
+
+	@Override
+	public void setServletContext(ServletContext servletContext) {
+		this.servletContext = servletContext;
+	}
+
+	private void closeAll() {
+		ServletContext context = this.servletContext;
+		Object container = (context != null) ? context.getAttribute(ServerContainer.class.getName()) : null;
+		try {
+			if (TOMCAT && Tomcat.closeAll(container)) {
+				return;
+			}
+			if (JETTY) {
+				Jetty.closeAll(container);
+			}
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Lifecycle: could not close the Jakarta WebSocket sessions with 1001; the web server "
+					+ "closes them when it stops", ex);
+		}
+	}
+
+	private static CloseReason goingAway() {
+		return new CloseReason(CloseCodes.GOING_AWAY, "shutting down");
+	}
+
+	/** Tomcat's container, loaded only when Tomcat's WebSocket support is present. */
+	private static final class Tomcat {
+
+		static boolean closeAll(@Nullable Object container) {
+			if (container instanceof org.apache.tomcat.websocket.WsWebSocketContainer tomcat) {
+				// Tomcat's own end of its sessions: each is closed with 1001; the container stays
+				// usable, and the sessions of Spring's WebSocket handlers on Tomcat are among them.
+				tomcat.destroy();
+				return true;
+			}
+			return false;
+		}
+
+	}
+
+	/** Jetty's container, loaded only when Jetty's Jakarta WebSocket support is present. */
+	private static final class Jetty {
+
+		static void closeAll(@Nullable Object container) {
+			if (container instanceof org.eclipse.jetty.ee11.websocket.jakarta.common.JakartaWebSocketContainer jetty) {
+				int count = 0;
+				for (Session session : jetty.getOpenSessions()) {
+					try {
+						session.close(goingAway());
+						count++;
+					}
+					catch (IOException ex) {
+						logger.debug("Lifecycle: a Jakarta WebSocket session did not close", ex);
+					}
+				}
+				if (count > 0) {
+					logger.info("Lifecycle: closed " + count + " Jakarta WebSocket session(s) with 1001 going away");
+				}
+			}
+		}
+
+	}
+
+}
