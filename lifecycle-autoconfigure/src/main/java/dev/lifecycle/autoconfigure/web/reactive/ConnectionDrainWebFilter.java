@@ -1,9 +1,8 @@
 package dev.lifecycle.autoconfigure.web.reactive;
 
-import dev.lifecycle.autoconfigure.web.ChunkedFraming;
 import dev.lifecycle.autoconfigure.web.Http2Drain;
-import dev.lifecycle.autoconfigure.web.PipelinedRequests;
 import dev.lifecycle.autoconfigure.web.StreamDrain;
+import dev.lifecycle.autoconfigure.web.servlet.ChunkedFraming;
 import dev.lifecycle.core.LifecycleManager;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
@@ -104,7 +103,7 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 
 	private static boolean pipelinedAfter(ServerWebExchange exchange) {
 		try {
-			return PipelinedRequests.follow(ServerHttpRequestDecorator.getNativeRequest(exchange.getRequest()));
+			return PipelinedNettyRequests.pipelined(ServerHttpRequestDecorator.getNativeRequest(exchange.getRequest()));
 		}
 		catch (IllegalArgumentException ex) {
 			return false;

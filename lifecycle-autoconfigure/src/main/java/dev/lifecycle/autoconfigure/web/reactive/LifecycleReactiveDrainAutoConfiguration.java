@@ -4,7 +4,6 @@ import dev.lifecycle.autoconfigure.ConditionalOnLifecycleEnabled;
 import dev.lifecycle.autoconfigure.LifecycleProperties;
 import dev.lifecycle.autoconfigure.web.Http2Drain;
 import dev.lifecycle.autoconfigure.web.LifecycleWebAutoConfiguration;
-import dev.lifecycle.autoconfigure.web.PipelinedRequests;
 import dev.lifecycle.autoconfigure.web.StreamDrain;
 import dev.lifecycle.core.LifecycleManager;
 
@@ -31,7 +30,7 @@ public final class LifecycleReactiveDrainAutoConfiguration {
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnWebApplication(type = Type.REACTIVE)
 	@ConditionalOnClass(org.springframework.web.server.WebFilter.class)
-	@ImportRuntimeHints(PipelinedRequests.Hints.class)
+	@ImportRuntimeHints(PipelinedNettyRequests.Hints.class)
 	static class ReactiveConnectionDrainConfiguration {
 
 		@Bean

@@ -10,9 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.IntUnaryOperator;
 
-import dev.lifecycle.autoconfigure.web.ChunkedFraming;
 import dev.lifecycle.autoconfigure.web.Http2Drain;
-import dev.lifecycle.autoconfigure.web.PipelinedRequests;
 import dev.lifecycle.autoconfigure.web.StreamDrain;
 import dev.lifecycle.core.LifecycleManager;
 import jakarta.servlet.AsyncContext;
@@ -240,7 +238,7 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 	private static IntUnaryOperator largestBufferedWrite(HttpServletRequest request) {
 		if (JETTY && servedByJetty(request)) {
 			try {
-				Integer size = Jetty.aggregationSize(request);
+				Integer size = JettyRequests.aggregationSize(request);
 				if (size != null) {
 					return (buffer) -> Math.min(size, buffer);
 				}
@@ -396,7 +394,7 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 		void closeIfShuttingDown() {
 			// The last request of a pipeline says close; those before it are served on the connection.
 			if (!this.closing && !isCommitted() && this.shuttingDown.getAsBoolean()
-					&& !PipelinedRequests.follow(this.request)) {
+					&& !PipelinedServletRequests.follow(this.request)) {
 				this.closing = true;
 				setHeader("Connection", "close");
 			}
@@ -618,17 +616,6 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 		public void close() {
 			this.response.closeIfShuttingDown();
 			super.close();
-		}
-
-	}
-
-	/** Jetty's configuration, read only when Jetty's servlet support is present. */
-	private static final class Jetty {
-
-		static @Nullable Integer aggregationSize(HttpServletRequest request) {
-			org.eclipse.jetty.ee11.servlet.ServletContextRequest jetty = org.eclipse.jetty.ee11.servlet.ServletContextRequest
-				.getServletContextRequest(request);
-			return (jetty != null) ? jetty.getServletChannel().getHttpConfiguration().getOutputAggregationSize() : null;
 		}
 
 	}

@@ -4,7 +4,6 @@ import dev.lifecycle.autoconfigure.ConditionalOnLifecycleEnabled;
 import dev.lifecycle.autoconfigure.LifecycleProperties;
 import dev.lifecycle.autoconfigure.web.Http2Drain;
 import dev.lifecycle.autoconfigure.web.LifecycleWebAutoConfiguration;
-import dev.lifecycle.autoconfigure.web.PipelinedRequests;
 import dev.lifecycle.autoconfigure.web.StreamDrain;
 import dev.lifecycle.core.LifecycleManager;
 
@@ -33,7 +32,7 @@ public final class LifecycleServletDrainAutoConfiguration {
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnWebApplication(type = Type.SERVLET)
 	@ConditionalOnClass({ FilterRegistrationBean.class, org.springframework.web.filter.OncePerRequestFilter.class })
-	@ImportRuntimeHints(PipelinedRequests.Hints.class)
+	@ImportRuntimeHints(TomcatRequests.Hints.class)
 	static class ServletConnectionDrainConfiguration {
 
 		@Bean

@@ -1,12 +1,9 @@
 package dev.lifecycle.autoconfigure.web.socket;
 
-import java.io.IOException;
-
 import dev.lifecycle.autoconfigure.web.StreamDrain;
 import jakarta.servlet.ServletContext;
 import jakarta.websocket.CloseReason.CloseCodes;
 import jakarta.websocket.CloseReason;
-import jakarta.websocket.Session;
 import jakarta.websocket.server.ServerContainer;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -53,11 +50,11 @@ public final class JakartaWebSocketDrain implements ServletContextAware {
 		ServletContext context = this.servletContext;
 		Object container = (context != null) ? context.getAttribute(ServerContainer.class.getName()) : null;
 		try {
-			if (TOMCAT && Tomcat.closeAll(container)) {
+			if (TOMCAT && TomcatWebSocketSessions.closeAll(container)) {
 				return;
 			}
 			if (JETTY) {
-				Jetty.closeAll(container);
+				JettyWebSocketSessions.closeAll(container, goingAway());
 			}
 		}
 		catch (RuntimeException ex) {
@@ -68,44 +65,6 @@ public final class JakartaWebSocketDrain implements ServletContextAware {
 
 	private static CloseReason goingAway() {
 		return new CloseReason(CloseCodes.GOING_AWAY, "shutting down");
-	}
-
-	/** Tomcat's container, loaded only when Tomcat's WebSocket support is present. */
-	private static final class Tomcat {
-
-		static boolean closeAll(@Nullable Object container) {
-			if (container instanceof org.apache.tomcat.websocket.WsWebSocketContainer tomcat) {
-				// Tomcat's own end of its sessions: each is closed with 1001; the container stays
-				// usable, and the sessions of Spring's WebSocket handlers on Tomcat are among them.
-				tomcat.destroy();
-				return true;
-			}
-			return false;
-		}
-
-	}
-
-	/** Jetty's container, loaded only when Jetty's Jakarta WebSocket support is present. */
-	private static final class Jetty {
-
-		static void closeAll(@Nullable Object container) {
-			if (container instanceof org.eclipse.jetty.ee11.websocket.jakarta.common.JakartaWebSocketContainer jetty) {
-				int count = 0;
-				for (Session session : jetty.getOpenSessions()) {
-					try {
-						session.close(goingAway());
-						count++;
-					}
-					catch (IOException ex) {
-						logger.debug("Lifecycle: a Jakarta WebSocket session did not close", ex);
-					}
-				}
-				if (count > 0) {
-					logger.info("Lifecycle: closed " + count + " Jakarta WebSocket session(s) with 1001 going away");
-				}
-			}
-		}
-
 	}
 
 }

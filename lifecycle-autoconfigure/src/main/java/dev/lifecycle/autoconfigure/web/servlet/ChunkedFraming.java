@@ -1,4 +1,4 @@
-package dev.lifecycle.autoconfigure.web;
+package dev.lifecycle.autoconfigure.web.servlet;
 
 import java.util.Map;
 
@@ -18,7 +18,7 @@ import org.springframework.util.ClassUtils;
  * (a HEAD request, 1xx, 204, 304) must not announce chunked encoding, which some clients would
  * then wait to read.
  *
- * <p>Not API: public only for Lifecycle's own packages.
+ * <p>Not API: public only for the reactive stack on a servlet container.
  */
 public final class ChunkedFraming {
 
