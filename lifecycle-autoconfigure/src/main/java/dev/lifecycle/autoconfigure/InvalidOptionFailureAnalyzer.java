@@ -26,8 +26,8 @@ public class InvalidOptionFailureAnalyzer extends AbstractFailureAnalyzer<Invali
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, InvalidOptionException cause) {
 		InvalidLifecycleConfigurationException translated = (cause.component() != null)
-				? ComponentSettings.translate(cause)
-				: LifecycleSettings.translate(cause);
+				? ComponentOverrides.translate(cause)
+				: ManagerSettings.translate(cause);
 		return this.delegate.analyze(rootFailure, translated);
 	}
 

@@ -25,19 +25,19 @@ import org.springframework.core.task.VirtualThreadTaskExecutor;
  */
 @AutoConfiguration
 @ConditionalOnLifecycleEnabled
-@EnableConfigurationProperties(LifecycleProperties.class)
+@EnableConfigurationProperties(LifecycleManagerProperties.class)
 public final class LifecycleManagerAutoConfiguration {
 
 	private static final Log logger = LogFactory.getLog(LifecycleManagerAutoConfiguration.class);
 
 	@Bean
 	@ConditionalOnMissingBean
-	LifecycleManager lifecycleManager(LifecycleProperties properties, Environment environment,
-			ComponentOrigins origins) {
+	LifecycleManager lifecycleManager(LifecycleManagerProperties properties, Environment environment,
+			ComponentLedger origins) {
 		if (LifecycleSwitch.isOff(environment)) {
 			return InertLifecycleAutoConfiguration.inertManager(environment);
 		}
-		LifecycleManager.Builder builder = LifecycleSettings.of(properties, environment)
+		LifecycleManager.Builder builder = ManagerSettings.of(properties, environment)
 			.builder()
 			.componentOptions((name, options) -> origins.resolve(name, options, properties.getComponents()));
 		RunKind run = RunKind.current();
@@ -60,8 +60,8 @@ public final class LifecycleManagerAutoConfiguration {
 
 	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-	static ComponentOrigins lifecycleComponentOrigins() {
-		return new ComponentOrigins();
+	static ComponentLedger lifecycleComponentOrigins() {
+		return new ComponentLedger();
 	}
 
 	@Bean

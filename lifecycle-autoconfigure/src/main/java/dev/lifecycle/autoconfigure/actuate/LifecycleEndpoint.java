@@ -4,7 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.lifecycle.autoconfigure.ComponentOrigins;
+import dev.lifecycle.autoconfigure.ComponentLedger;
 import dev.lifecycle.core.ComponentOptions;
 import dev.lifecycle.core.ComponentReport;
 import dev.lifecycle.core.ComponentState;
@@ -37,7 +37,7 @@ public final class LifecycleEndpoint {
 
 	private final LifecycleManager manager;
 
-	private final @Nullable ComponentOrigins origins;
+	private final @Nullable ComponentLedger origins;
 
 	/**
 	 * Creates the endpoint.
@@ -50,7 +50,7 @@ public final class LifecycleEndpoint {
 	/**
 	 * @param origins where each component's options came from, or {@code null} when unknown
 	 */
-	public LifecycleEndpoint(LifecycleManager manager, @Nullable ComponentOrigins origins) {
+	public LifecycleEndpoint(LifecycleManager manager, @Nullable ComponentLedger origins) {
 		this.manager = manager;
 		this.origins = origins;
 	}
@@ -190,7 +190,7 @@ public final class LifecycleEndpoint {
 	public record OptionsDescriptor(int phase, Tier tier, @Nullable String gracefulShutdown,
 			@Nullable String livenessDeadline, int stallThreshold, boolean adopted, Map<String, String> origins) {
 
-		static OptionsDescriptor of(ComponentOrigins.Entry entry) {
+		static OptionsDescriptor of(ComponentLedger.Entry entry) {
 			ComponentOptions options = entry.options();
 			Map<String, String> origins = new LinkedHashMap<>();
 			entry.origins().forEach((option, origin) -> origins.put(option, origin.label()));

@@ -1,6 +1,6 @@
 package dev.lifecycle.autoconfigure.actuate;
 
-import dev.lifecycle.autoconfigure.ComponentOrigins;
+import dev.lifecycle.autoconfigure.ComponentLedger;
 import dev.lifecycle.autoconfigure.ConditionalOnLifecycleEnabled;
 import dev.lifecycle.autoconfigure.component.LifecycleComponentAutoConfiguration;
 import dev.lifecycle.core.LifecycleManager;
@@ -29,7 +29,7 @@ public final class LifecycleEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnAvailableEndpoint(LifecycleEndpoint.class)
-	LifecycleEndpoint lifecycleEndpoint(LifecycleManager manager, ObjectProvider<ComponentOrigins> origins) {
+	LifecycleEndpoint lifecycleEndpoint(LifecycleManager manager, ObjectProvider<ComponentLedger> origins) {
 		return new LifecycleEndpoint(manager, origins.getIfAvailable());
 	}
 

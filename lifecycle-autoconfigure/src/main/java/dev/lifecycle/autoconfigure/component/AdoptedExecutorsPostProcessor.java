@@ -5,8 +5,8 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 
-import dev.lifecycle.autoconfigure.ComponentSettings;
-import dev.lifecycle.autoconfigure.LifecycleProperties;
+import dev.lifecycle.autoconfigure.ComponentOverrides;
+import dev.lifecycle.autoconfigure.LifecycleManagerProperties;
 import dev.lifecycle.spring.ManagedComponent;
 
 import org.springframework.beans.BeansException;
@@ -31,11 +31,11 @@ import org.springframework.util.ClassUtils;
  */
 final class AdoptedExecutorsPostProcessor implements BeanPostProcessor {
 
-	private final ObjectProvider<LifecycleProperties> properties;
+	private final ObjectProvider<LifecycleManagerProperties> properties;
 
 	private final Map<String, AdoptedExecutor> executors = new ConcurrentHashMap<>();
 
-	AdoptedExecutorsPostProcessor(ObjectProvider<LifecycleProperties> properties) {
+	AdoptedExecutorsPostProcessor(ObjectProvider<LifecycleManagerProperties> properties) {
 		this.properties = properties;
 	}
 
@@ -64,9 +64,9 @@ final class AdoptedExecutorsPostProcessor implements BeanPostProcessor {
 	}
 
 	private boolean isAdopted(Object bean, String beanName) {
-		LifecycleProperties properties = this.properties.getObject();
+		LifecycleManagerProperties properties = this.properties.getObject();
 		return properties.getAdoption().isEnabled()
-				&& !Boolean.FALSE.equals(ComponentSettings.find(properties.getComponents(), beanName).getAdopt())
+				&& !Boolean.FALSE.equals(ComponentOverrides.find(properties.getComponents(), beanName).getAdopt())
 				&& !AnnotatedElementUtils.hasAnnotation(ClassUtils.getUserClass(bean), ManagedComponent.class);
 	}
 

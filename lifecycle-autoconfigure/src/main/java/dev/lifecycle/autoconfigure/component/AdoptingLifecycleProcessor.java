@@ -11,10 +11,10 @@ import java.util.concurrent.Executor;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.lifecycle.autoconfigure.ComponentOrigins;
-import dev.lifecycle.autoconfigure.ComponentSettings;
+import dev.lifecycle.autoconfigure.ComponentLedger;
+import dev.lifecycle.autoconfigure.ComponentOverrides;
 import dev.lifecycle.autoconfigure.InvalidLifecycleConfigurationException;
-import dev.lifecycle.autoconfigure.LifecycleProperties;
+import dev.lifecycle.autoconfigure.LifecycleManagerProperties;
 import dev.lifecycle.core.ComponentView;
 import dev.lifecycle.core.InvalidOptionException;
 import dev.lifecycle.core.LifecycleManager;
@@ -94,11 +94,11 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 
 	private final ObjectProvider<LifecycleManager> manager;
 
-	private final LifecycleProperties properties;
+	private final LifecycleManagerProperties properties;
 
 	private final ManagedComponentRegistrar registrar;
 
-	private final ComponentOrigins origins;
+	private final ComponentLedger origins;
 
 	private final Duration springTimeout;
 
@@ -130,8 +130,8 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 	 * @param springTimeout Spring's {@code spring.lifecycle.timeout-per-shutdown-phase}: the budget
 	 * of an adopted bean without one of its own, and the phase timeout of the beans left to Spring
 	 */
-	AdoptingLifecycleProcessor(ObjectProvider<LifecycleManager> manager, LifecycleProperties properties,
-			ManagedComponentRegistrar registrar, ComponentOrigins origins, Duration springTimeout, boolean adopting,
+	AdoptingLifecycleProcessor(ObjectProvider<LifecycleManager> manager, LifecycleManagerProperties properties,
+			ManagedComponentRegistrar registrar, ComponentLedger origins, Duration springTimeout, boolean adopting,
 			ObjectProvider<AdoptedExecutorsPostProcessor> executors) {
 		this.executors = executors;
 		this.manager = manager;
@@ -316,7 +316,7 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 
 	private void adopt() {
 		LifecycleManager manager = this.manager.getObject();
-		Map<String, LifecycleProperties.Component> overrides = this.properties.getComponents();
+		Map<String, LifecycleManagerProperties.Component> overrides = this.properties.getComponents();
 		Map<String, Lifecycle> beans = getLifecycleBeans();
 		addWebServerClosingSteps(manager, beans);
 		addManagementServerLastStep(manager, beans);
@@ -327,7 +327,7 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 					|| this.registrar.isManagedComponentBean(name) || this.adopted.containsKey(name)) {
 				return;
 			}
-			if (Boolean.FALSE.equals(ComponentSettings.find(overrides, name).getAdopt())) {
+			if (Boolean.FALSE.equals(ComponentOverrides.find(overrides, name).getAdopt())) {
 				this.origins.leftToSpring(name);
 				return;
 			}
@@ -369,13 +369,13 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 	 * Spring gives its own executors unless configured, so all executors and schedulers drain
 	 * together: Spring would only close them when it destroys the beans.
 	 */
-	private void adoptExecutors(LifecycleManager manager, Map<String, LifecycleProperties.Component> overrides) {
+	private void adoptExecutors(LifecycleManager manager, Map<String, LifecycleManagerProperties.Component> overrides) {
 		for (String name : this.beanFactory.getBeanNamesForType(Executor.class, false, false)) {
 			if (this.adopted.containsKey(name) || this.plainExecutors.contains(name)
 					|| this.registrar.isManagedComponentBean(name) || !this.beanFactory.containsSingleton(name)) {
 				continue;
 			}
-			if (Boolean.FALSE.equals(ComponentSettings.find(overrides, name).getAdopt())) {
+			if (Boolean.FALSE.equals(ComponentOverrides.find(overrides, name).getAdopt())) {
 				this.origins.leftToSpring(name);
 				continue;
 			}
@@ -395,17 +395,17 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 	}
 
 	private void register(LifecycleManager manager, String name, @Nullable Lifecycle bean, int phase, Tier tier,
-			String description, AdoptedLifecycleBean component, Map<String, LifecycleProperties.Component> overrides) {
-		ComponentSettings.Declared declared = new ComponentSettings.Declared(phase, tier, this.springTimeout, null, 1,
-				false, ComponentSettings.Origin.SPRING, description);
-		ComponentSettings.Resolved resolved = ComponentSettings.resolve(name, declared, overrides);
+			String description, AdoptedLifecycleBean component, Map<String, LifecycleManagerProperties.Component> overrides) {
+		ComponentOverrides.Declared declared = new ComponentOverrides.Declared(phase, tier, this.springTimeout, null, 1,
+				false, ComponentOverrides.Origin.SPRING, description);
+		ComponentOverrides.Resolved resolved = ComponentOverrides.resolve(name, declared, overrides);
 		this.origins.record(name, resolved, true);
 		try {
 			// An adopted bean serves the components that do the work: it never holds back their completion.
 			manager.registerPassive(name, resolved.options().withSupporting(true), component);
 		}
 		catch (InvalidOptionException ex) {
-			throw ComponentSettings.translate(ex);
+			throw ComponentOverrides.translate(ex);
 		}
 		catch (IllegalArgumentException ex) {
 			throw new InvalidLifecycleConfigurationException("lifecycle.components." + name,

@@ -2,9 +2,9 @@ package dev.lifecycle.autoconfigure.component;
 
 import java.time.Duration;
 
-import dev.lifecycle.autoconfigure.ComponentOrigins;
+import dev.lifecycle.autoconfigure.ComponentLedger;
 import dev.lifecycle.autoconfigure.ConditionalOnLifecycleEnabled;
-import dev.lifecycle.autoconfigure.LifecycleProperties;
+import dev.lifecycle.autoconfigure.LifecycleManagerProperties;
 import dev.lifecycle.autoconfigure.LifecycleSwitch;
 import dev.lifecycle.autoconfigure.process.LifecycleProcessAutoConfiguration;
 import dev.lifecycle.autoconfigure.process.ShutdownExit;
@@ -40,14 +40,14 @@ public final class LifecycleComponentAutoConfiguration {
 
 	@Bean
 	static ManagedComponentRegistrar lifecycleManagedComponentRegistrar(ObjectProvider<LifecycleManager> manager,
-			ObjectProvider<LifecycleProperties> properties, ComponentOrigins origins) {
+			ObjectProvider<LifecycleManagerProperties> properties, ComponentLedger origins) {
 		return new ManagedComponentRegistrar(manager, properties, origins);
 	}
 
 	@Bean
 	@ConditionalOnBooleanProperty(name = "lifecycle.adoption.enabled", matchIfMissing = true)
 	static AdoptedExecutorsPostProcessor lifecycleAdoptedExecutorsPostProcessor(
-			ObjectProvider<LifecycleProperties> properties) {
+			ObjectProvider<LifecycleManagerProperties> properties) {
 		return new AdoptedExecutorsPostProcessor(properties);
 	}
 
@@ -60,7 +60,7 @@ public final class LifecycleComponentAutoConfiguration {
 	@ConditionalOnMissingBean(name = AbstractApplicationContext.LIFECYCLE_PROCESSOR_BEAN_NAME,
 			search = SearchStrategy.CURRENT)
 	AdoptingLifecycleProcessor lifecycleProcessor(ObjectProvider<LifecycleManager> manager,
-			LifecycleProperties properties, ManagedComponentRegistrar registrar, ComponentOrigins origins,
+			LifecycleManagerProperties properties, ManagedComponentRegistrar registrar, ComponentLedger origins,
 			Environment environment, ObjectProvider<AdoptedExecutorsPostProcessor> executors) {
 		Duration springTimeout = Binder.get(environment)
 			.bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
@@ -74,7 +74,7 @@ public final class LifecycleComponentAutoConfiguration {
 	@Bean
 	SmartLifecycle lifecycleCoordinator(LifecycleManager manager, ManagedComponentRegistrar registrar,
 			ShutdownExit exit, ObjectProvider<SignalTrap> signalTrap, ObjectProvider<LifecycleListener> listeners,
-			ObjectProvider<AdoptingLifecycleProcessor> processor, LifecycleProperties properties,
+			ObjectProvider<AdoptingLifecycleProcessor> processor, LifecycleManagerProperties properties,
 			Environment environment) {
 		// Asked here as well as in the conditions, which are frozen in an application processed
 		// ahead of time: the off switch and the signal trap must still work at run time.

@@ -14,11 +14,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
-import dev.lifecycle.autoconfigure.ComponentKeys;
-import dev.lifecycle.autoconfigure.ComponentOrigins;
-import dev.lifecycle.autoconfigure.ComponentSettings;
+import dev.lifecycle.autoconfigure.ComponentLedger;
+import dev.lifecycle.autoconfigure.ComponentOverrides;
 import dev.lifecycle.autoconfigure.InvalidLifecycleConfigurationException;
-import dev.lifecycle.autoconfigure.LifecycleProperties;
+import dev.lifecycle.autoconfigure.LifecycleManagerProperties;
 import dev.lifecycle.core.ActiveComponent;
 import dev.lifecycle.core.ComponentHandle;
 import dev.lifecycle.core.ComponentOptions;
@@ -72,9 +71,9 @@ public final class ManagedComponentRegistrar implements BeanPostProcessor, BeanF
 
 	private final ObjectProvider<LifecycleManager> manager;
 
-	private final ObjectProvider<LifecycleProperties> properties;
+	private final ObjectProvider<LifecycleManagerProperties> properties;
 
-	private final ComponentOrigins origins;
+	private final ComponentLedger origins;
 
 	private @Nullable ConfigurableListableBeanFactory beanFactory;
 
@@ -93,7 +92,7 @@ public final class ManagedComponentRegistrar implements BeanPostProcessor, BeanF
 	private final AtomicInteger sequence = new AtomicInteger();
 
 	ManagedComponentRegistrar(ObjectProvider<LifecycleManager> manager,
-			ObjectProvider<LifecycleProperties> properties, ComponentOrigins origins) {
+			ObjectProvider<LifecycleManagerProperties> properties, ComponentLedger origins) {
 		this.manager = manager;
 		this.properties = properties;
 		this.origins = origins;
@@ -151,7 +150,7 @@ public final class ManagedComponentRegistrar implements BeanPostProcessor, BeanF
 					"Implement ActiveComponent (a loop on an engine thread) or PassiveComponent (start and stop "
 							+ "callbacks), not both.");
 		}
-		ComponentSettings.Resolved resolved = ComponentSettings.resolveWithOrigins(name, annotation, source,
+		ComponentOverrides.Resolved resolved = ComponentOverrides.resolveWithOrigins(name, annotation, source,
 				this.properties.getObject().getComponents(), this::resolvePlaceholders);
 		ComponentOptions options = resolved.options();
 		this.origins.record(name, resolved, false);
@@ -177,7 +176,7 @@ public final class ManagedComponentRegistrar implements BeanPostProcessor, BeanF
 					ex);
 		}
 		catch (InvalidOptionException ex) {
-			throw ComponentSettings.translate(ex);
+			throw ComponentOverrides.translate(ex);
 		}
 		catch (IllegalArgumentException ex) {
 			throw new InvalidLifecycleConfigurationException("lifecycle.components." + name, "is invalid: "
@@ -209,13 +208,13 @@ public final class ManagedComponentRegistrar implements BeanPostProcessor, BeanF
 	 */
 	void checkOverrides(LifecycleManager manager) {
 		if (this.environment != null) {
-			ComponentKeys.check(this.environment);
+			ComponentOverrides.checkKeys(this.environment);
 		}
 		List<String> registered = manager.components().stream().map(ComponentView::name).toList();
-		Set<String> canonical = registered.stream().map(ComponentSettings::canonical).collect(Collectors.toCollection(HashSet::new));
-		this.origins.beansLeftToSpring().forEach((name) -> canonical.add(ComponentSettings.canonical(name)));
+		Set<String> canonical = registered.stream().map(ComponentOverrides::canonical).collect(Collectors.toCollection(HashSet::new));
+		this.origins.beansLeftToSpring().forEach((name) -> canonical.add(ComponentOverrides.canonical(name)));
 		for (String key : this.properties.getObject().getComponents().keySet()) {
-			if (!canonical.contains(ComponentSettings.canonical(key))) {
+			if (!canonical.contains(ComponentOverrides.canonical(key))) {
 				throw new InvalidLifecycleConfigurationException("lifecycle.components." + key,
 						"does not name a registered component; registered components are " + registered,
 						"Correct the name under 'lifecycle.components' to one of " + registered
@@ -293,7 +292,7 @@ public final class ManagedComponentRegistrar implements BeanPostProcessor, BeanF
 			}
 			catch (InvalidOptionException ex) {
 				throw new InvalidLifecycleConfigurationException(handler.setting(), ex.problem(),
-						ComponentSettings.atMostFix(handler.setting()));
+						ComponentOverrides.atMostFix(handler.setting()));
 			}
 		}
 		actions.forEach((action) -> manager.addFinalAction(action.name(), action.action()));

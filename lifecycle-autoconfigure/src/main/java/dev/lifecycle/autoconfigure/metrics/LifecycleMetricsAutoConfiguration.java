@@ -1,9 +1,9 @@
 package dev.lifecycle.autoconfigure.metrics;
 
-import dev.lifecycle.autoconfigure.ComponentOrigins;
+import dev.lifecycle.autoconfigure.ComponentLedger;
 import dev.lifecycle.autoconfigure.ConditionalOnLifecycleEnabled;
-import dev.lifecycle.autoconfigure.LifecycleProperties;
-import dev.lifecycle.autoconfigure.LifecycleSettings;
+import dev.lifecycle.autoconfigure.LifecycleManagerProperties;
+import dev.lifecycle.autoconfigure.ManagerSettings;
 import dev.lifecycle.autoconfigure.LifecycleSwitch;
 import dev.lifecycle.core.LifecycleListener;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -27,22 +27,22 @@ import org.springframework.core.env.Environment;
 @ConditionalOnClass(MeterRegistry.class)
 @ConditionalOnBean(MeterRegistry.class)
 @ConditionalOnLifecycleEnabled
-@EnableConfigurationProperties(LifecycleProperties.class)
+@EnableConfigurationProperties(LifecycleManagerProperties.class)
 public final class LifecycleMetricsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(name = "lifecycleMetrics")
-	LifecycleListener lifecycleMetrics(MeterRegistry registry, LifecycleProperties properties,
-			Environment environment, ObjectProvider<ComponentOrigins> origins) {
+	LifecycleListener lifecycleMetrics(MeterRegistry registry, LifecycleManagerProperties properties,
+			Environment environment, ObjectProvider<ComponentLedger> origins) {
 		// Off at run time in an application processed ahead of time, with Lifecycle on at build time.
 		if (LifecycleSwitch.isOff(environment)) {
 			return new LifecycleListener() {
 			};
 		}
-		return new MicrometerLifecycleMetrics(registry, LifecycleSettings.serviceName(properties, environment),
+		return new MicrometerLifecycleMetrics(registry, ManagerSettings.serviceName(properties, environment),
 				properties.getMetrics().isHistogram(), (name) -> {
-					ComponentOrigins known = origins.getIfAvailable();
-					return known != null && known.get(name).map(ComponentOrigins.Entry::adopted).orElse(false);
+					ComponentLedger known = origins.getIfAvailable();
+					return known != null && known.get(name).map(ComponentLedger.Entry::adopted).orElse(false);
 				});
 	}
 

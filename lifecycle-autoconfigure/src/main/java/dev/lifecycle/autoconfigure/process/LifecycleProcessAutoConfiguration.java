@@ -5,7 +5,7 @@ import java.util.function.IntConsumer;
 
 import dev.lifecycle.autoconfigure.ConditionalOnLifecycleEnabled;
 import dev.lifecycle.autoconfigure.LifecycleManagerAutoConfiguration;
-import dev.lifecycle.autoconfigure.LifecycleProperties;
+import dev.lifecycle.autoconfigure.LifecycleManagerProperties;
 import dev.lifecycle.autoconfigure.LifecycleSwitch;
 import dev.lifecycle.autoconfigure.RunKind;
 import dev.lifecycle.core.LifecycleManager;
@@ -32,7 +32,7 @@ public final class LifecycleProcessAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	LifecycleExit lifecycleExit(LifecycleProperties properties) {
+	LifecycleExit lifecycleExit(LifecycleManagerProperties properties) {
 		return properties.getSignals().isTrap() ? LifecycleExit.system() : LifecycleExit.none();
 	}
 
@@ -44,7 +44,7 @@ public final class LifecycleProcessAutoConfiguration {
 
 	@Bean
 	ShutdownExit lifecycleShutdownExit(ConfigurableApplicationContext context, LifecycleExit exit,
-			LifecycleManager manager, LifecycleProperties properties, BeanDestructionTracker destructions,
+			LifecycleManager manager, LifecycleManagerProperties properties, BeanDestructionTracker destructions,
 			ObjectProvider<CeilingHaltHook> haltHooks) {
 		IntConsumer halt = (code) -> Runtime.getRuntime().halt(code);
 		AtomicReference<ShutdownExit> self = new AtomicReference<>();
@@ -63,7 +63,7 @@ public final class LifecycleProcessAutoConfiguration {
 
 	@Bean(destroyMethod = "close")
 	@ConditionalOnBooleanProperty(name = "lifecycle.signals.trap", matchIfMissing = true)
-	SignalTrap lifecycleSignalTrap(LifecycleManager manager, ShutdownExit exit, LifecycleProperties properties,
+	SignalTrap lifecycleSignalTrap(LifecycleManager manager, ShutdownExit exit, LifecycleManagerProperties properties,
 			Environment environment) {
 		SignalTrap trap = new SignalTrap(manager, exit);
 		// From here on, not only once the engine has started: a signal during start-up must not end

@@ -1,7 +1,7 @@
 package dev.lifecycle.autoconfigure.web;
 
 import dev.lifecycle.autoconfigure.ConditionalOnLifecycleEnabled;
-import dev.lifecycle.autoconfigure.LifecycleProperties;
+import dev.lifecycle.autoconfigure.LifecycleManagerProperties;
 import dev.lifecycle.autoconfigure.component.LifecycleComponentAutoConfiguration;
 import dev.lifecycle.core.LifecycleManager;
 
@@ -21,12 +21,12 @@ import org.springframework.context.annotation.Bean;
 @AutoConfiguration(after = LifecycleComponentAutoConfiguration.class)
 @ConditionalOnLifecycleEnabled
 @ConditionalOnBean(LifecycleManager.class)
-@EnableConfigurationProperties(LifecycleProperties.class)
+@EnableConfigurationProperties(LifecycleManagerProperties.class)
 public final class LifecycleWebAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	StreamDrain lifecycleStreamDrain(LifecycleProperties properties) {
+	StreamDrain lifecycleStreamDrain(LifecycleManagerProperties properties) {
 		return new StreamDrain(properties.getStreams().getEndAt());
 	}
 

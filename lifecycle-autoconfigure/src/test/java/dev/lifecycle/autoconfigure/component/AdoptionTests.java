@@ -7,7 +7,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.lifecycle.autoconfigure.ComponentOrigins;
+import dev.lifecycle.autoconfigure.ComponentLedger;
 import dev.lifecycle.autoconfigure.TestRunners;
 import dev.lifecycle.autoconfigure.actuate.LifecycleEndpoint;
 import dev.lifecycle.core.ComponentHandle;
@@ -60,13 +60,13 @@ public class AdoptionTests {
 				assertThat(listener.phase()).isEqualTo(SmartLifecycle.DEFAULT_PHASE);
 				assertThat(listener.tier()).isEqualTo(Tier.STANDARD);
 				LifecycleEndpoint.OptionsDescriptor options = new LifecycleEndpoint(manager,
-						context.getBean(ComponentOrigins.class))
+						context.getBean(ComponentLedger.class))
 					.component("listener")
 					.options();
 				assertThat(options.adopted()).isTrue();
 				assertThat(options.gracefulShutdown()).isEqualTo("PT30S");
 				assertThat(options.origins()).containsEntry("phase", "spring").containsEntry("gracefulShutdown", "spring");
-				assertThat(new LifecycleEndpoint(manager, context.getBean(ComponentOrigins.class)).component("pipeline")
+				assertThat(new LifecycleEndpoint(manager, context.getBean(ComponentLedger.class)).component("pipeline")
 					.options()
 					.adopted()).isFalse();
 				context.close();

@@ -6,7 +6,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import dev.lifecycle.autoconfigure.ComponentOrigins;
+import dev.lifecycle.autoconfigure.ComponentLedger;
 import dev.lifecycle.autoconfigure.InvalidOptionFailureAnalyzer;
 import dev.lifecycle.autoconfigure.TestRunners;
 import dev.lifecycle.autoconfigure.actuate.LifecycleEndpoint;
@@ -113,7 +113,7 @@ class ManagedComponentTests {
 				assertThat(context).hasNotFailed();
 				assertThat(view(context.getBean(LifecycleManager.class), "payment-executor").phase()).isEqualTo(12);
 				LifecycleEndpoint.ComponentDescriptor descriptor = new LifecycleEndpoint(
-						context.getBean(LifecycleManager.class), context.getBean(ComponentOrigins.class))
+						context.getBean(LifecycleManager.class), context.getBean(ComponentLedger.class))
 					.component("payment-executor");
 				assertThat(descriptor.options().phase()).isEqualTo(12);
 				assertThat(descriptor.options().origins()).containsEntry("phase", "property")

@@ -1,7 +1,7 @@
 package dev.lifecycle.autoconfigure.web.reactive;
 
 import dev.lifecycle.autoconfigure.ConditionalOnLifecycleEnabled;
-import dev.lifecycle.autoconfigure.LifecycleProperties;
+import dev.lifecycle.autoconfigure.LifecycleManagerProperties;
 import dev.lifecycle.autoconfigure.web.Http2Drain;
 import dev.lifecycle.autoconfigure.web.LifecycleWebAutoConfiguration;
 import dev.lifecycle.autoconfigure.web.StreamDrain;
@@ -36,7 +36,7 @@ public final class LifecycleReactiveDrainAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "lifecycleConnectionDrainWebFilter")
 		ConnectionDrainWebFilter lifecycleConnectionDrainWebFilter(LifecycleManager manager,
-				LifecycleProperties properties, StreamDrain streams, Http2Drain http2) {
+				LifecycleManagerProperties properties, StreamDrain streams, Http2Drain http2) {
 			return new ConnectionDrainWebFilter(manager, properties.isConnectionClose(), streams, http2);
 		}
 

@@ -1,7 +1,7 @@
 package dev.lifecycle.autoconfigure.web.servlet;
 
 import dev.lifecycle.autoconfigure.ConditionalOnLifecycleEnabled;
-import dev.lifecycle.autoconfigure.LifecycleProperties;
+import dev.lifecycle.autoconfigure.LifecycleManagerProperties;
 import dev.lifecycle.autoconfigure.web.Http2Drain;
 import dev.lifecycle.autoconfigure.web.LifecycleWebAutoConfiguration;
 import dev.lifecycle.autoconfigure.web.StreamDrain;
@@ -38,7 +38,7 @@ public final class LifecycleServletDrainAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "lifecycleConnectionDrainFilter")
 		FilterRegistrationBean<ConnectionDrainFilter> lifecycleConnectionDrainFilter(LifecycleManager manager,
-				LifecycleProperties properties, StreamDrain streams, Http2Drain http2) {
+				LifecycleManagerProperties properties, StreamDrain streams, Http2Drain http2) {
 			FilterRegistrationBean<ConnectionDrainFilter> registration = new FilterRegistrationBean<>(
 					new ConnectionDrainFilter(manager, properties.isConnectionClose(), streams, http2));
 			registration.setOrder(Ordered.HIGHEST_PRECEDENCE);

@@ -15,7 +15,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * the fix.
  */
 @ConfigurationProperties("lifecycle")
-public class LifecycleProperties {
+public class LifecycleManagerProperties {
 
 	/**
 	 * Whether Lifecycle coordinates the application's start and shutdown. When false, Lifecycle

@@ -13,7 +13,7 @@ import org.springframework.core.env.Environment;
 import org.springframework.util.StringUtils;
 
 /**
- * The manager-wide settings, resolved from {@link LifecycleProperties} and the environment. The
+ * The manager-wide settings, resolved from {@link LifecycleManagerProperties} and the environment. The
  * engine checks the values; this only translates its {@link InvalidOptionException} into the
  * property that fixes it, so every rule has one home.
  *
@@ -31,7 +31,7 @@ import org.springframework.util.StringUtils;
  *
  * <p>Not API: public only for Lifecycle's own packages.
  */
-public record LifecycleSettings(String serviceName, Duration globalShutdownTimeout, Duration drainDelay,
+public record ManagerSettings(String serviceName, Duration globalShutdownTimeout, Duration drainDelay,
 		Duration healthPollInterval, @Nullable Path preStopFile, @Nullable Path runMarker, int shutdownReports,
 		@Nullable String applicationVersion, @Nullable Duration drainQuietPeriod, Duration drainMinimum) {
 
@@ -45,10 +45,10 @@ public record LifecycleSettings(String serviceName, Duration globalShutdownTimeo
 	 * Resolves and checks the settings.
 	 * @throws InvalidLifecycleConfigurationException naming the first invalid property
 	 */
-	static LifecycleSettings of(LifecycleProperties properties, Environment environment) {
+	static ManagerSettings of(LifecycleManagerProperties properties, Environment environment) {
 		String serviceName = serviceName(properties, environment);
 		Duration globalTimeout = properties.getGlobalShutdownTimeout();
-		LifecycleSettings settings = new LifecycleSettings(serviceName, globalTimeout,
+		ManagerSettings settings = new ManagerSettings(serviceName, globalTimeout,
 				drainDelay(properties, environment, globalTimeout), properties.getHealthPollInterval(),
 				preStopFile(properties, environment), runMarker(properties, serviceName), properties.getRunMarker().getReports(),
 				environment.getProperty("spring.application.version"), properties.getDrainQuietPeriod(),
@@ -61,7 +61,7 @@ public record LifecycleSettings(String serviceName, Duration globalShutdownTimeo
 	 * The service name: {@code lifecycle.service-name}, else {@code spring.application.name}.
 	 * @throws InvalidLifecycleConfigurationException when neither is set
 	 */
-	public static String serviceName(LifecycleProperties properties, Environment environment) {
+	public static String serviceName(LifecycleManagerProperties properties, Environment environment) {
 		if (StringUtils.hasText(properties.getServiceName())) {
 			return properties.getServiceName().trim();
 		}
@@ -113,7 +113,7 @@ public record LifecycleSettings(String serviceName, Duration globalShutdownTimeo
 		String property = PROPERTIES.getOrDefault(ex.option(), ex.option());
 		String fix;
 		if (problem.startsWith("must be at most")) {
-			fix = ComponentSettings.atMostFix(property);
+			fix = ComponentOverrides.atMostFix(property);
 		}
 		else if (ex.option().equals("preStopFile") && !problem.startsWith("must be an absolute path")) {
 			fix = "Point 'lifecycle.pre-stop.path' at a path of its own, such as /tmp/shutdown, that the preStop hook "
@@ -150,7 +150,7 @@ public record LifecycleSettings(String serviceName, Duration globalShutdownTimeo
 			"Point 'lifecycle.run-marker.path' at a file of its own that nothing else uses (the default is "
 					+ "lifecycle-<service>.running in java.io.tmpdir), or set 'lifecycle.run-marker.enabled=false'.");
 
-	private static Duration drainDelay(LifecycleProperties properties, Environment environment, Duration globalTimeout) {
+	private static Duration drainDelay(LifecycleManagerProperties properties, Environment environment, Duration globalTimeout) {
 		Duration configured = properties.getDrainDelay();
 		if (configured == null) {
 			// On a laptop Ctrl-C should be instant; only Kubernetes has the endpoint-propagation race.
@@ -162,8 +162,8 @@ public record LifecycleSettings(String serviceName, Duration globalShutdownTimeo
 		return configured;
 	}
 
-	private static @Nullable Path preStopFile(LifecycleProperties properties, Environment environment) {
-		LifecycleProperties.PreStop preStop = properties.getPreStop();
+	private static @Nullable Path preStopFile(LifecycleManagerProperties properties, Environment environment) {
+		LifecycleManagerProperties.PreStop preStop = properties.getPreStop();
 		boolean enabled = (preStop.getEnabled() != null) ? preStop.getEnabled()
 				// Only a pod has a preStop hook; on a laptop two services would share the file.
 				: (preStop.getPath() != null || CloudPlatform.getActive(environment) == CloudPlatform.KUBERNETES);
@@ -179,8 +179,8 @@ public record LifecycleSettings(String serviceName, Duration globalShutdownTimeo
 		return Path.of(path);
 	}
 
-	private static @Nullable Path runMarker(LifecycleProperties properties, String serviceName) {
-		LifecycleProperties.RunMarker marker = properties.getRunMarker();
+	private static @Nullable Path runMarker(LifecycleManagerProperties properties, String serviceName) {
+		LifecycleManagerProperties.RunMarker marker = properties.getRunMarker();
 		if (!marker.isEnabled()) {
 			return null;
 		}

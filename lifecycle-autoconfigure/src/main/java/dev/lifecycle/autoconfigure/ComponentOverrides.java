@@ -2,8 +2,10 @@ package dev.lifecycle.autoconfigure;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 
 import dev.lifecycle.core.ComponentOptions;
@@ -12,7 +14,13 @@ import dev.lifecycle.core.Tier;
 import dev.lifecycle.spring.ManagedComponent;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
 import org.springframework.boot.convert.DurationStyle;
+import org.springframework.core.env.Environment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 import org.springframework.util.StringUtils;
 
 /**
@@ -23,9 +31,17 @@ import org.springframework.util.StringUtils;
  *
  * <p>Not API: public only for Lifecycle's own packages.
  */
-public final class ComponentSettings {
+public final class ComponentOverrides {
 
-	private ComponentSettings() {
+	static final List<String> OPTIONS = List.of("adopt", "phase", "tier", "graceful-shutdown", "liveness-deadline", "finite",
+			"stall-threshold");
+
+	private static final ConfigurationPropertyName PREFIX = ConfigurationPropertyName.of("lifecycle.components");
+
+	private static final Set<String> CANONICAL_OPTIONS = Set.copyOf(
+			OPTIONS.stream().map(ComponentOverrides::canonical).toList());
+
+	private ComponentOverrides() {
 	}
 
 	/**
@@ -39,7 +55,7 @@ public final class ComponentSettings {
 	 * @throws InvalidLifecycleConfigurationException naming the first invalid setting
 	 */
 	static ComponentOptions resolve(String name, ManagedComponent annotation, String source,
-			Map<String, LifecycleProperties.Component> overrides, UnaryOperator<String> placeholders) {
+			Map<String, LifecycleManagerProperties.Component> overrides, UnaryOperator<String> placeholders) {
 		return resolveWithOrigins(name, annotation, source, overrides, placeholders).options();
 	}
 
@@ -48,7 +64,7 @@ public final class ComponentSettings {
 	 * value came from.
 	 */
 	public static Resolved resolveWithOrigins(String name, ManagedComponent annotation, String source,
-			Map<String, LifecycleProperties.Component> overrides, UnaryOperator<String> placeholders) {
+			Map<String, LifecycleManagerProperties.Component> overrides, UnaryOperator<String> placeholders) {
 		Declared declared = new Declared(annotation.phase(), annotation.tier(),
 				parse(annotation.gracefulShutdown(), "gracefulShutdown", source, placeholders),
 				parse(annotation.livenessDeadline(), "livenessDeadline", source, placeholders),
@@ -65,8 +81,8 @@ public final class ComponentSettings {
 	 * @param overrides every {@code lifecycle.components} entry
 	 * @return the options and the origin of each value
 	 */
-	public static Resolved resolve(String name, Declared declared, Map<String, LifecycleProperties.Component> overrides) {
-		LifecycleProperties.Component override = find(overrides, name);
+	public static Resolved resolve(String name, Declared declared, Map<String, LifecycleManagerProperties.Component> overrides) {
+		LifecycleManagerProperties.Component override = find(overrides, name);
 		String prefix = "lifecycle.components." + name + ".";
 		Origin declaredOrigin = declared.origin();
 		int phase = (override.getPhase() != null) ? override.getPhase() : declared.phase();
@@ -105,7 +121,7 @@ public final class ComponentSettings {
 	 * @return the effective options and their origins
 	 */
 	static Resolved resolveCode(String name, ComponentOptions options,
-			Map<String, LifecycleProperties.Component> overrides) {
+			Map<String, LifecycleManagerProperties.Component> overrides) {
 		Declared declared = new Declared(options.phase(), options.tier(), options.gracefulShutdown().orElse(null),
 				options.livenessDeadline().orElse(null), options.stallThreshold(), options.finite(), Origin.CODE,
 				"the registration of component '" + name + "' in code");
@@ -177,15 +193,15 @@ public final class ComponentSettings {
 	 * {@code orderConsumer}, {@code order-consumer} and the environment variable form
 	 * {@code ORDERCONSUMER} all name the same component.
 	 */
-	public static LifecycleProperties.Component find(Map<String, LifecycleProperties.Component> overrides, String name) {
+	public static LifecycleManagerProperties.Component find(Map<String, LifecycleManagerProperties.Component> overrides, String name) {
 		String canonical = canonical(name);
-		LifecycleProperties.Component found = null;
-		for (Map.Entry<String, LifecycleProperties.Component> entry : overrides.entrySet()) {
+		LifecycleManagerProperties.Component found = null;
+		for (Map.Entry<String, LifecycleManagerProperties.Component> entry : overrides.entrySet()) {
 			if (canonical(entry.getKey()).equals(canonical)) {
 				found = entry.getValue();
 			}
 		}
-		return (found != null) ? found : new LifecycleProperties.Component();
+		return (found != null) ? found : new LifecycleManagerProperties.Component();
 	}
 
 	public static String canonical(String name) {
@@ -265,6 +281,38 @@ public final class ComponentSettings {
 					"is not a duration: '" + resolved + "'",
 					"Use Spring Boot's duration format, such as \"30s\", \"500ms\" or \"PT1M\".");
 		}
+	}
+
+	/**
+	 * Rejects an unknown option under {@code lifecycle.components.<name>.}: binding would ignore a
+	 * misspelt {@code gracefull-shutdown} in silence. Environment variables are not checked: their
+	 * underscores make the component name and the option indistinguishable.
+	 * @param environment the application's environment
+	 * @throws InvalidLifecycleConfigurationException naming the first unknown key and where it
+	 * was set
+	 */
+	public static void checkKeys(Environment environment) {
+		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
+			if (!(source instanceof IterableConfigurationPropertySource iterable)
+					|| source.getUnderlyingSource() instanceof SystemEnvironmentPropertySource) {
+				continue;
+			}
+			iterable.filter(PREFIX::isAncestorOf).forEach(ComponentOverrides::checkKey);
+		}
+	}
+
+	private static void checkKey(ConfigurationPropertyName name) {
+		int elements = name.getNumberOfElements();
+		String option = (elements > 3) ? name.getElement(3, ConfigurationPropertyName.Form.DASHED) : "";
+		if (elements == 4 && CANONICAL_OPTIONS.contains(canonical(option))) {
+			return;
+		}
+		String component = (elements > 2) ? name.getElement(2, ConfigurationPropertyName.Form.ORIGINAL) : "";
+		throw new InvalidLifecycleConfigurationException(name.toString(),
+				"is not a component option; the options under 'lifecycle.components." + component + ".' are "
+						+ OPTIONS,
+				"Correct the key to one of " + OPTIONS + " (for example 'lifecycle.components." + component
+						+ ".graceful-shutdown=30s'), or remove it.");
 	}
 
 }

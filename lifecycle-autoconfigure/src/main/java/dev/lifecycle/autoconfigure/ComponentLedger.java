@@ -15,13 +15,13 @@ import dev.lifecycle.core.ComponentOptions;
  *
  * <p>Not API: public only for Lifecycle's own packages.
  */
-public final class ComponentOrigins {
+public final class ComponentLedger {
 
 	private final Map<String, Entry> entries = new ConcurrentHashMap<>();
 
 	private final Set<String> leftToSpring = ConcurrentHashMap.newKeySet();
 
-	public void record(String name, ComponentSettings.Resolved resolved, boolean adopted) {
+	public void record(String name, ComponentOverrides.Resolved resolved, boolean adopted) {
 		this.entries.put(name, new Entry(resolved.options(), resolved.origins(), adopted));
 	}
 
@@ -30,11 +30,11 @@ public final class ComponentOrigins {
 	 * resolved itself (one registered from code) get their {@code lifecycle.components} overrides
 	 * here; the others already have them.
 	 */
-	ComponentOptions resolve(String name, ComponentOptions declared, Map<String, LifecycleProperties.Component> overrides) {
+	ComponentOptions resolve(String name, ComponentOptions declared, Map<String, LifecycleManagerProperties.Component> overrides) {
 		if (this.entries.containsKey(name)) {
 			return declared;
 		}
-		ComponentSettings.Resolved resolved = ComponentSettings.resolveCode(name, declared, overrides);
+		ComponentOverrides.Resolved resolved = ComponentOverrides.resolveCode(name, declared, overrides);
 		record(name, resolved, false);
 		return resolved.options();
 	}
@@ -58,7 +58,7 @@ public final class ComponentOrigins {
 	 * @param origins per option, where its value came from
 	 * @param adopted whether the component is an adopted Spring Lifecycle bean
 	 */
-	public record Entry(ComponentOptions options, Map<String, ComponentSettings.Origin> origins, boolean adopted) {
+	public record Entry(ComponentOptions options, Map<String, ComponentOverrides.Origin> origins, boolean adopted) {
 	}
 
 }

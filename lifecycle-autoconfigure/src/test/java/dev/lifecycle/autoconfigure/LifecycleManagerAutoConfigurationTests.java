@@ -42,7 +42,7 @@ import org.springframework.mock.env.MockEnvironment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-class LifecycleAutoConfigurationTests {
+class LifecycleManagerAutoConfigurationTests {
 
 	@TempDir
 	Path tempDir;
@@ -86,7 +86,7 @@ class LifecycleAutoConfigurationTests {
 				.doesNotHaveBean(LifecycleHealthIndicator.class)
 				.doesNotHaveBean(LifecycleEndpoint.class)
 				.doesNotHaveBean(LifecycleExit.class)
-				.doesNotHaveBean(LifecycleProperties.class));
+				.doesNotHaveBean(LifecycleManagerProperties.class));
 	}
 
 	@Test
@@ -255,12 +255,12 @@ class LifecycleAutoConfigurationTests {
 		MockEnvironment kubernetes = new MockEnvironment().withProperty("spring.application.name", "orders")
 			.withProperty("spring.main.cloud-platform", "kubernetes");
 		MockEnvironment laptop = new MockEnvironment().withProperty("spring.application.name", "orders");
-		assertThat(LifecycleSettings.of(new LifecycleProperties(), kubernetes).drainDelay())
+		assertThat(ManagerSettings.of(new LifecycleManagerProperties(), kubernetes).drainDelay())
 			.isEqualTo(Duration.ofSeconds(5));
-		assertThat(LifecycleSettings.of(new LifecycleProperties(), laptop).drainDelay()).isZero();
-		LifecycleProperties explicit = new LifecycleProperties();
+		assertThat(ManagerSettings.of(new LifecycleManagerProperties(), laptop).drainDelay()).isZero();
+		LifecycleManagerProperties explicit = new LifecycleManagerProperties();
 		explicit.setDrainDelay(Duration.ofSeconds(2));
-		assertThat(LifecycleSettings.of(explicit, kubernetes).drainDelay()).isEqualTo(Duration.ofSeconds(2));
+		assertThat(ManagerSettings.of(explicit, kubernetes).drainDelay()).isEqualTo(Duration.ofSeconds(2));
 	}
 
 	@Test
@@ -268,25 +268,25 @@ class LifecycleAutoConfigurationTests {
 		MockEnvironment kubernetes = new MockEnvironment().withProperty("spring.application.name", "orders")
 			.withProperty("spring.main.cloud-platform", "kubernetes");
 		MockEnvironment laptop = new MockEnvironment().withProperty("spring.application.name", "orders");
-		assertThat(LifecycleSettings.of(new LifecycleProperties(), laptop).preStopFile()).isNull();
-		assertThat(LifecycleSettings.of(new LifecycleProperties(), kubernetes).preStopFile())
+		assertThat(ManagerSettings.of(new LifecycleManagerProperties(), laptop).preStopFile()).isNull();
+		assertThat(ManagerSettings.of(new LifecycleManagerProperties(), kubernetes).preStopFile())
 			.isEqualTo(Path.of("/tmp/shutdown"));
-		LifecycleProperties withPath = new LifecycleProperties();
+		LifecycleManagerProperties withPath = new LifecycleManagerProperties();
 		withPath.getPreStop().setPath("/var/run/orders/shutdown");
-		assertThat(LifecycleSettings.of(withPath, laptop).preStopFile()).isEqualTo(Path.of("/var/run/orders/shutdown"));
-		LifecycleProperties enabled = new LifecycleProperties();
+		assertThat(ManagerSettings.of(withPath, laptop).preStopFile()).isEqualTo(Path.of("/var/run/orders/shutdown"));
+		LifecycleManagerProperties enabled = new LifecycleManagerProperties();
 		enabled.getPreStop().setEnabled(true);
-		assertThat(LifecycleSettings.of(enabled, laptop).preStopFile()).isEqualTo(Path.of("/tmp/shutdown"));
-		LifecycleProperties disabled = new LifecycleProperties();
+		assertThat(ManagerSettings.of(enabled, laptop).preStopFile()).isEqualTo(Path.of("/tmp/shutdown"));
+		LifecycleManagerProperties disabled = new LifecycleManagerProperties();
 		disabled.getPreStop().setEnabled(false);
 		disabled.getPreStop().setPath("/var/run/orders/shutdown");
-		assertThat(LifecycleSettings.of(disabled, kubernetes).preStopFile()).isNull();
+		assertThat(ManagerSettings.of(disabled, kubernetes).preStopFile()).isNull();
 	}
 
 	@Test
 	void runMarkerDefaultsToAFileNamedAfterTheServiceInTheTempDirectory() {
 		MockEnvironment environment = new MockEnvironment().withProperty("spring.application.name", "orders api");
-		LifecycleSettings settings = LifecycleSettings.of(new LifecycleProperties(), environment);
+		ManagerSettings settings = ManagerSettings.of(new LifecycleManagerProperties(), environment);
 		assertThat(settings.runMarker())
 			.isEqualTo(Path.of(System.getProperty("java.io.tmpdir"), "lifecycle-orders_api.running"));
 		assertThat(settings.globalShutdownTimeout()).isEqualTo(Duration.ofSeconds(60));
