@@ -297,7 +297,8 @@ class InvalidConfigurationTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration({ LifecycleManagerAutoConfiguration.class, LifecycleProcessAutoConfiguration.class, LifecycleComponentAutoConfiguration.class })
+	@ImportAutoConfiguration({ LifecycleManagerAutoConfiguration.class,
+			LifecycleProcessAutoConfiguration.class, LifecycleComponentAutoConfiguration.class })
 	static class MinimalApplication {
 
 	}

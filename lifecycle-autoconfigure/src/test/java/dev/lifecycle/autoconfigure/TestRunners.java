@@ -27,7 +27,8 @@ public final class TestRunners {
 	public static ApplicationContextRunner lifecycle() {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(ApplicationAvailabilityAutoConfiguration.class,
-					LifecycleManagerAutoConfiguration.class, LifecycleProcessAutoConfiguration.class, LifecycleComponentAutoConfiguration.class, LifecycleMetricsAutoConfiguration.class,
+					LifecycleManagerAutoConfiguration.class, LifecycleProcessAutoConfiguration.class,
+					LifecycleComponentAutoConfiguration.class, LifecycleMetricsAutoConfiguration.class,
 					LifecycleHealthContributorAutoConfiguration.class, LifecycleEndpointAutoConfiguration.class,
 					InertLifecycleAutoConfiguration.class))
 			.withPropertyValues("spring.application.name=orders", "lifecycle.signals.trap=false",

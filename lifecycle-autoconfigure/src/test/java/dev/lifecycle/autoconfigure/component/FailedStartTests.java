@@ -88,7 +88,8 @@ public class FailedStartTests {
 	@Test
 	void aBeanWhoseStartThrowsBeforeTheEngineStartedIsAFailedStartToo() {
 		runner().withBean(Worker.class)
-			.withBean("earlyClient", FailingLifecycle.class, () -> new FailingLifecycle(SmartLifecycle.DEFAULT_PHASE - 4096))
+			.withBean("earlyClient", FailingLifecycle.class,
+					() -> new FailingLifecycle(SmartLifecycle.DEFAULT_PHASE - 4096))
 			.run((context) -> assertThat(context).hasFailed());
 
 		assertThat(this.stops.counts()).isEmpty();

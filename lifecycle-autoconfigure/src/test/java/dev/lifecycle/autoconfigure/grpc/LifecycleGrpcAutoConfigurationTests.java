@@ -33,7 +33,10 @@ class LifecycleGrpcAutoConfigurationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(ApplicationAvailabilityAutoConfiguration.class,
-				LifecycleManagerAutoConfiguration.class, LifecycleProcessAutoConfiguration.class, LifecycleComponentAutoConfiguration.class, LifecycleWebAutoConfiguration.class, LifecycleHttp2AutoConfiguration.class, LifecycleServletDrainAutoConfiguration.class, LifecycleReactiveDrainAutoConfiguration.class, LifecycleWebSocketAutoConfiguration.class,
+				LifecycleManagerAutoConfiguration.class, LifecycleProcessAutoConfiguration.class,
+				LifecycleComponentAutoConfiguration.class, LifecycleWebAutoConfiguration.class,
+				LifecycleHttp2AutoConfiguration.class, LifecycleServletDrainAutoConfiguration.class,
+				LifecycleReactiveDrainAutoConfiguration.class, LifecycleWebSocketAutoConfiguration.class,
 				GrpcServerServicesAutoConfiguration.class, GrpcServerAutoConfiguration.class,
 				GrpcServerHealthAutoConfiguration.class, SslAutoConfiguration.class,
 				LifecycleGrpcAutoConfiguration.class))
@@ -84,7 +87,10 @@ class LifecycleGrpcAutoConfigurationTests {
 	void withoutGrpcOnTheClassPathTheApplicationStartsWithoutTheDrain() {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(ApplicationAvailabilityAutoConfiguration.class,
-					LifecycleManagerAutoConfiguration.class, LifecycleProcessAutoConfiguration.class, LifecycleComponentAutoConfiguration.class, LifecycleWebAutoConfiguration.class, LifecycleHttp2AutoConfiguration.class, LifecycleServletDrainAutoConfiguration.class, LifecycleReactiveDrainAutoConfiguration.class, LifecycleWebSocketAutoConfiguration.class,
+					LifecycleManagerAutoConfiguration.class, LifecycleProcessAutoConfiguration.class,
+					LifecycleComponentAutoConfiguration.class, LifecycleWebAutoConfiguration.class,
+					LifecycleHttp2AutoConfiguration.class, LifecycleServletDrainAutoConfiguration.class,
+					LifecycleReactiveDrainAutoConfiguration.class, LifecycleWebSocketAutoConfiguration.class,
 					LifecycleGrpcAutoConfiguration.class))
 			.withPropertyValues("spring.application.name=orders", "lifecycle.signals.trap=false",
 					"lifecycle.pre-stop.enabled=false", "lifecycle.run-marker.enabled=false",

@@ -35,8 +35,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 class LifecycleWebAutoConfigurationTests {
 
 	private static final AutoConfigurations CONFIGURATIONS = AutoConfigurations.of(
-			ApplicationAvailabilityAutoConfiguration.class, LifecycleManagerAutoConfiguration.class, LifecycleProcessAutoConfiguration.class, LifecycleComponentAutoConfiguration.class,
-			LifecycleWebAutoConfiguration.class, LifecycleHttp2AutoConfiguration.class, LifecycleServletDrainAutoConfiguration.class, LifecycleReactiveDrainAutoConfiguration.class, LifecycleWebSocketAutoConfiguration.class);
+			ApplicationAvailabilityAutoConfiguration.class, LifecycleManagerAutoConfiguration.class,
+			LifecycleProcessAutoConfiguration.class, LifecycleComponentAutoConfiguration.class,
+			LifecycleWebAutoConfiguration.class, LifecycleHttp2AutoConfiguration.class,
+			LifecycleServletDrainAutoConfiguration.class, LifecycleReactiveDrainAutoConfiguration.class,
+			LifecycleWebSocketAutoConfiguration.class);
 
 	private static final String[] PROPERTIES = { "spring.application.name=orders", "lifecycle.signals.trap=false",
 			"lifecycle.pre-stop.enabled=false", "lifecycle.run-marker.enabled=false",

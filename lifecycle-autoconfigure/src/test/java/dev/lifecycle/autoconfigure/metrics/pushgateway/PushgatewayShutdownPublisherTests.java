@@ -111,7 +111,8 @@ class PushgatewayShutdownPublisherTests {
 
 	@Test
 	void aFailedStartPushesItsStartFailedTriggerAndAnUncleanCompletion() {
-		runner().withBean("licenceCheck", FailedStartTests.FailingLifecycle.class, FailedStartTests.FailingLifecycle::new)
+		runner().withBean("licenceCheck", FailedStartTests.FailingLifecycle.class,
+				FailedStartTests.FailingLifecycle::new)
 			.run((context) -> assertThat(context).hasFailed());
 
 		// The failed refresh waited for the report, and the final push is made before the report.
@@ -197,7 +198,8 @@ class PushgatewayShutdownPublisherTests {
 	void aUserBeanNamedLikeOursReplacesIt() {
 		dev.lifecycle.core.LifecycleListener own = new dev.lifecycle.core.LifecycleListener() {
 		};
-		runner().withBean("lifecyclePushgatewayShutdownPublisher", dev.lifecycle.core.LifecycleListener.class, () -> own)
+		runner().withBean("lifecyclePushgatewayShutdownPublisher", dev.lifecycle.core.LifecycleListener.class,
+				() -> own)
 			.run((context) -> assertThat(context).doesNotHaveBean(PushgatewayShutdownPublisher.class)
 				.getBean("lifecyclePushgatewayShutdownPublisher")
 				.isSameAs(own));
