@@ -29,13 +29,12 @@ import org.springframework.web.reactive.socket.server.support.WebSocketHandlerAd
 import org.springframework.web.socket.server.support.WebSocketHttpRequestHandler;
 
 /**
- * Connection-level drain for web applications: from the first instant of a shutdown, a graceful
- * GOAWAY on HTTP/2 connections ({@code lifecycle.go-away}, on by default) and {@code Connection:
- * close} on HTTP/1.x responses ({@code lifecycle.connection-close}, on by default); request
- * counting for the adaptive drain ({@code lifecycle.drain-quiet-period}); and the end of
- * long-lived streams and WebSocket sessions at {@code lifecycle.streams.end-at}. Servlet (Tomcat,
- * Jetty) and reactive (Reactor Netty) stacks alike; each bean can be replaced by a bean of its
- * name.
+ * Connection-level drain for web applications, servlet (Tomcat, Jetty) and reactive (Reactor Netty)
+ * alike: from the first instant of a shutdown a GOAWAY on HTTP/2 connections and
+ * {@code Connection: close} on HTTP/1.x responses, request counting for the adaptive drain, and the
+ * end of long-lived streams and WebSocket sessions at {@code lifecycle.streams.end-at}, because
+ * readiness alone moves no client off a connection it already holds. Each bean can be replaced by a
+ * bean of its name.
  */
 @AutoConfiguration(after = LifecycleAutoConfiguration.class)
 @ConditionalOnBooleanProperty(name = "lifecycle.enabled", matchIfMissing = true)
