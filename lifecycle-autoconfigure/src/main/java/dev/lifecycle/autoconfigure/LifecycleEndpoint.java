@@ -25,8 +25,8 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 /**
  * The {@code lifecycle} actuator endpoint: every component (phase, tier, state, health, effective
  * options with where each came from) and, once a shutdown has begun, its trigger and report.
- * Read-only by construction, because nothing in Lifecycle may let an HTTP request start a shutdown;
- * like every endpoint but {@code health}, exposed over HTTP only when
+ * Read-only by construction (no write or delete operation), because no HTTP request may start a
+ * shutdown; like every endpoint but {@code health}, exposed over HTTP only when
  * {@code management.endpoints.web.exposure.include} names it.
  */
 @Endpoint(id = "lifecycle", defaultAccess = Access.READ_ONLY)
