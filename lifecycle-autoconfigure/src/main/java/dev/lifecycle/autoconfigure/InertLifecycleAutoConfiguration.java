@@ -18,21 +18,12 @@ import org.springframework.util.ClassUtils;
 import org.springframework.util.StringUtils;
 
 /**
- * Lifecycle switched off with {@code lifecycle.enabled=false}: an inert {@link LifecycleManager}
- * so that an application whose beans inject the manager, look up a component's handle or register
- * a critical executor still starts, and nothing else.
- *
- * <p>The inert manager is never started: no signal is trapped, no pre-stop file watched, no run
- * marker written, no metric, health contributor or endpoint exists, and Spring stops the
- * application as it would without Lifecycle. Each {@code @ManagedComponent} bean gets a handle
- * (as a component with nothing to start or stop) whose heartbeats and critical sections do
- * nothing; a critical executor runs its tasks on its delegate. A shutdown that the application
- * asks for itself ({@code requestShutdown()}, {@code signalFailure()}) is only recorded on the
- * handles: it stops no bean and never exits the process.
- *
- * <p>In an application processed ahead of time with Lifecycle on, this class's condition was
- * decided at build time; {@link LifecycleManagerAutoConfiguration} then gives the same inert result when
- * {@code lifecycle.enabled=false} is set at run time.
+ * Lifecycle switched off with {@code lifecycle.enabled=false}: an inert, never started
+ * {@link LifecycleManager}, so that an application whose beans inject it, look up a handle or
+ * register a critical executor still starts, and Spring stops the application as it would without
+ * Lifecycle. Handles accept heartbeats and critical sections without effect, and a shutdown the
+ * application asks for is only recorded. In an AOT-processed application the switch is read again at
+ * run time by {@link LifecycleManagerAutoConfiguration}. What remains: {@code docs/concepts.md}.
  */
 @AutoConfiguration
 @ConditionalOnBooleanProperty(name = LifecycleSwitch.PROPERTY, havingValue = false)

@@ -13,15 +13,12 @@ import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationListener;
 
 /**
- * Turns readiness DOWN through Spring Boot's own {@link ReadinessState#REFUSING_TRAFFIC} at the
- * first instant of a shutdown, before the drain delay and before any component is told to stop,
- * so {@code /actuator/health/readiness} answers 503 while everything still serves.
- *
- * <p>A shutdown can begin before Spring Boot declares the application ready (a component failing
- * right after start); Boot would then publish {@link ReadinessState#ACCEPTING_TRAFFIC} in the
- * middle of the drain. This listener answers such an event with {@code REFUSING_TRAFFIC} again.
- * It is created after {@link ApplicationAvailability}, so it hears each event after the
- * availability bean has recorded it and its answer is the state that stays.
+ * Turns readiness DOWN through Spring Boot's own {@link ReadinessState#REFUSING_TRAFFIC} at the first
+ * instant of a shutdown, before the drain delay, so {@code /actuator/health/readiness} answers 503
+ * while everything still serves. A shutdown can begin before Boot declares the application ready:
+ * Boot's later {@link ReadinessState#ACCEPTING_TRAFFIC} is then answered with
+ * {@code REFUSING_TRAFFIC} again, heard after {@link ApplicationAvailability} has recorded it, so
+ * DOWN is the state that stays.
  */
 final class ReadinessStatePublisher
 		implements LifecycleListener, ApplicationListener<AvailabilityChangeEvent<ReadinessState>> {

@@ -9,14 +9,11 @@ import org.springframework.context.support.DefaultLifecycleProcessor;
 import org.springframework.core.SpringProperties;
 
 /**
- * Whether this JVM lives the service's life or only prepares one. Runs that prepare one (a
- * training run for the JDK AOT cache, Spring AOT processing at build time, a CRaC checkpoint) end
- * on purpose before the application ever serves: they write no run marker and no shutdown report
- * and trap no signal, so the next start of the real service finds nothing left behind.
- *
- * <p>Decided from the same switches Spring itself reads, {@link SpringProperties} (JVM system
- * properties, then a {@code spring.properties} file), not from the application's environment:
- * Spring acts on them before any bean could ask.
+ * Whether this JVM lives the service's life or only prepares one (a JDK AOT cache training run,
+ * Spring AOT processing, a CRaC checkpoint). A preparing run ends on purpose before it serves, so it
+ * writes no run marker or report and traps no signal: the real start finds nothing left behind.
+ * Decided from {@link SpringProperties}, as Spring decides, because Spring acts on these switches
+ * before any bean could ask.
  *
  * <p>Not API: public only for Lifecycle's own packages.
  */

@@ -1,22 +1,13 @@
 package dev.lifecycle.spring;
 
 /**
- * What happens to the process once a shutdown that Lifecycle started has run its sequence and the
- * application context has closed. It receives the report's exit code: 0 clean, 1 a component
- * failed, died or stalled, 129 the global ceiling fired. (128, a second signal, never reaches it:
- * that exit is immediate.)
- *
- * <p>It is called on a non-daemon thread, after the context has closed (unless
- * {@code lifecycle.close-context=false}), for every shutdown that did not start with the context
- * closing by itself: a trapped signal, the pre-stop file, a component, or
- * {@code LifecycleTestSupport.triggerShutdown()} of {@code lifecycle-test}. When something else
- * closes the context (Spring's shutdown hook, a test, {@code SpringApplication.exit}) Lifecycle
- * leaves the process alone.
- *
- * <p>The auto-configured instance is {@link #system()} when {@code lifecycle.signals.trap} is true
- * (the default; {@code lifecycle-test} sets it to false under Spring's test framework) and
- * {@link #none()} otherwise. Declare a bean of this type to replace it, for example to record the
- * code in a test.
+ * Ends the process, or not, after a shutdown that Lifecycle started (a trapped signal, the pre-stop
+ * file, a component, {@code LifecycleTestSupport.triggerShutdown()}) has ended and the context has
+ * closed; it receives the report's exit code (0, 1 or 129). It is never called when something else
+ * closed the context (Spring's shutdown hook, {@code SpringApplication.exit}, a test): whoever
+ * closes the context owns the process. The default is {@link #system()} when
+ * {@code lifecycle.signals.trap} is true, else {@link #none()}; declare a bean to replace it, to
+ * record the code in a test say. Exit codes: {@code docs/concepts.md}.
  */
 @FunctionalInterface
 public interface LifecycleExit {

@@ -13,27 +13,14 @@ import org.springframework.core.annotation.AliasFor;
 import org.springframework.stereotype.Component;
 
 /**
- * Marks a bean as a Lifecycle component; the annotation is a stereotype, so the class becomes a bean
- * by itself. A bean implementing {@link dev.lifecycle.core.ActiveComponent} runs on a thread the
- * engine provides; one implementing {@link dev.lifecycle.core.PassiveComponent} gets start and stop
- * callbacks; any other bean is a plain component: it ends as soon as it is told to stop and its
- * open {@link dev.lifecycle.core.ComponentHandle#critical() critical sections} have closed, which
- * suits a bean whose work runs on other beans' threads (a controller guarding requests, say). A bean
- * that runs threads of its own should implement one of the two interfaces so the drain waits for
- * them.
- *
- * <p>The component is registered before the bean's init callbacks, so any bean can look up its
- * handle with {@link dev.lifecycle.core.LifecycleManager#handle(String)} from a
- * {@code @PostConstruct} method on (the advisory pattern: a fallback reads another component's
- * {@code isHealthy()}); inject the component bean, or use {@code @DependsOn}, to make sure it exists
- * first. Components must be singletons.
- *
- * <p>Values here are defaults: {@code lifecycle.components.<name>.*} properties win over them.
- * Durations use Spring Boot's format ({@code 30s}, {@code 500ms}, {@code PT1M}); an empty string
- * means "not set".
- *
- * <p>The annotation is {@link Reflective @Reflective}: ahead-of-time processing registers the
- * component's class for reflection, so its annotation is read in a native image too.
+ * Marks a bean as a Lifecycle component (a stereotype, so the class becomes a bean by itself): an
+ * {@link dev.lifecycle.core.ActiveComponent} runs on a thread the engine provides, a
+ * {@link dev.lifecycle.core.PassiveComponent} gets start and stop callbacks, any other bean ends
+ * once told to stop and its open critical sections have closed. It is registered before its init
+ * callbacks, so its handle can be looked up from {@code @PostConstruct} on. Values here are
+ * defaults that {@code lifecycle.components.<name>.*} properties override, so operators can tune a
+ * component without a build. Ahead-of-time processing registers the class for reflection, so a
+ * native image keeps it. Attributes and kinds: {@code docs/concepts.md}.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)

@@ -15,19 +15,12 @@ import org.springframework.test.context.ContextCustomizerFactory;
 import org.springframework.test.context.MergedContextConfiguration;
 
 /**
- * Gives every context that Spring's TestContext framework creates test-friendly Lifecycle
- * defaults: {@code lifecycle.signals.trap=false} (a test must never take over the build's signals
- * or exit its JVM), {@code lifecycle.close-context=false} (the framework owns the contexts it
- * caches and cannot reuse one closed behind its back), {@code lifecycle.pre-stop.enabled=false} (a
- * shared {@code /tmp/shutdown} would stop every cached context), {@code lifecycle.run-marker.enabled=false}
- * (several cached contexts of one service would see each other's marker as an unclean run) and
- * {@code lifecycle.drain-delay=0s} (nothing routes traffic to a test context, so closing one must
- * not wait for load balancers).
- *
- * <p>The defaults sit just below system properties and environment variables: they win over the
- * application's own configuration files (whose production values, such as a drain delay, are
- * wrong in a test) and lose to whatever the test sets itself ({@code @SpringBootTest(properties)},
- * {@code @TestPropertySource}, {@code @DynamicPropertySource}, {@code -D} options).
+ * Gives every context of Spring's TestContext framework Lifecycle's test defaults
+ * ({@link #DEFAULTS}: no signal trap, context close, pre-stop file, run marker, drain delay or
+ * ceiling halt), because a test must never take over the build's JVM nor close or disturb the
+ * contexts the framework caches. They sit just below system properties and environment variables:
+ * they win over the application's configuration files, whose production values are wrong in a
+ * test, and lose to whatever the test sets itself. Each default's reason: {@code docs/testing.md}.
  */
 class LifecycleTestContextCustomizerFactory implements ContextCustomizerFactory {
 

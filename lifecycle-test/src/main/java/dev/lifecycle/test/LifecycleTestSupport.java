@@ -11,36 +11,12 @@ import dev.lifecycle.spring.LifecycleExit;
 import org.springframework.context.ApplicationContext;
 
 /**
- * Drives a deterministic shutdown from a {@code @SpringBootTest}, without signals: the test
- * counterpart of sending SIGTERM.
- *
- * <pre>{@code
- * @SpringBootTest
- * @DirtiesContext // the engine cannot start twice: give later tests a fresh context
- * class OrdersShutdownTests {
- *
- *     @Autowired
- *     ApplicationContext context;
- *
- *     @Test
- *     void drainsCleanly() {
- *         LifecycleTestSupport lifecycle = LifecycleTestSupport.of(this.context);
- *         lifecycle.triggerShutdown();
- *         ShutdownReport report = lifecycle.awaitReport(Duration.ofSeconds(10));
- *         assertThat(report.exitCode()).isZero();
- *     }
- *
- * }
- * }</pre>
- *
- * <p>The sequence runs exactly as in production: readiness turns DOWN at once, then shutdown
- * handlers, the drain by phase, final actions and the observability drain follow, while the web
- * server keeps serving. Only the defaults for tests differ (see the package documentation):
- * {@code lifecycle.signals.trap=false} (the JVM is never exited; replace {@link LifecycleExit} with
- * a bean to record the exit code), {@code lifecycle.close-context=false} (the context stays open
- * after the report, for the test to inspect, until the framework closes it),
- * {@code lifecycle.drain-delay=0s}, and no pre-stop file or run marker. Set a property on the test
- * to change any of them.
+ * Drives a shutdown from a {@code @SpringBootTest} without signals, as a first SIGTERM would, and
+ * waits for its report. The sequence runs exactly as in production, so a test proves what a
+ * rollout will do; only the test defaults differ: the JVM is never exited (declare a
+ * {@link LifecycleExit} bean to record the code) and the context stays open for the test to
+ * inspect. The engine starts once per context, so a test that shuts it down needs
+ * {@code @DirtiesContext}. Example and the report's fields: {@code docs/testing.md}.
  */
 public final class LifecycleTestSupport {
 

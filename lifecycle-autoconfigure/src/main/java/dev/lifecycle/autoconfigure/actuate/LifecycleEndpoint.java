@@ -24,13 +24,11 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
 /**
- * The {@code lifecycle} actuator endpoint: every component (name, phase, tier, state, health,
- * heartbeat age, effective options with where each came from, adopted or not) and, once a
- * shutdown has begun, its trigger and, once it has ended, its report.
- *
- * <p>Read-only by construction: it has no write or delete operation (and its default access is
- * read-only), and nothing in Lifecycle lets an HTTP request start a shutdown. Like every endpoint but {@code health}, it is not exposed over
- * HTTP unless {@code management.endpoints.web.exposure.include} names it.
+ * The {@code lifecycle} actuator endpoint: every component (phase, tier, state, health, effective
+ * options with where each came from) and, once a shutdown has begun, its trigger and report.
+ * Read-only by construction (no write or delete operation), because no HTTP request may start a
+ * shutdown; like every endpoint but {@code health}, exposed over HTTP only when
+ * {@code management.endpoints.web.exposure.include} names it.
  */
 @Endpoint(id = "lifecycle", defaultAccess = Access.READ_ONLY)
 public final class LifecycleEndpoint {

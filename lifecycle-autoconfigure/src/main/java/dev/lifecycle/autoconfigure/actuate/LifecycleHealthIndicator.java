@@ -12,14 +12,11 @@ import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
 /**
- * The {@code lifecycle} health contributor: per-component detail (state, tier, phase, healthy,
- * heartbeat age) in the main health group. Its status is {@code OUT_OF_SERVICE} once a shutdown
- * has begun, else {@code DOWN} if a standard or observability component is unhealthy (an advisory
- * one never decides; a standard one's stall starts the shutdown in the same health poll, so this is
- * at most a passing state), else {@code UP}.
- *
- * <p>It is never part of the liveness group: a stall is answered by a coordinated shutdown, not by
- * letting Kubernetes kill the pod. Readiness is Spring Boot's own readiness state alone.
+ * The {@code lifecycle} health contributor: per-component detail in the main health group;
+ * {@code OUT_OF_SERVICE} once a shutdown has begun, else {@code DOWN} while a standard or
+ * observability component is unhealthy (an advisory one never decides), else {@code UP}. Never in
+ * the liveness group, because a stall is answered by a coordinated shutdown, not by Kubernetes
+ * killing the pod; readiness is Spring Boot's own readiness state alone.
  *
  * <p>Not API: public only for Lifecycle's own packages.
  */

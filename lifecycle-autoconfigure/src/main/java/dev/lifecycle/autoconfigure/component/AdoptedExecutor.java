@@ -23,19 +23,13 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 import org.springframework.util.ReflectionUtils;
 
 /**
- * One adopted executor or scheduler bean as the engine drains it, whatever its threads: Spring's
- * {@code ThreadPoolTaskExecutor}, {@code ThreadPoolTaskScheduler}, {@code SimpleAsyncTaskExecutor}
- * and {@code SimpleAsyncTaskScheduler} (Boot's executor and scheduler, on virtual threads or not),
- * {@code ConcurrentTaskExecutor}, and plain {@link ExecutorService} beans.
- *
- * <p>At its turn it takes no new work and waits, without interrupting anything, for every task it
- * accepted, including tasks submitted while the rest of the application drained; the engine's
- * budget bounds the wait. A scheduler fires no new trigger from then on. A task submitted after
- * the turn runs on the submitting thread (caller runs) for every Spring executor and for a plain
- * {@link ThreadPoolExecutor}; a plain {@code ExecutorService} of another kind (a virtual
- * thread-per-task executor) rejects it, as it rejects anything after {@code shutdown()}. The
- * threads running accepted tasks are named with their stacks when the budget or the ceiling runs
- * out.
+ * One adopted executor or scheduler bean as the engine drains it, whatever its threads (Spring's
+ * executors and schedulers, on virtual threads or not, and plain {@link ExecutorService} beans). At
+ * its turn it takes no new work and waits, interrupting nothing, for every task it accepted, within
+ * the engine's budget, so that a clean report means no accepted task was abandoned. A later task
+ * runs on its caller (a plain {@link ThreadPoolExecutor} too) or, for another kind of
+ * {@code ExecutorService}, is rejected as after {@code shutdown()}. Threads still running tasks are
+ * named with their stacks when the budget or the ceiling runs out.
  */
 final class AdoptedExecutor {
 

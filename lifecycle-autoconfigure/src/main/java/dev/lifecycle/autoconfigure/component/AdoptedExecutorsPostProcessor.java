@@ -17,17 +17,11 @@ import org.springframework.scheduling.concurrent.ExecutorConfigurationSupport;
 import org.springframework.util.ClassUtils;
 
 /**
- * Prepares every executor and scheduler bean that will be adopted, before it initialises, so that
- * it keeps working until its turn in the shutdown and can be drained then (see
- * {@link AdoptedExecutor}).
- *
- * <p>By default Spring's {@code ThreadPoolTaskExecutor} and {@code ThreadPoolTaskScheduler} shut
- * down on the {@code ContextClosedEvent}, which Spring publishes at the very start of a close,
- * before any lifecycle phase: {@code @Scheduled} methods would stop firing and {@code @Async} calls
- * would be rejected during the drain delay and the shutdown handlers. Accepting tasks after the
- * close event leaves the executor alone until the engine drains it. (Boot's
- * {@code SimpleAsyncTaskScheduler} listens for the same event; the lifecycle processor takes it off
- * the event's listeners when it adopts it.)
+ * Keeps every executor and scheduler bean that will be adopted working until its turn in the
+ * shutdown, so that it can be drained then ({@link AdoptedExecutor}). Spring's
+ * {@code ThreadPoolTaskExecutor} and {@code ThreadPoolTaskScheduler} would otherwise shut down on
+ * the {@code ContextClosedEvent}, at the very start of a close: {@code @Scheduled} methods would stop
+ * and {@code @Async} calls be rejected during the drain delay and the shutdown handlers.
  */
 final class AdoptedExecutorsPostProcessor implements BeanPostProcessor {
 

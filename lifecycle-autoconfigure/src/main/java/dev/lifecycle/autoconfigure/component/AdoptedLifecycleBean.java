@@ -14,21 +14,12 @@ import org.springframework.context.Lifecycle;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * One adopted Spring bean as a passive component: a {@link Lifecycle} bean, an executor or both.
- * Spring starts it in its phase as usual; the engine stops it in the drain of its tier, on a stop
- * thread of its own, so the beans of one phase stop concurrently and each is bounded by its own
- * budget.
- *
- * <p>A {@link SmartLifecycle} is stopped through {@link SmartLifecycle#stop(Runnable)} and counts
- * as stopped when it calls back, so a bean that hands its stop to another thread (a listener
- * container) is waited for. An executor or scheduler is drained as {@link AdoptedExecutor} says:
- * no new work, a scheduler fires no new trigger, the accepted tasks finish, nothing is interrupted,
- * and the threads of tasks still running are named when its budget runs out. A stop that throws
- * ends the component as died at once.
- *
- * <p>As in Spring, a bean is stopped only after the adopted beans of its phase that depend on it
- * have stopped (or ended otherwise: died, never started); its budget covers that wait. Beans in
- * higher phases have stopped already; the processor warns about dependents in lower phases.
+ * One adopted Spring bean (a {@link Lifecycle} bean, an executor or both) as a passive component:
+ * Spring starts it in its phase, the engine stops it in its tier's drain on a stop thread of its
+ * own, so the beans of a phase stop concurrently, each within its own budget. A
+ * {@link SmartLifecycle} counts as stopped when its stop callback runs, so a bean that hands its stop
+ * to another thread (a listener container) is waited for; a stop that throws ends it as died. As in
+ * Spring, it stops only after the adopted beans of its phase that depend on it have ended.
  */
 final class AdoptedLifecycleBean implements PassiveComponent {
 

@@ -38,30 +38,12 @@ import org.springframework.scheduling.concurrent.SimpleAsyncTaskScheduler;
 
 /**
  * The context's {@code lifecycleProcessor}: Spring's own {@link DefaultLifecycleProcessor}, except
- * that every {@link Lifecycle} bean Lifecycle does not run itself is adopted as a component of the
- * engine when the context refreshes, and is left out when Spring stops its Lifecycle beans on
- * close.
- *
- * <p>Spring still starts every bean, in its phase, exactly as before. On close, the engine stops
- * the adopted beans in its standard drain, after the drain delay and the shutdown handlers,
- * highest phase first and concurrently within a phase, each bounded by its budget; Spring stops
- * only the beans left to it (opted out with {@code lifecycle.components.<bean>.adopt=false},
- * Lifecycle's own coordinator, Spring Boot's logging lifecycle, which must stop last), each where
- * it always would. The web server's graceful shutdown
- * and stop become closing steps of the sequence, after the observability drain. A {@code Lifecycle}
- * bean that is also a {@code @ManagedComponent} is the component already and is not adopted twice.
- *
- * <p>What the components and the requests use is adopted in the {@link Tier#INFRASTRUCTURE} tier,
- * which the engine drains after the web server has stopped: every executor and scheduler bean
- * (a {@code Lifecycle} or not: {@code SimpleAsyncTaskExecutor}, {@code ConcurrentTaskExecutor} and
- * plain {@code ExecutorService} beans too), and the {@code Lifecycle} beans that are connection
- * pools, connection factories or producer factories. {@code lifecycle.components.<bean>.tier}
- * overrides the choice. The separate management server stops in the sequence's last step, so its
- * probes and metrics answer until then.
- *
- * <p>The context's lifecycle processor is the extension point Spring designed for this, and Spring
- * Boot backs off its own when a bean of this name exists. It sees exactly the beans Spring would
- * stop, by the same rules (lazy SmartLifecycle beans, factory beans), with their phases.
+ * that every {@link Lifecycle} bean Lifecycle does not run itself is adopted as a component when the
+ * context refreshes and left out when Spring stops its beans on close, so that the whole application
+ * drains in one order. Spring still starts every bean; the engine stops them, executors, schedulers
+ * and pools in the {@link Tier#INFRASTRUCTURE} tier after the web server. Why this seam and not
+ * proxies or a close listener: {@code docs/decisions.md}; what is adopted and what is left to
+ * Spring: {@code docs/whole-application.md}.
  */
 final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 

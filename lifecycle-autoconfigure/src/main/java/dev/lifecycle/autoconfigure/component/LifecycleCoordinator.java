@@ -25,19 +25,13 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.ContextRefreshedEvent;
 
 /**
- * The one {@link SmartLifecycle} between Spring and the engine. It starts the engine once the
- * context is refreshed, and on close runs the engine's whole shutdown sequence, blocking the
- * closing thread until the report.
- *
- * <p>Its phase, {@link #PHASE}, is above the web server's graceful-shutdown phase
- * ({@code DEFAULT_PHASE - 1024}) and its stop blocks instead of handing off to another thread, so
- * the web server keeps accepting and answering (readiness 503, actuator 200, in-flight requests
- * served) for the whole drain, and Spring's {@code timeout-per-shutdown-phase} cannot cut the
- * drain short. The engine's global ceiling bounds the wait.
- *
- * <p>A close is a shutdown by signal with source {@code context-close}, unless the context never
- * finished its refresh or the application's run failed (a runner threw): then the start failed,
- * and the shutdown says so ({@code start-failed}).
+ * The one {@link SmartLifecycle} between Spring and the engine: it starts the engine once the
+ * context is refreshed and, on close, runs the whole shutdown sequence, blocking the closing thread
+ * until the report. Its {@link #PHASE} is above the web server's graceful shutdown and its stop
+ * blocks, so the web server keeps serving through the drain and Spring's
+ * {@code timeout-per-shutdown-phase} cannot cut the drain short; the global ceiling bounds it. A
+ * close is a shutdown with source {@code context-close}, or {@code start-failed} when the refresh or
+ * the application's run failed.
  *
  * <p>Not API: public only for Lifecycle's own packages.
  */

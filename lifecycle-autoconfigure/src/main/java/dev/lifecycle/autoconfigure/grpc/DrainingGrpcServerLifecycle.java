@@ -16,14 +16,12 @@ import org.springframework.grpc.server.lifecycle.GrpcServerLifecycle;
 import org.springframework.grpc.server.lifecycle.GrpcServerStartedEvent;
 
 /**
- * Spring gRPC's server lifecycle, with its shutdown split where a drain needs it: the server sends
- * GOAWAY and takes no new calls when the drain delay ends ({@link #goAway()}), and its stop, later
- * in the sequence, waits for the calls in flight and cancels what is left ({@link #cancel(String)})
- * when the server's budget runs out, naming each call.
- *
- * <p>It counts as running from its start until its stop has released the server, GOAWAY or not,
- * so that the stop always runs inside the sequence. Everything else (the events it publishes, the
- * log lines, the port) is Spring gRPC's.
+ * Spring gRPC's server lifecycle with its stop split in two, because a drain needs the GOAWAY
+ * early and the wait late: {@link #goAway()} when the drain delay ends (no new calls, calls in
+ * flight go on), then the stop in the standard drain waits for them and {@link #cancel(String)}
+ * names what is left when the budget runs out. It counts as running until its stop has released
+ * the server, so the stop always runs inside the sequence; events, log lines and port stay Spring
+ * gRPC's.
  */
 final class DrainingGrpcServerLifecycle extends GrpcServerLifecycle {
 

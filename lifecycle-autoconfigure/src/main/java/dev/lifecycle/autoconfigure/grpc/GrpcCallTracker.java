@@ -19,15 +19,10 @@ import org.apache.commons.logging.LogFactory;
 
 /**
  * Knows every call a gRPC server has open, so that a shutdown can end the long-lived ones and name
- * the ones it had to cancel. Installed on every server builder, ahead of the services' own
- * interceptors.
- *
- * <p>Ending the streams closes every open server-streaming and bidirectional call with
- * {@code UNAVAILABLE} and a description saying why, a status clients retry on; from then on such a
- * call ends as it starts. The application's side of an ended call is told it was cancelled (its
- * {@code ServerCallStreamObserver} reports cancelled, its cancel handler runs, its context is
- * cancelled), and what it still sends is dropped. Unary and client-streaming calls are never ended
- * here: they finish within the server's budget.
+ * the ones it had to cancel; installed on every server builder, so it sees services that are not
+ * beans too. Ended streams close with {@code UNAVAILABLE}, a status clients retry on, and the
+ * application's side reads them as cancelled; unary and client-streaming calls are never ended
+ * here, they finish within the server's budget.
  */
 final class GrpcCallTracker implements ServerInterceptor {
 

@@ -27,14 +27,11 @@ import org.springframework.grpc.server.lifecycle.GrpcServerLifecycle;
 
 /**
  * The drain of Spring gRPC servers (Netty, shaded Netty, in-process), on with
- * {@code lifecycle.grpc.enabled}: the standard health service turns NOT_SERVING at the first
- * instant of a shutdown ({@code lifecycle.grpc.health}); new calls are served through the drain
- * delay; at its end the server sends GOAWAY and takes no new calls; server-streaming and
- * bidirectional calls end with {@code UNAVAILABLE} at {@code lifecycle.streams.end-at}
- * ({@code lifecycle.grpc.end-streams}); the server's stop, adopted into the standard drain, waits
- * for the calls in flight and cancels and names what is left when its budget runs out.
- * Servlet-hosted gRPC follows the servlet drain instead. Each bean can be replaced by a bean of its
- * name.
+ * {@code lifecycle.grpc.enabled}: health NOT_SERVING at the first instant, GOAWAY when the drain
+ * delay ends, streams ended with {@code UNAVAILABLE} at {@code lifecycle.streams.end-at}, and the
+ * calls left when the server's budget runs out cancelled and named. A gRPC client pins one
+ * connection, so readiness alone would move none of its traffic. Each bean can be replaced by a
+ * bean of its name. Each step: {@code docs/grpc.md}.
  */
 @AutoConfiguration(after = { LifecycleComponentAutoConfiguration.class, LifecycleWebAutoConfiguration.class,
 		GrpcServerAutoConfiguration.class })

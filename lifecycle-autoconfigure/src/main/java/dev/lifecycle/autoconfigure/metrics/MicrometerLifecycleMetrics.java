@@ -31,27 +31,12 @@ import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.core.Ordered;
 
 /**
- * The engine's metrics on Micrometer, as exactly the five Lifecycle series, each tagged
- * {@code service_name}. Scraped by Prometheus they read:
- * <ul>
- * <li>{@code lifecycle_shutdown_initiated_total{trigger_component, trigger_reason}}: one per
- * shutdown; an unclean end of the previous process (its run marker was still there) counts as
- * {@code trigger_component="previous-run", trigger_reason="unclean"};</li>
- * <li>{@code lifecycle_component_shutdown_duration_seconds{component, result}}: a histogram whose
- * buckets come from {@code management.metrics.distribution.*} when set there, else from
- * {@link #DEFAULT_BUCKETS} (off with {@code lifecycle.metrics.histogram=false}); Micrometer also
- * publishes its {@code _max} gauge;</li>
- * <li>{@code lifecycle_component_shutdown_result_total{component, result}};</li>
- * <li>{@code lifecycle_shutdown_completed_total{clean}};</li>
- * <li>{@code lifecycle_component_healthy{component}}: 1 healthy, 0 not.</li>
- * </ul>
- * Cardinality is a cost paid per pod, so at idle a component has only its health gauge and the
- * initiated counters it could itself trigger (zero, so {@code increase()} sees their first
- * increment; an adopted Spring bean, an executor or a producer factory, can trigger none); the duration and result series of every component are registered the moment a
- * shutdown begins, or when the context starts closing, whichever is first. That is still before
- * Spring Boot closes the meter registries (on {@code ContextClosedEvent}, after this listener):
- * a closed registry hands out no-op meters. Never throws: a metrics failure is logged and the
- * shutdown goes on.
+ * The engine's metrics on Micrometer as exactly the five {@code lifecycle_*} series, each tagged
+ * {@code service_name}. Cardinality is a cost paid per pod, so at idle a component has only its
+ * health gauge and the initiated counters it could trigger; its duration and result series are
+ * registered when a shutdown begins or the context starts closing, still before Spring Boot closes
+ * the registries (a closed registry hands out no-op meters). Never throws: a metrics failure is
+ * logged and the shutdown goes on. The series: {@code docs/observability.md}.
  *
  * <p>Not API: public only for Lifecycle's own packages.
  */

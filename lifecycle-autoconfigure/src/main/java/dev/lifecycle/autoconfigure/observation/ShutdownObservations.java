@@ -16,18 +16,12 @@ import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A shutdown as Micrometer Observations, so a tracing backend shows it as one trace: the sequence
- * ({@value #SHUTDOWN}) is the root, each step ({@value #STEP}: drain delay, handlers, phases, final
- * actions, observability drain, closing steps, infrastructure phases, last steps) its child, and
- * each component told to stop ({@value #COMPONENT}) a child of the step that stopped it, ended
- * with the component's outcome.
- * <p>
- * Every key is low cardinality: trigger, step, component, phase, tier and result are bounded by
- * the application's own configuration. The observations carry the same facts as the five metric
- * series, so the meters an observation handler would derive from them are filtered out (see
- * {@link #isObservationMeter(String)}). Boot's {@code management.observations.enable.lifecycle=false}
- * switches them off. Events arrive on several engine threads; nothing here opens a scope, so no
- * thread-local state leaks into the application.
+ * A shutdown as Micrometer Observations, so that a tracing backend shows where its time went as one
+ * trace: the sequence ({@value #SHUTDOWN}) is the root, each step ({@value #STEP}) its child, each
+ * component told to stop ({@value #COMPONENT}) a child of its step. Every key is low cardinality.
+ * The meters an observation handler would derive are filtered out ({@link #isObservationMeter(String)}),
+ * since the five metric series say the same. Nothing opens a scope, so no thread-local state leaks
+ * into the application.
  */
 final class ShutdownObservations implements LifecycleListener {
 

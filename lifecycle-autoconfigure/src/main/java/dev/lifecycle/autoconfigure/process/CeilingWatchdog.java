@@ -15,13 +15,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Bounds the time from a shutdown's first instant to the process exit, whatever runs after the
- * engine's sequence: Spring stopping the beans left to it, {@code @PreDestroy} methods,
- * {@code DisposableBean}s, JVM shutdown hooks. Armed when a shutdown begins; if the application
- * is still on its way out {@link #GRACE} after the global ceiling, it logs every thread that can hold the JVM
- * (naming the bean a thread is destroying) and halts with {@link ExitCodes#CEILING}. A halt, not an
- * exit: {@code System.exit} blocks for ever once shutdown hooks are running. Just before the halt
- * it runs its {@link CeilingHaltHook}s (each bounds its own time), so what the process knows of
- * its end can still leave it.
+ * engine's sequence (beans left to Spring, {@code @PreDestroy} methods, JVM shutdown hooks): still
+ * alive {@link #GRACE} after the global ceiling, the process logs every thread that can hold it
+ * (naming the bean it destroys), runs the {@link CeilingHaltHook}s and halts with
+ * {@link ExitCodes#CEILING}. A halt, not an exit, because {@code System.exit} blocks for ever once
+ * shutdown hooks are running.
  *
  * <p>Not API: public only for Lifecycle's own packages.
  */

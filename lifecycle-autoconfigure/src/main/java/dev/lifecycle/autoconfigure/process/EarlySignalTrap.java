@@ -21,16 +21,12 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.core.env.ConfigurableEnvironment;
 
 /**
- * Traps SIGTERM, SIGINT and SIGHUP from the moment Spring Boot has the application's environment,
- * before any bean exists, so that a signal in the first second of a start neither ends the JVM
- * with 143 nor is lost: the first is remembered and handed to the {@link SignalTrap} when its bean
- * installs the real handlers (the start then ends cleanly), a second one halts at once with 128.
- *
- * <p>Installed only when {@code lifecycle.enabled} and {@code lifecycle.signals.trap} are not
- * false, never in a run that only prepares the service's life (see {@link RunKind}), and never
- * inside Spring's test framework (its test defaults switch the trap off, but only
- * later). If the start fails, or ends without a {@link SignalTrap} taking over, the JVM's own
- * handlers are put back.
+ * Traps SIGTERM, SIGINT and SIGHUP from the moment Spring Boot has the environment, before any bean
+ * exists, so that a signal in the first second of a start neither ends the JVM with 143 nor is
+ * lost: the first is handed to the {@link SignalTrap} when it installs the real handlers, a second
+ * one halts at once with 128. Never installed when Lifecycle or the trap is off, in a run that only
+ * prepares the service's life ({@link RunKind}) or under Spring's test framework; the JVM's handlers
+ * come back if no {@link SignalTrap} takes over.
  */
 final class EarlySignalTrap implements ApplicationListener<SpringApplicationEvent> {
 

@@ -23,27 +23,13 @@ import org.springframework.boot.ExitCodeGenerator;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * Decides who ends the process, and how. The one way out of the process for a shutdown that did
- * not start with the context closing: on the first instant of such a shutdown it closes the
- * application context on a non-daemon thread (the coordinator blocks that close
- * until the engine's report, while the web server keeps serving), then hands the report's exit
- * code to {@link LifecycleExit}.
- *
- * <p>Whatever started the shutdown (a signal, the pre-stop file, a component, a plain
- * {@code context.close()}, {@code SpringApplication.exit}, the JVM's shutdown hook), the
- * {@link CeilingWatchdog} is armed at its first instant when {@code lifecycle.halt-after-ceiling}
- * is on, so the process is gone shortly after the global ceiling even if a bean, a destroy method
- * or a shutdown hook never returns. As the application's {@link ExitCodeGenerator}, it makes
- * {@code SpringApplication.exit(context)} run the whole sequence and return the report's exit
- * code; the caller then owns the process, as with any {@code SpringApplication.exit}. When the
- * JVM's own shutdown hook closed the context and the ceiling fired, Spring Boot's shutdown
- * handlers end the JVM with 129 rather than the JVM's 143.
- *
- * <p>Closing at once rather than after the report makes every trigger go through the same context
- * close, so beans in higher Spring phases stop at the same point whatever started the shutdown.
- * When the context belongs to someone else ({@code lifecycle.close-context=false}, the default
- * under Spring's test framework) it only waits for the report before calling
- * {@link LifecycleExit}.
+ * Decides who ends the process, and how. For a shutdown that did not start with the context
+ * closing, it closes the context at once on a non-daemon thread, so that every trigger goes through
+ * the same close and beans stop at the same point, then hands the report's exit code to
+ * {@link LifecycleExit}; whoever else closes the context owns the process. Whatever the trigger, it
+ * arms the {@link CeilingWatchdog}; as the {@link ExitCodeGenerator} it makes
+ * {@code SpringApplication.exit} run the whole sequence and return the report's code. See
+ * {@code docs/whole-application.md}, the ceiling.
  *
  * <p>Not API: public only for Lifecycle's own packages.
  */

@@ -17,15 +17,11 @@ import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
 /**
- * Handles SIGTERM, SIGINT and SIGHUP alike, from the moment its bean is created, early in the
- * context's refresh. The first signal, whatever shutdown is already under way (a pre-stop file
- * followed by Kubernetes' SIGTERM is one shutdown), starts the coordinated shutdown and the
- * {@link ShutdownExit} (during start-up, the exit waits until the engine has started, then ends the
- * start cleanly); a second one before the report halts the JVM at once with exit code 128; a
- * signal after the report changes nothing, the exit with the report's code is already under way.
- *
- * <p>Without this trap the JVM's own handler would run the shutdown hooks and exit with 143
- * whatever the shutdown's outcome, and would ignore a second signal.
+ * Handles SIGTERM, SIGINT and SIGHUP alike from early in the context's refresh. The first signal
+ * starts the coordinated shutdown, whatever is already under way (a pre-stop file then SIGTERM is
+ * one shutdown); a second one before the report halts at once with 128; one after the report changes
+ * nothing. Without it the JVM would exit with 143 whatever the shutdown's outcome and ignore a
+ * second signal.
  *
  * <p>Not API: public only for Lifecycle's own packages.
  */

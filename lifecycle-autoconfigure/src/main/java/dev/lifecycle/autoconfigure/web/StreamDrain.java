@@ -14,15 +14,12 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * Ends long-lived responses (server-sent events, streaming responses) at one documented point of a
- * shutdown, so that a stream never holds the web server's graceful shutdown: at its first instant,
- * or (the default) when the drain delay ends, once load balancers have stopped routing new
- * connections here. Each web stack registers how it ends its streams; a stream that starts after
- * that point ends at once, or at the start of the next step of the sequence if nothing told it was
- * a stream before its body began.
- *
- * <p>Public so that Lifecycle's other integrations (gRPC servers) end their streams at the same
- * point; not meant for applications.
+ * Ends long-lived responses (server-sent events, streaming responses, WebSocket sessions) at one
+ * documented point of a shutdown, so that no stream holds the web server's graceful shutdown: its
+ * first instant, or by default the end of the drain delay, once load balancers route elsewhere. A
+ * stream that starts after that point ends at once, or at the next step if nothing said it was a
+ * stream before its body began. Public so that Lifecycle's other integrations (gRPC) end their
+ * streams at the same point; not API for applications.
  */
 public final class StreamDrain implements LifecycleListener {
 

@@ -25,18 +25,13 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.core.Ordered;
 
 /**
- * Pushes the application's metrics to the Pushgateway Spring Boot is configured for at the three
- * moments of a shutdown that a scrape almost never sees: its first instant (in the background),
- * the end of the sequence (before the process goes on to exit, waiting at most
- * {@link #FINAL_PUSH_BOUND} and never past the global ceiling), and the {@link CeilingWatchdog}'s
- * halt (at most {@link #HALT_PUSH_BOUND}). So {@code lifecycle_shutdown_completed_total} is
- * recorded even though it is incremented in the process's last milliseconds, and a process that
- * never got there leaves its initiated count without a completed one.
- *
- * <p>Pushes go one after the other on one daemon thread, so an earlier push can never land after
- * a later one and undo it. A push that fails is logged once; it never fails, and never delays
- * the shutdown beyond those bounds. Ordered right after {@link MicrometerLifecycleMetrics}, so
- * the counters are up to date when they are pushed.
+ * Pushes the application's metrics to Spring Boot's Pushgateway at the three moments of a shutdown a
+ * scrape almost never sees: its first instant (in the background), the end of the sequence (at most
+ * {@link #FINAL_PUSH_BOUND}, never past the ceiling) and the {@link CeilingWatchdog}'s halt (at most
+ * {@link #HALT_PUSH_BOUND}), so every shutdown reaches Prometheus, complete or not. Pushes run in
+ * order on one daemon thread, so an earlier one never undoes a later one; a failed push is logged
+ * once and never fails or delays the shutdown beyond those bounds. Ordered after
+ * {@link MicrometerLifecycleMetrics}, so the counters are current.
  */
 final class PushgatewayShutdownPublisher implements LifecycleListener, CeilingHaltHook, Ordered {
 

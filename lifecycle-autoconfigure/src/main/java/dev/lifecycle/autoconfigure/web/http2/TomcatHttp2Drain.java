@@ -30,15 +30,12 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.util.ReflectionUtils;
 
 /**
- * GOAWAY on Tomcat. Tomcat's HTTP/2 connection has a graceful close of its own, the one it uses
- * when its connector pauses: a GOAWAY with the highest stream id and {@code NO_ERROR} (streams in
- * flight and in transit are still served), then, once new streams arrive after its drain timeout,
- * a second GOAWAY with the last stream it processed. Pausing the connector itself would also stop
- * accepting connections during the drain delay, so each HTTP/2 connection's processor is paused
- * on its own. Tomcat lists open connections on its endpoint, which its protocol handler exposes
- * only to subclasses: it is read by reflection, and so is a request's own connection, through the
- * stream Tomcat serves it on; should that fail, HTTP/2 connections get their GOAWAY when the
- * connector pauses, as without Lifecycle.
+ * GOAWAY on Tomcat, through the graceful close its HTTP/2 connection uses when the connector pauses
+ * (a GOAWAY with the highest stream id and {@code NO_ERROR}, later one with the last stream
+ * processed), applied to each connection's processor, because pausing the connector would also stop
+ * accepting connections during the drain delay. Open connections and a request's own connection are
+ * read by reflection; should that fail, HTTP/2 connections get their GOAWAY when the connector
+ * pauses, as without Lifecycle.
  *
  * <p>Not API: public only for Lifecycle's own packages.
  */

@@ -24,15 +24,11 @@ import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 
 /**
- * The reactive counterpart of the servlet stacks' connection drain filter (Reactor Netty): from the first
- * instant of a shutdown every response carries {@code Connection: close}, so keep-alive clients
- * reconnect elsewhere during the drain delay; every request counts as activity for the adaptive
- * drain. Netty leaves the header out of HTTP/2 responses, where it has no meaning: an HTTP/2
- * request gets a GOAWAY on its connection instead ({@link Http2Drain}).
- *
- * <p>Streaming responses (server-sent events, NDJSON, anything written with flushes) complete
- * cleanly when the {@link StreamDrain} says so, so they never hold the web server's graceful
- * shutdown.
+ * The reactive counterpart of {@link ConnectionDrainFilter} (Reactor Netty): from the first instant
+ * of a shutdown every HTTP/1.x response carries {@code Connection: close}, so keep-alive clients
+ * reconnect elsewhere during the drain delay (HTTP/2 gets a GOAWAY from {@link Http2Drain}); every
+ * request counts for the adaptive drain, and streaming responses complete cleanly when the
+ * {@link StreamDrain} says so, so none holds the graceful shutdown.
  */
 final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 

@@ -7,16 +7,12 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.util.ClassUtils;
 
 /**
- * Keeps a response of unknown length chunked once it carries {@code Connection: close}. Given that
- * header, a servlet container (Tomcat, Jetty) ends such a response by closing the connection
- * instead: the body still arrives whole, but a client cannot tell a complete response from a cut
- * one, and some count it as an error. Trailer fields need chunked encoding, so asking for them (an
- * empty set) keeps it. Reactor Netty chunks such a response anyway.
- *
- * <p>Only a response with a body of unknown length is touched, decided when its status and
- * headers are final: a response with a {@code Content-Length} keeps it, and one that has no body
- * (a HEAD request, 1xx, 204, 304) must not announce chunked encoding, which some clients would
- * then wait to read.
+ * Keeps a response of unknown length chunked once it carries {@code Connection: close}: Tomcat and
+ * Jetty would otherwise end it by closing the connection, a body a client cannot tell from a cut
+ * one. Asking for trailer fields (an empty set) keeps chunked encoding. Only a body of unknown
+ * length is touched, decided when status and headers are final: a {@code Content-Length} is kept,
+ * and a response without a body (HEAD, 1xx, 204, 304) never announces chunked encoding, which some
+ * clients would wait to read.
  *
  * <p>Not API: public only for the reactive stack on a servlet container.
  */

@@ -34,19 +34,12 @@ import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Drains connections, not only routing, on the servlet stacks (Tomcat, Jetty): from the first
- * instant of a shutdown every HTTP/1.x response committed carries {@code Connection: close}, whenever
- * its request arrived, so the server
- * closes the connection after the response and a keep-alive client (or kube-proxy's pinned
- * connection) reconnects, through the load balancer, to a pod that is still ready. The request
- * that carries it is served normally. An HTTP/2 request gets a GOAWAY on its connection instead
- * ({@link Http2Drain}). Every request also counts as activity for the adaptive drain, and one
- * answered with a server error (5xx, or an exception the container turns into one) after the
- * trigger counts in the shutdown report.
- *
- * <p>It also tracks asynchronous responses and completes those that stream (server-sent events,
- * NDJSON, any response whose body has begun) when the {@link StreamDrain} says so, so that they
- * never hold the web server's graceful shutdown. One still waiting for its single result is served
- * like any request in flight.
+ * instant of a shutdown every HTTP/1.x response carries {@code Connection: close}, whenever its
+ * request arrived, so a keep-alive client reconnects through the load balancer to a ready pod
+ * instead of meeting the stopping server at the drain's end; HTTP/2 gets a GOAWAY instead
+ * ({@link Http2Drain}). It also counts requests for the adaptive drain and server errors after the
+ * trigger for the report, and ends streaming responses when the {@link StreamDrain} says so, so none
+ * holds the graceful shutdown. Details: {@code docs/connection-drain.md}.
  */
 final class ConnectionDrainFilter extends OncePerRequestFilter {
 
@@ -261,14 +254,9 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 	}
 
 	/**
-	 * A response that carries {@code Connection: close} once the shutdown has begun, whenever its
-	 * request arrived: the header is set at the start if the shutdown began before, else just
-	 * before the response is committed (a flush, a write that fills the server's buffer or
-	 * completes the announced length, a redirect, an error, a close, the end of the request). Its
-	 * framing is decided at that moment too, for a body of a length still unknown. A body the
-	 * server buffers whole gets its {@code Content-Length} from the server as usual, and so does a
-	 * length the application sets late. With no shutdown under way, every call reaches the
-	 * server's response as it would without this wrapper.
+	 * A response that carries {@code Connection: close} once the shutdown has begun: set at the
+	 * start if it began before, else just before the response is committed, when its framing is
+	 * decided too. With no shutdown under way every call reaches the server's response unchanged.
 	 */
 	private static final class ClosingResponse extends HttpServletResponseWrapper {
 

@@ -8,14 +8,12 @@ import org.apache.commons.logging.LogFactory;
 import org.springframework.util.ClassUtils;
 
 /**
- * Whether the web server has already read another request on the connection of this one: an
- * HTTP/1.1 client that pipelines sends its requests without waiting for the answers, and a
- * response with {@code Connection: close} would end the connection with those requests read but
- * never answered (a server must not process a request that follows {@code close}). The drain
- * therefore says {@code close} on the last request of a pipeline, and every request before it is
- * served. Each server answers in its own class
- * ({@link TomcatRequests}, {@link JettyRequests}). Where the answer cannot be had, the
- * answer is {@code false}: the connection closes after this response, as without pipelining.
+ * Whether the servlet container has already read another request on this one's connection. A
+ * server must not process a request that follows {@code Connection: close}, so the drain says
+ * {@code close} only on the last request of a pipeline and every request before it is served. Each
+ * server answers in its own class ({@link TomcatRequests}, {@link JettyRequests}); where the answer
+ * cannot be had it is {@code false}: the connection closes after this response, as without
+ * pipelining.
  */
 final class PipelinedServletRequests {
 

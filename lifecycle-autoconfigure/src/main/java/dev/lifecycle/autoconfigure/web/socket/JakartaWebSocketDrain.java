@@ -13,14 +13,12 @@ import org.springframework.util.ClassUtils;
 import org.springframework.web.context.ServletContextAware;
 
 /**
- * Closes the sessions of plain Jakarta WebSocket endpoints ({@code @ServerEndpoint} classes and
- * {@code ServerEndpointConfig}s, which Spring's {@code ServerEndpointExporter} registers with the
- * web server) with 1001 "going away" when the long-lived streams end, through the web server's own
- * WebSocket container: Tomcat's closes every session it holds, as it does itself when the
- * application stops; Jetty's lists its open sessions. Neither tells of sessions as they open, so
- * one opened after that point closes when the web server stops, as without Lifecycle. They run
- * after every other session and stream has ended, since Tomcat's closes the WebSocket under a
- * SockJS session too.
+ * Closes the sessions of plain Jakarta WebSocket endpoints ({@code @ServerEndpoint},
+ * {@code ServerEndpointConfig}) with 1001 "going away" when the long-lived streams end, through the
+ * web server's own container (Tomcat's closes every session it holds, Jetty's lists them). Neither
+ * tells of sessions as they open, so one opened after that point closes when the server stops. It
+ * runs after every other session and stream has ended, because Tomcat's also closes the WebSocket
+ * under a SockJS session.
  *
  * <p>Not API: public only for Lifecycle's own packages.
  */

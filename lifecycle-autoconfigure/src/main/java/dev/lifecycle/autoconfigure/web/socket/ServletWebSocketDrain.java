@@ -24,14 +24,12 @@ import org.springframework.web.socket.server.support.WebSocketHttpRequestHandler
 import org.springframework.web.socket.sockjs.support.SockJsHttpRequestHandler;
 
 /**
- * Closes Spring WebSocket sessions (servlet stacks: Tomcat, Jetty) with 1001 "going away" when
- * the long-lived streams end, with nothing for the application to register. It runs the WebSocket
- * handshakes that Spring maps ({@code WebSocketConfigurer} handlers and STOMP endpoints alike):
- * each mapped handshake handler is copied once with the same handshake handler and interceptors,
- * around a decorator that tracks the sessions of the application's {@link WebSocketHandler}.
- * SockJS endpoints ({@code withSockJS()}) likewise, over every SockJS transport: a session on an
- * HTTP streaming or polling transport receives SockJS's close frame with 1001. A subclass of
- * {@link WebSocketHttpRequestHandler} or {@link SockJsHttpRequestHandler} is left to Spring as is.
+ * Closes Spring WebSocket sessions on the servlet stacks with 1001 "going away" when the long-lived
+ * streams end, with nothing for the application to register: it runs the handshakes Spring maps
+ * (plain handlers, STOMP and SockJS endpoints) with the same handshake handler and interceptors,
+ * around a decorator that tracks the sessions of the application's {@link WebSocketHandler}. A
+ * subclass of {@link WebSocketHttpRequestHandler} or {@link SockJsHttpRequestHandler} is left to
+ * Spring as is.
  *
  * <p>Not API: public only for Lifecycle's own packages.
  */
