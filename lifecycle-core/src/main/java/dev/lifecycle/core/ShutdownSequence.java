@@ -6,7 +6,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -376,7 +375,7 @@ final class ShutdownSequence {
 			}
 			catch (TimeoutException ex) {
 				// Stacks first: a timed-out component's threads may finish the moment it is settled.
-				String overrun = overrun(component, budget.get());
+				String overrun = ShutdownDiagnostics.overrun(component, budget.get());
 				if (component.timeOut()) {
 					this.overruns.add(overrun);
 					logger.warn(overrun);
@@ -442,102 +441,16 @@ final class ShutdownSequence {
 		this.finisher.accept(report);
 	}
 
-	/** Names a component whose budget ran out and the stack of each thread still running its work. */
-	private static String overrun(Component component, Duration budget) {
-		StringBuilder message = new StringBuilder();
-		message.append("Lifecycle: component '")
-			.append(component.name())
-			.append("' did not stop within its graceful budget of ")
-			.append(budget)
-			.append(" (open critical sections: ")
-			.append(component.openCriticalSections())
-			.append(")");
-		Set<Thread> threads = component.threads();
-		if (!threads.isEmpty()) {
-			message.append("; still running:");
-		}
-		for (Thread thread : threads) {
-			appendThread(message, thread);
-		}
-		return message.toString();
-	}
-
 	/** Names every component still running and the stack of the thread it is blocked in. */
 	private String diagnostics() {
-		StringBuilder message = new StringBuilder();
-		message.append("Lifecycle: global shutdown timeout of ")
-			.append(this.globalShutdownTimeout)
-			.append(" expired during ")
-			.append(this.step)
-			.append("; still running:");
-		NamedHandler handler = this.runningHandler;
-		Thread handlerThread = this.runningHandlerThread;
-		if (handler != null && handlerThread != null) {
-			message.append("\n  ").append(handler.name());
-			appendThread(message, handlerThread);
-		}
-		for (Component component : this.components) {
-			if (component.tier() == Tier.ADVISORY || component.outcome() != null) {
-				continue;
-			}
-			message.append("\n  component '")
-				.append(component.name())
-				.append("' (tier ")
-				.append(component.tier())
-				.append(", phase ")
-				.append(component.phase())
-				.append(component.isStopRequested() ? ", told to stop" : ", not yet told to stop")
-				.append(", open critical sections ")
-				.append(component.openCriticalSections())
-				.append(")");
-			Set<Thread> threads = component.threads();
-			if (threads.isEmpty()) {
-				message.append("\n    no engine-known thread (its process scope was never opened)");
-			}
-			for (Thread thread : threads) {
-				appendThread(message, thread);
-			}
-		}
-		return message.toString();
-	}
-
-	private static void appendThread(StringBuilder message, Thread thread) {
-		message.append("\n    thread \"").append(thread.getName()).append("\" ").append(thread.getState());
-		for (StackTraceElement element : thread.getStackTrace()) {
-			message.append("\n      at ").append(element);
-		}
+		return ShutdownDiagnostics.ceiling(this.globalShutdownTimeout, this.step, this.runningHandler,
+				this.runningHandlerThread, this.components);
 	}
 
 	private ShutdownReport report(boolean ceilingFired, String diagnostics) {
-		List<ComponentReport> reports = new ArrayList<>();
-		boolean abnormal = false;
-		boolean allCompleted = true;
-		for (Component component : this.components) {
-			Outcome outcome = component.outcome();
-			if (component.tier() == Tier.ADVISORY) {
-				if (outcome != null) {
-					reports.add(component.report());
-				}
-				continue;
-			}
-			reports.add(component.report());
-			abnormal |= component.isDead();
-			allCompleted &= (outcome == Outcome.COMPLETED);
-		}
-		int exitCode;
-		if (ceilingFired) {
-			exitCode = ExitCodes.CEILING;
-		}
-		else if (!this.trigger.reason().isClean() || abnormal || !this.failedSteps.isEmpty()) {
-			exitCode = ExitCodes.FAILURE;
-		}
-		else {
-			exitCode = ExitCodes.CLEAN;
-		}
-		boolean clean = exitCode == ExitCodes.CLEAN && allCompleted;
-		Duration elapsed = Duration.ofNanos(System.nanoTime() - this.initiatedAt);
-		return new ShutdownReport(this.trigger, reports, clean, exitCode, ceilingFired, elapsed,
-				List.copyOf(this.failedSteps), List.copyOf(this.steps), diagnostics, this.failedRequests.getAsLong());
+		return ShutdownVerdict.report(this.trigger, this.components, ceilingFired, List.copyOf(this.failedSteps),
+				List.copyOf(this.steps), diagnostics, System.nanoTime() - this.initiatedAt,
+				this.failedRequests.getAsLong());
 	}
 
 	record NamedHandler(String name, Duration timeout, ShutdownHandler handler) {
