@@ -15,6 +15,7 @@ import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.ShutdownReason;
 import dev.lifecycle.core.ShutdownReport;
 import dev.lifecycle.core.ShutdownTrigger;
+import dev.lifecycle.core.TriggerSource;
 import dev.lifecycle.spring.LifecycleExit;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -47,9 +48,6 @@ import org.springframework.context.ConfigurableApplicationContext;
  * {@link LifecycleExit}.
  */
 final class ShutdownExit implements LifecycleListener, ExitCodeGenerator {
-
-	/** The trigger source of a shutdown started by {@code SpringApplication.exit}. */
-	static final String SPRING_APPLICATION_EXIT = "spring-application-exit";
 
 	private static final Log logger = LogFactory.getLog(ShutdownExit.class);
 
@@ -108,7 +106,7 @@ final class ShutdownExit implements LifecycleListener, ExitCodeGenerator {
 	public int getExitCode() {
 		contextClosing();
 		if (!this.manager.isShutdownInitiated()) {
-			this.manager.triggerShutdown(ShutdownReason.REQUESTED, SPRING_APPLICATION_EXIT);
+			this.manager.triggerShutdown(ShutdownReason.REQUESTED, TriggerSource.SPRING_APPLICATION_EXIT.label());
 		}
 		return awaitExitCode();
 	}

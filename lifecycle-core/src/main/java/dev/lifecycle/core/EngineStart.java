@@ -70,7 +70,7 @@ final class EngineStart {
 		if (watcher != null && file != null) {
 			watcher.removeStaleFile();
 			this.threads.newThread("lifecycle-prestop", () -> watcher.run(() -> this.triggers
-				.fire(ShutdownReason.PRESTOP, "prestop", file.toString()))).start();
+				.fire(ShutdownReason.PRESTOP, TriggerSource.PRESTOP.label(), file.toString()))).start();
 		}
 		for (Component component : ordered) {
 			if (this.triggers.isInitiated()) {
