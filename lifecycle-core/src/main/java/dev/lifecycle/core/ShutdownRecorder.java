@@ -155,7 +155,7 @@ final class ShutdownRecorder implements LifecycleListener {
 			entry.put("name", step.name());
 			entry.put("startMs", step.start().toMillis());
 			entry.put("durationMs", step.duration().toMillis());
-			entry.put("result", step.result());
+			entry.put("result", step.result().label());
 			this.steps.add(entry);
 			this.report.put("lastStep", step.name());
 			write();
