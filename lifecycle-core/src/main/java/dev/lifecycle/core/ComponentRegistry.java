@@ -74,7 +74,7 @@ final class ComponentRegistry {
 		}
 	}
 
-	void addHandler(String name, Duration timeout, ShutdownHandler handler) {
+	void addHandler(String name, Duration timeout, ShutdownTask handler) {
 		OptionRules.positive(null, "shutdown handler '" + name + "' timeout", timeout);
 		add("add shutdown handler '" + name + "'", this.handlers,
 				new ShutdownSequence.NamedHandler(name, timeout, handler));
@@ -84,13 +84,13 @@ final class ComponentRegistry {
 		add("add final action '" + name + "'", this.finalActions, new ShutdownSequence.NamedAction(name, action));
 	}
 
-	void addClosingStep(String name, Duration timeout, ShutdownHandler step) {
+	void addClosingStep(String name, Duration timeout, ShutdownTask step) {
 		OptionRules.positive(null, "closing step '" + name + "' timeout", timeout);
 		add("add closing step '" + name + "'", this.closingSteps,
 				new ShutdownSequence.NamedHandler(name, timeout, step));
 	}
 
-	void addLastStep(String name, Duration timeout, ShutdownHandler step) {
+	void addLastStep(String name, Duration timeout, ShutdownTask step) {
 		OptionRules.positive(null, "last step '" + name + "' timeout", timeout);
 		add("add last step '" + name + "'", this.lastSteps, new ShutdownSequence.NamedHandler(name, timeout, step));
 	}

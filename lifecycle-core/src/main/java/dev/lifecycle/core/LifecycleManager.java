@@ -109,7 +109,7 @@ public final class LifecycleManager {
 	 * in the order added, each on its own thread within its timeout. One that throws or times out is
 	 * logged, the sequence goes on, and the report is not clean.
 	 */
-	public void addShutdownHandler(String name, Duration timeout, ShutdownHandler handler) {
+	public void addShutdownHandler(String name, Duration timeout, ShutdownTask handler) {
 		this.registry.addHandler(name, timeout, Objects.requireNonNull(handler, "handler"));
 	}
 
@@ -122,7 +122,7 @@ public final class LifecycleManager {
 	 * Adds a closing step, run after the observability drain and before the infrastructure drain, in
 	 * the order added (the web server's stop, say); bounded and judged as a shutdown handler.
 	 */
-	public void addClosingStep(String name, Duration timeout, ShutdownHandler step) {
+	public void addClosingStep(String name, Duration timeout, ShutdownTask step) {
 		this.registry.addClosingStep(name, timeout, Objects.requireNonNull(step, "step"));
 	}
 
@@ -130,7 +130,7 @@ public final class LifecycleManager {
 	 * Adds a last step, run after the infrastructure drain and before the report, in the order added:
 	 * what observes the whole shutdown (a separate management server); bounded as a closing step.
 	 */
-	public void addLastStep(String name, Duration timeout, ShutdownHandler step) {
+	public void addLastStep(String name, Duration timeout, ShutdownTask step) {
 		this.registry.addLastStep(name, timeout, Objects.requireNonNull(step, "step"));
 	}
 

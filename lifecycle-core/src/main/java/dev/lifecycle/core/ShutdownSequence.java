@@ -462,7 +462,7 @@ final class ShutdownSequence {
 				this.failedRequests.getAsLong());
 	}
 
-	record NamedHandler(String name, Duration timeout, ShutdownHandler handler) {
+	record NamedHandler(String name, Duration timeout, ShutdownTask handler) {
 	}
 
 	/** One step of the sequence, as {@link #guarded(Step)} runs it. */
