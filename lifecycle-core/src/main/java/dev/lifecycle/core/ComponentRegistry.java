@@ -13,8 +13,8 @@ import java.util.function.BiFunction;
 
 /**
  * What is registered before the start: components, shutdown handlers, final actions, closing and
- * last steps, and late listeners. Registration after the start is refused, so the sequence always
- * runs over what {@link #freeze()} saw, and component names stay unique.
+ * last steps, and late listeners. Names stay unique and registration after the start is refused,
+ * so what the start launched is what a shutdown later drains; the sequence walks a frozen copy.
  */
 final class ComponentRegistry {
 

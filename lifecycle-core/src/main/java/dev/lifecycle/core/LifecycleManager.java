@@ -15,12 +15,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The engine's front door: register components and shutdown work, {@link #start()}, and the first
- * trigger runs the one shutdown sequence, whose {@link ShutdownReport} ends the engine's life.
- * It guarantees that the first trigger wins, that readiness turns false before anything stops, that
- * every component the sequence waits for ends with exactly one {@link Outcome}, and that the global
- * ceiling bounds it all; everything it does is told only to {@link LifecycleListener}s, so a host
- * observes the engine without reaching into it. The sequence itself is described in the manual
- * ({@code docs/concepts.md}).
+ * trigger runs the one shutdown sequence, bounded by the global ceiling, whose
+ * {@link ShutdownReport} ends the engine's life. It tells what it does only to
+ * {@link LifecycleListener}s, so a host observes the engine without reaching into it. What it
+ * guarantees, and what each setting means, is in the manual ({@code docs/concepts.md}).
  */
 public final class LifecycleManager {
 
