@@ -109,7 +109,7 @@ class NotAServiceLifeTests {
 			context.close();
 			ShutdownReport report = manager.report().orElseThrow();
 			assertThat(report.clean()).isTrue();
-			assertThat(report.trigger().component()).isEqualTo(LifecycleCoordinator.SOURCE);
+			assertThat(report.trigger().component()).isEqualTo(dev.lifecycle.core.TriggerSource.CONTEXT_CLOSE.label());
 			assertThat(application.workerStops).hasValue(1);
 			assertThat(marker()).doesNotExist();
 		}

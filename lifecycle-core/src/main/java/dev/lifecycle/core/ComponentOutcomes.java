@@ -1,9 +1,7 @@
 package dev.lifecycle.core;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -21,17 +19,16 @@ final class ComponentOutcomes implements ComponentEvents {
 
 	private final Listeners listeners;
 
-	private final Supplier<List<Component>> components;
+	private final ComponentRegistry registry;
 
 	private final EngineThreads threads;
 
 	private final Triggers triggers;
 
-	ComponentOutcomes(Listeners listeners, Supplier<List<Component>> components, EngineThreads threads,
-			Triggers triggers) {
+	ComponentOutcomes(Listeners listeners, ComponentRegistry registry, EngineThreads threads, Triggers triggers) {
 		this.triggers = triggers;
 		this.listeners = listeners;
-		this.components = components;
+		this.registry = registry;
 		this.threads = threads;
 	}
 
@@ -60,7 +57,7 @@ final class ComponentOutcomes implements ComponentEvents {
 
 	private void allWorkCompleted(Component last) {
 		boolean anyFinite = false;
-		for (Component component : this.components.get()) {
+		for (Component component : this.registry.components()) {
 			if (!doesWork(component)) {
 				continue;
 			}

@@ -19,7 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Watches for the pre-stop file and runs the action once when it appears. A {@link WatchService}
+ * Watches for the pre-stop file and runs an action once when it appears. A {@link WatchService}
  * on the parent directory gives sub-millisecond notice on Linux; every wake-up (at most
  * {@value #CHECK_INTERVAL_MS} ms apart) also checks for the file directly, which covers events the
  * watch service missed and directories that cannot be watched at all.
@@ -32,8 +32,6 @@ final class PreStopWatcher {
 
 	private final Path file;
 
-	private final Runnable action;
-
 	private volatile boolean closed;
 
 	private volatile @Nullable WatchService watchService;
@@ -41,9 +39,8 @@ final class PreStopWatcher {
 	/** Set when a stale entry could not be removed at start. */
 	private volatile @Nullable Stale stale;
 
-	PreStopWatcher(Path file, Runnable action) {
+	PreStopWatcher(Path file) {
 		this.file = file;
-		this.action = action;
 	}
 
 	/**
@@ -137,13 +134,14 @@ final class PreStopWatcher {
 	private record Stale(@Nullable Object key) {
 	}
 
-	void run() {
+	/** Watches until closed, and runs the action once if the file appears first. */
+	void run(Runnable action) {
 		this.watchService = openWatchService();
 		try {
 			while (!this.closed) {
 				if (appeared()) {
 					logger.info("Lifecycle: pre-stop file {} appeared", this.file);
-					this.action.run();
+					action.run();
 					return;
 				}
 				waitForChange();

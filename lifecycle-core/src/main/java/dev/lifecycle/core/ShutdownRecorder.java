@@ -24,17 +24,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes the shutdown report next to the run marker as the sequence goes, so the shutdown stays
- * visible after the process is gone: at initiation, after every step, as components end (at most
- * every {@value #COMPONENT_WRITE_INTERVAL_MS} ms) and at the end. Each write replaces the file
- * atomically, so a SIGKILL at any moment leaves a whole report of the timeline up to that point;
- * a second signal that forces the exit records it before the process halts.
- *
- * <p>Reports are ordered by a sequence number in their name, one more than the highest found, never
- * by the wall clock, so a clock that was once wrong cannot make an old report look newest. The
- * newest {@code keep} reports are kept; only files that hold a report are ever replaced or
- * deleted, and nothing from a file is logged but a report's own fields. Stacks and component lists
- * are bounded.
+ * Writes the shutdown report next to the run marker as the sequence goes (at initiation, after
+ * every step, as components end and at the end), each write replacing the file atomically: a
+ * SIGKILL at any moment leaves a whole report of the timeline up to that point, because after one
+ * nothing else would. Reports are numbered, never dated, so a wrong clock cannot make an old one
+ * look newest; only files that hold a report are replaced or deleted.
  */
 final class ShutdownRecorder implements LifecycleListener {
 
@@ -155,7 +149,7 @@ final class ShutdownRecorder implements LifecycleListener {
 			entry.put("name", step.name());
 			entry.put("startMs", step.start().toMillis());
 			entry.put("durationMs", step.duration().toMillis());
-			entry.put("result", step.result());
+			entry.put("result", step.result().label());
 			this.steps.add(entry);
 			this.report.put("lastStep", step.name());
 			write();

@@ -6,7 +6,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -83,6 +82,9 @@ final class ShutdownSequence {
 
 	private volatile String step = "initiated";
 
+	/** The kind of the step now running; the first step's until one starts. */
+	private volatile ShutdownStep stepKind = ShutdownStep.DRAIN_DELAY;
+
 	private volatile @Nullable ScheduledFuture<?> ceiling;
 
 	ShutdownSequence(Steps steps, Duration globalShutdownTimeout, Drain drain, EngineThreads threads,
@@ -115,13 +117,13 @@ final class ShutdownSequence {
 	void run() {
 		try {
 			guarded(this::drainDelay);
-			guarded(() -> runTimed("shutdown handler", "lifecycle-handler-", this.handlers));
+			guarded(() -> runTimed(ShutdownStep.SHUTDOWN_HANDLER, "lifecycle-handler-", this.handlers));
 			drainStandard();
 			guarded(this::runFinalActions);
 			guarded(this::drainObservability);
-			guarded(() -> runTimed("closing step", "lifecycle-closing-", this.closingSteps));
-			drainByPhase(Tier.INFRASTRUCTURE, "infrastructure drain");
-			guarded(() -> runTimed("last step", "lifecycle-last-", this.lastSteps));
+			guarded(() -> runTimed(ShutdownStep.CLOSING_STEP, "lifecycle-closing-", this.closingSteps));
+			drainByPhase(Tier.INFRASTRUCTURE, ShutdownStep.INFRASTRUCTURE_DRAIN);
+			guarded(() -> runTimed(ShutdownStep.LAST_STEP, "lifecycle-last-", this.lastSteps));
 			complete();
 		}
 		catch (InterruptedException ex) {
@@ -147,14 +149,14 @@ final class ShutdownSequence {
 			String failed = this.step;
 			logger.error("Lifecycle: shutdown step '{}' failed; continuing with the next step", failed, ex);
 			this.failedSteps.add(failed);
-			stepCompletedQuietly(failed, StepReport.FAILED);
+			stepCompletedQuietly(this.stepKind, failed, StepResult.FAILED);
 		}
 	}
 
 	/** Records a failed step without letting a failing listener stop the sequence. */
-	private void stepCompletedQuietly(String name, String result) {
+	private void stepCompletedQuietly(ShutdownStep kind, String name, StepResult result) {
 		try {
-			stepCompleted(name, System.nanoTime(), result);
+			stepCompleted(kind, name, System.nanoTime(), result);
 		}
 		catch (Throwable ex) {
 			logger.error("Lifecycle: could not record the end of step '{}'", name, ex);
@@ -176,10 +178,11 @@ final class ShutdownSequence {
 
 	private void drainDelay() throws InterruptedException {
 		Duration delay = this.drain.delay();
-		startStep(StepReport.DRAIN_DELAY);
+		String name = ShutdownStep.DRAIN_DELAY.label();
+		startStep(ShutdownStep.DRAIN_DELAY, name);
 		if (delay.isZero()) {
 			// Still a step: listeners that act at the end of the drain delay act now.
-			stepCompleted(StepReport.DRAIN_DELAY, this.initiatedAt, StepReport.OK);
+			stepCompleted(ShutdownStep.DRAIN_DELAY, name, this.initiatedAt, StepResult.OK);
 			return;
 		}
 		logger.info("Lifecycle: draining traffic for {} before stopping components", delay);
@@ -191,7 +194,7 @@ final class ShutdownSequence {
 		else {
 			drainUntilQuiet(end, quiet);
 		}
-		stepCompleted(StepReport.DRAIN_DELAY, this.initiatedAt, StepReport.OK);
+		stepCompleted(ShutdownStep.DRAIN_DELAY, name, this.initiatedAt, StepResult.OK);
 	}
 
 	private static void sleepUntil(long end) throws InterruptedException {
@@ -227,16 +230,17 @@ final class ShutdownSequence {
 	}
 
 	/** Names the step now running (the ceiling's diagnostics say it) and tells the listeners. */
-	private long startStep(String name) {
+	private long startStep(ShutdownStep kind, String name) {
+		this.stepKind = kind;
 		this.step = name;
 		this.listeners.stepStarted(name);
 		return System.nanoTime();
 	}
 
 	/** Records a finished step and tells the listeners, so a report on disk grows as the sequence goes. */
-	private void stepCompleted(String name, long startedAt, String result) {
+	private void stepCompleted(ShutdownStep kind, String name, long startedAt, StepResult result) {
 		long now = System.nanoTime();
-		StepReport step = new StepReport(name, Duration.ofNanos(startedAt - this.initiatedAt),
+		StepReport step = new StepReport(kind, name, Duration.ofNanos(startedAt - this.initiatedAt),
 				Duration.ofNanos(now - startedAt), result);
 		this.steps.add(step);
 		this.listeners.stepCompleted(step);
@@ -246,12 +250,13 @@ final class ShutdownSequence {
 	 * Runs each step on its own thread, bounded by its own timeout; a step that throws or overruns
 	 * is logged, recorded as failed (the report is then not clean) and the sequence goes on.
 	 */
-	private void runTimed(String kind, String threadPrefix, List<NamedHandler> steps) throws InterruptedException {
+	private void runTimed(ShutdownStep kind, String threadPrefix, List<NamedHandler> steps)
+			throws InterruptedException {
 		for (NamedHandler handler : steps) {
 			checkNotCut();
-			String label = kind + " '" + handler.name() + "'";
+			String label = kind.named(handler.name());
 			logger.info("Lifecycle: running {} (timeout {})", label, handler.timeout());
-			long start = startStep(label);
+			long start = startStep(kind, label);
 			AtomicBoolean failed = new AtomicBoolean();
 			Thread runner = this.threads.newThread(threadPrefix + handler.name(), () -> {
 				try {
@@ -276,26 +281,26 @@ final class ShutdownSequence {
 				logger.error("Lifecycle: {} did not finish within {}; continuing without it", label, handler.timeout());
 				this.failedSteps.add(label);
 				runner.interrupt();
-				stepCompleted(label, start, StepReport.TIMEOUT);
+				stepCompleted(kind, label, start, StepResult.TIMEOUT);
 			}
 			else if (failed.get()) {
 				this.failedSteps.add(label);
-				stepCompleted(label, start, StepReport.FAILED);
+				stepCompleted(kind, label, start, StepResult.FAILED);
 			}
 			else {
 				logger.info("Lifecycle: {} finished in {} ms", label,
 						TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
-				stepCompleted(label, start, StepReport.OK);
+				stepCompleted(kind, label, start, StepResult.OK);
 			}
 		}
 	}
 
 	private void drainStandard() throws InterruptedException {
-		drainByPhase(Tier.STANDARD, "standard drain");
+		drainByPhase(Tier.STANDARD, ShutdownStep.STANDARD_DRAIN);
 	}
 
 	/** Drains one tier's components phase by phase, highest first, each phase concurrently. */
-	private void drainByPhase(Tier tier, String stepName) throws InterruptedException {
+	private void drainByPhase(Tier tier, ShutdownStep kind) throws InterruptedException {
 		Map<Integer, List<Component>> phases = new TreeMap<>((a, b) -> Integer.compare(b, a));
 		for (Component component : this.components) {
 			if (component.tier() == tier) {
@@ -306,9 +311,10 @@ final class ShutdownSequence {
 			guarded(() -> {
 				logger.info("Lifecycle: stopping {}phase {} ({} component(s))",
 						(tier == Tier.STANDARD) ? "" : "infrastructure ", phase.getKey(), phase.getValue().size());
-				long start = startStep(stepName + ", phase " + phase.getKey());
+				String name = kind.phase(phase.getKey());
+				long start = startStep(kind, name);
 				drain(phase.getValue());
-				stepCompleted(this.step, start, StepReport.OK);
+				stepCompleted(kind, name, start, StepResult.OK);
 			});
 		}
 	}
@@ -319,22 +325,24 @@ final class ShutdownSequence {
 				return;
 			}
 			NamedAction action = this.finalActions.get(i);
-			long start = startStep("final action '" + action.name() + "'");
+			String name = ShutdownStep.FINAL_ACTION.named(action.name());
+			long start = startStep(ShutdownStep.FINAL_ACTION, name);
 			try {
 				action.action().run();
 				logger.info("Lifecycle: final action '{}' done", action.name());
-				stepCompleted(this.step, start, StepReport.OK);
+				stepCompleted(ShutdownStep.FINAL_ACTION, name, start, StepResult.OK);
 			}
 			catch (Throwable ex) {
 				logger.error("Lifecycle: final action '{}' failed; continuing", action.name(), ex);
-				this.failedSteps.add(this.step);
-				stepCompleted(this.step, start, StepReport.FAILED);
+				this.failedSteps.add(name);
+				stepCompleted(ShutdownStep.FINAL_ACTION, name, start, StepResult.FAILED);
 			}
 		}
 	}
 
 	private void drainObservability() throws InterruptedException {
-		long start = startStep("observability drain");
+		String name = ShutdownStep.OBSERVABILITY_DRAIN.label();
+		long start = startStep(ShutdownStep.OBSERVABILITY_DRAIN, name);
 		List<Component> observability = new ArrayList<>();
 		for (Component component : this.components) {
 			if (component.tier() == Tier.OBSERVABILITY) {
@@ -346,7 +354,7 @@ final class ShutdownSequence {
 			}
 		}
 		drain(observability);
-		stepCompleted(this.step, start, StepReport.OK);
+		stepCompleted(ShutdownStep.OBSERVABILITY_DRAIN, name, start, StepResult.OK);
 	}
 
 	/** Tells every component at once, then waits for each within its own budget. */
@@ -376,7 +384,7 @@ final class ShutdownSequence {
 			}
 			catch (TimeoutException ex) {
 				// Stacks first: a timed-out component's threads may finish the moment it is settled.
-				String overrun = overrun(component, budget.get());
+				String overrun = ShutdownDiagnostics.overrun(component, budget.get());
 				if (component.timeOut()) {
 					this.overruns.add(overrun);
 					logger.warn(overrun);
@@ -442,105 +450,19 @@ final class ShutdownSequence {
 		this.finisher.accept(report);
 	}
 
-	/** Names a component whose budget ran out and the stack of each thread still running its work. */
-	private static String overrun(Component component, Duration budget) {
-		StringBuilder message = new StringBuilder();
-		message.append("Lifecycle: component '")
-			.append(component.name())
-			.append("' did not stop within its graceful budget of ")
-			.append(budget)
-			.append(" (open critical sections: ")
-			.append(component.openCriticalSections())
-			.append(")");
-		Set<Thread> threads = component.threads();
-		if (!threads.isEmpty()) {
-			message.append("; still running:");
-		}
-		for (Thread thread : threads) {
-			appendThread(message, thread);
-		}
-		return message.toString();
-	}
-
 	/** Names every component still running and the stack of the thread it is blocked in. */
 	private String diagnostics() {
-		StringBuilder message = new StringBuilder();
-		message.append("Lifecycle: global shutdown timeout of ")
-			.append(this.globalShutdownTimeout)
-			.append(" expired during ")
-			.append(this.step)
-			.append("; still running:");
-		NamedHandler handler = this.runningHandler;
-		Thread handlerThread = this.runningHandlerThread;
-		if (handler != null && handlerThread != null) {
-			message.append("\n  ").append(handler.name());
-			appendThread(message, handlerThread);
-		}
-		for (Component component : this.components) {
-			if (component.tier() == Tier.ADVISORY || component.outcome() != null) {
-				continue;
-			}
-			message.append("\n  component '")
-				.append(component.name())
-				.append("' (tier ")
-				.append(component.tier())
-				.append(", phase ")
-				.append(component.phase())
-				.append(component.isStopRequested() ? ", told to stop" : ", not yet told to stop")
-				.append(", open critical sections ")
-				.append(component.openCriticalSections())
-				.append(")");
-			Set<Thread> threads = component.threads();
-			if (threads.isEmpty()) {
-				message.append("\n    no engine-known thread (its process scope was never opened)");
-			}
-			for (Thread thread : threads) {
-				appendThread(message, thread);
-			}
-		}
-		return message.toString();
-	}
-
-	private static void appendThread(StringBuilder message, Thread thread) {
-		message.append("\n    thread \"").append(thread.getName()).append("\" ").append(thread.getState());
-		for (StackTraceElement element : thread.getStackTrace()) {
-			message.append("\n      at ").append(element);
-		}
+		return ShutdownDiagnostics.ceiling(this.globalShutdownTimeout, this.step, this.runningHandler,
+				this.runningHandlerThread, this.components);
 	}
 
 	private ShutdownReport report(boolean ceilingFired, String diagnostics) {
-		List<ComponentReport> reports = new ArrayList<>();
-		boolean abnormal = false;
-		boolean allCompleted = true;
-		for (Component component : this.components) {
-			Outcome outcome = component.outcome();
-			if (component.tier() == Tier.ADVISORY) {
-				if (outcome != null) {
-					reports.add(component.report());
-				}
-				continue;
-			}
-			reports.add(component.report());
-			abnormal |= component.isDead();
-			allCompleted &= (outcome == Outcome.COMPLETED);
-		}
-		int exitCode;
-		if (ceilingFired) {
-			exitCode = ExitCodes.CEILING;
-		}
-		else if (!this.trigger.reason().isClean() || abnormal || !this.failedSteps.isEmpty()) {
-			exitCode = ExitCodes.FAILURE;
-		}
-		else {
-			exitCode = ExitCodes.CLEAN;
-		}
-		boolean clean = exitCode == ExitCodes.CLEAN && allCompleted;
-		Duration elapsed = Duration.ofNanos(System.nanoTime() - this.initiatedAt);
-		return new ShutdownReport(this.trigger, reports, clean, exitCode, ceilingFired, elapsed,
-				List.copyOf(this.failedSteps), List.copyOf(this.steps), diagnostics, this.failedRequests.getAsLong());
+		return ShutdownVerdict.report(this.trigger, this.components, ceilingFired, List.copyOf(this.failedSteps),
+				List.copyOf(this.steps), diagnostics, System.nanoTime() - this.initiatedAt,
+				this.failedRequests.getAsLong());
 	}
 
-	record NamedHandler(String name, Duration timeout, ShutdownHandler handler) {
+	record NamedHandler(String name, Duration timeout, ShutdownTask handler) {
 	}
 
 	/** One step of the sequence, as {@link #guarded(Step)} runs it. */

@@ -1,5 +1,6 @@
 package dev.lifecycle.core;
 
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.jspecify.annotations.Nullable;
@@ -18,11 +19,27 @@ final class Triggers {
 
 	private final Listeners listeners;
 
-	private final SequenceStarter starter;
+	private final SequenceLauncher launcher;
 
-	Triggers(Listeners listeners, SequenceStarter starter) {
+	Triggers(Listeners listeners, SequenceLauncher launcher) {
 		this.listeners = listeners;
-		this.starter = starter;
+		this.launcher = launcher;
+	}
+
+	/**
+	 * A trigger from outside the engine: only the reasons an outside caller can stand for; a
+	 * stall, a death and completed work are the engine's own verdicts.
+	 * @throws IllegalArgumentException for {@code STALLED}, {@code DIED} or {@code COMPLETED}
+	 */
+	boolean fireFromOutside(ShutdownReason reason, String source, String detail) {
+		Objects.requireNonNull(reason, "reason");
+		Objects.requireNonNull(source, "source");
+		Objects.requireNonNull(detail, "detail");
+		if (reason == ShutdownReason.STALLED || reason == ShutdownReason.DIED || reason == ShutdownReason.COMPLETED) {
+			throw new IllegalArgumentException("Shutdown reason " + reason + " is the engine's own verdict and "
+					+ "cannot be triggered from outside; use SIGNAL, PRESTOP, REQUESTED, FAILURE or START_FAILED");
+		}
+		return fire(reason, source, detail);
 	}
 
 	/** Starts the shutdown unless one has started; returns whether this call started it. */
@@ -44,7 +61,7 @@ final class Triggers {
 					component, detail);
 		}
 		this.listeners.shutdownInitiated(candidate);
-		this.starter.start(candidate, initiatedAt);
+		this.launcher.launch(candidate, initiatedAt);
 		return true;
 	}
 
@@ -54,14 +71,6 @@ final class Triggers {
 
 	@Nullable ShutdownTrigger current() {
 		return this.trigger.get();
-	}
-
-	/** Starts the sequence for the winning trigger. */
-	@FunctionalInterface
-	interface SequenceStarter {
-
-		void start(ShutdownTrigger trigger, long initiatedAt);
-
 	}
 
 }

@@ -168,7 +168,7 @@ class ShutdownSequenceTest {
 
 			@Override
 			public void onStepCompleted(StepReport step) {
-				heard.add("end " + step.name() + " " + step.result());
+				heard.add("end " + step.name() + " " + step.result().label());
 			}
 
 			@Override
@@ -267,8 +267,8 @@ class ShutdownSequenceTest {
 		assertThat(report.clean()).isFalse();
 		assertThat(report.exitCode()).isEqualTo(ExitCodes.FAILURE);
 		assertThat(report.steps()).extracting(StepReport::name, StepReport::result)
-			.contains(org.assertj.core.groups.Tuple.tuple("standard drain, phase 20", StepReport.FAILED),
-					org.assertj.core.groups.Tuple.tuple("standard drain, phase 0", StepReport.OK));
+			.contains(org.assertj.core.groups.Tuple.tuple("standard drain, phase 20", StepResult.FAILED),
+					org.assertj.core.groups.Tuple.tuple("standard drain, phase 0", StepResult.OK));
 	}
 
 	@Test
@@ -434,6 +434,37 @@ class ShutdownSequenceTest {
 		assertThat(report.steps()).extracting(StepReport::name)
 			.contains("infrastructure drain, phase " + (Integer.MAX_VALUE / 2), "infrastructure drain, phase -100",
 					"last step 'management-server-stop'");
+	}
+
+	@Test
+	void everyStepInTheReportSaysItsKindInSequenceOrderAndItsNameStartsWithTheKindsLabel() throws InterruptedException {
+		LifecycleManager manager = builder().build();
+		manager.registerPassive("api", ComponentOptions.defaults().withPhase(20), recording("api"));
+		manager.registerPassive("metrics", ComponentOptions.defaults().withTier(Tier.OBSERVABILITY),
+				recording("metrics"));
+		manager.registerPassive("pool", ComponentOptions.defaults().withTier(Tier.INFRASTRUCTURE), recording("pool"));
+		manager.addShutdownHandler("checkpoint", Duration.ofSeconds(5), () -> this.events.add("checkpoint"));
+		manager.addFinalAction("backup", () -> this.events.add("backup"));
+		manager.addClosingStep("web-server-stop", Duration.ofSeconds(5), () -> {
+			throw new IllegalStateException("port stuck");
+		});
+		manager.addLastStep("management-server-stop", Duration.ofSeconds(5), () -> this.events.add("management"));
+		manager.start();
+
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		ShutdownReport report = manager.awaitTermination();
+
+		assertThat(report.steps()).extracting(StepReport::kind)
+			.containsExactly(ShutdownStep.DRAIN_DELAY, ShutdownStep.SHUTDOWN_HANDLER, ShutdownStep.STANDARD_DRAIN,
+					ShutdownStep.FINAL_ACTION, ShutdownStep.OBSERVABILITY_DRAIN, ShutdownStep.CLOSING_STEP,
+					ShutdownStep.INFRASTRUCTURE_DRAIN, ShutdownStep.LAST_STEP);
+		assertThat(report.steps()).extracting(StepReport::name)
+			.containsExactly("drain delay", "shutdown handler 'checkpoint'", "standard drain, phase 20",
+					"final action 'backup'", "observability drain", "closing step 'web-server-stop'",
+					"infrastructure drain, phase 0", "last step 'management-server-stop'");
+		assertThat(report.steps()).allSatisfy((step) -> assertThat(step.name()).startsWith(step.kind().label()));
+		assertThat(report.steps()).extracting((step) -> step.result().label())
+			.containsExactly("ok", "ok", "ok", "ok", "ok", "failed", "ok", "ok");
 	}
 
 	@Test

@@ -27,6 +27,15 @@ class TriggerTest {
 	}
 
 	@Test
+	void triggerSourcesAndStepResultsKeepTheLabelsThatLogsMetricsAndReportsCarry() {
+		assertThat(List.of(TriggerSource.values())).extracting(TriggerSource::label)
+			.containsExactly("signal", "prestop", "context-close", "refresh", "application-run",
+					"spring-application-exit", "test");
+		assertThat(List.of(StepResult.values())).extracting(StepResult::label)
+			.containsExactly("ok", "failed", "timeout");
+	}
+
+	@Test
 	void readinessIsUpUntilShutdownAndDownFromItsFirstInstant() throws InterruptedException {
 		List<String> seen = new CopyOnWriteArrayList<>();
 		AtomicBoolean readyWhenStopTold = new AtomicBoolean(true);

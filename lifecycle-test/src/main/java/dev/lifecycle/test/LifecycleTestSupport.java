@@ -6,6 +6,7 @@ import java.util.Optional;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.ShutdownReason;
 import dev.lifecycle.core.ShutdownReport;
+import dev.lifecycle.core.TriggerSource;
 import dev.lifecycle.spring.LifecycleExit;
 
 import org.springframework.context.ApplicationContext;
@@ -45,7 +46,7 @@ public final class LifecycleTestSupport {
 	 * @return {@code true} if this call started it, {@code false} if a shutdown was already under way
 	 */
 	public boolean triggerShutdown() {
-		return this.manager.triggerShutdown(ShutdownReason.SIGNAL, "test");
+		return this.manager.triggerShutdown(ShutdownReason.SIGNAL, TriggerSource.TEST.label());
 	}
 
 	/**

@@ -56,7 +56,7 @@ final class ShutdownTimeline {
 		int y = TOP;
 		for (Map<String, Object> step : steps) {
 			String result = String.valueOf(step.get("result"));
-			String colour = "ok".equals(result) ? "#9e9e9e" : "#e53935";
+			String colour = dev.lifecycle.core.StepResult.OK.label().equals(result) ? "#9e9e9e" : "#e53935";
 			bar(svg, y, String.valueOf(step.get("name")), number(step.get("startMs")), number(step.get("durationMs")),
 					span, colour, result);
 			y += ROW;

@@ -19,6 +19,7 @@ import dev.lifecycle.core.ComponentView;
 import dev.lifecycle.core.InvalidOptionException;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.Tier;
+import dev.lifecycle.core.TriggerSource;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -195,7 +196,7 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 	private void startFailed(ApplicationContextException ex) {
 		Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
 		Matcher bean = FAILED_BEAN.matcher(String.valueOf(ex.getMessage()));
-		String name = bean.find() ? bean.group(1) : LifecycleCoordinator.REFRESH;
+		String name = bean.find() ? bean.group(1) : TriggerSource.REFRESH.label();
 		LifecycleCoordinator coordinator = this.coordinator;
 		if (coordinator != null) {
 			coordinator.startFailed(name, cause);

@@ -10,6 +10,7 @@ import dev.lifecycle.core.LifecycleListener;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.ShutdownReason;
 import dev.lifecycle.core.ShutdownReport;
+import dev.lifecycle.core.TriggerSource;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -40,15 +41,6 @@ public final class LifecycleCoordinator implements SmartLifecycle, SmartInitiali
 
 	/** Above the web server's graceful shutdown, {@code DEFAULT_PHASE - 1024}: it stops first. */
 	public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 512;
-
-	/** The trigger source of a shutdown that starts with a plain context close. */
-	public static final String SOURCE = "context-close";
-
-	/** The trigger source of a failed start that names no single bean. */
-	static final String REFRESH = "refresh";
-
-	/** The trigger source of an application run that failed after the refresh (a runner threw). */
-	static final String APPLICATION_RUN = "application-run";
 
 	private static final Log logger = LogFactory.getLog(LifecycleCoordinator.class);
 
@@ -123,12 +115,12 @@ public final class LifecycleCoordinator implements SmartLifecycle, SmartInitiali
 		this.exit.contextClosing();
 		if (!this.manager.isShutdownInitiated()) {
 			if (this.refreshed) {
-				this.manager.triggerShutdown(ShutdownReason.SIGNAL, SOURCE);
+				this.manager.triggerShutdown(ShutdownReason.SIGNAL, TriggerSource.CONTEXT_CLOSE.label());
 			}
 			else {
 				// Stopped before the refresh finished: the refresh failed after the engine started
 				// (a bean's start, when the lifecycle processor is Spring's own, or a refresh listener).
-				this.manager.triggerShutdown(ShutdownReason.START_FAILED, REFRESH,
+				this.manager.triggerShutdown(ShutdownReason.START_FAILED, TriggerSource.REFRESH.label(),
 						"the application context's refresh failed after the components started");
 			}
 		}
@@ -167,7 +159,7 @@ public final class LifecycleCoordinator implements SmartLifecycle, SmartInitiali
 				&& this.running && !this.manager.isShutdownInitiated()) {
 			// The context refreshed but the application's run failed (a runner threw): Spring Boot
 			// closes the context next and exits with 1.
-			startFailed(APPLICATION_RUN, failed.getException());
+			startFailed(TriggerSource.APPLICATION_RUN.label(), failed.getException());
 		}
 	}
 

@@ -56,7 +56,7 @@ import org.springframework.util.StringUtils;
  * that its handle can be looked up with {@link LifecycleManager#handle(String)} from its
  * {@code @PostConstruct} on; the engine calls the bean as finally exposed (proxies included). {@link ShutdownHandler} and {@link FinalAction}
  * methods of singletons, and singletons implementing the core
- * {@link dev.lifecycle.core.ShutdownHandler}, are collected and handed to the engine when it
+ * {@link dev.lifecycle.core.ShutdownTask}, are collected and handed to the engine when it
  * starts, handlers sorted by {@link Order @Order}.
  *
  * <p>Not API: public only for Lifecycle's own packages.
@@ -228,7 +228,7 @@ public final class ManagedComponentRegistrar implements BeanPostProcessor, BeanF
 
 	private void collectHandlers(Object bean, String beanName) {
 		Class<?> type = AopUtils.getTargetClass(bean);
-		if (bean instanceof dev.lifecycle.core.ShutdownHandler handler) {
+		if (bean instanceof dev.lifecycle.core.ShutdownTask handler) {
 			addHandler(new Handler(beanName, DEFAULT_HANDLER_TIMEOUT, handler, beanOrder(bean, type),
 					this.sequence.incrementAndGet(), "the shutdown handler bean '" + beanName + "'"));
 		}
@@ -371,7 +371,7 @@ public final class ManagedComponentRegistrar implements BeanPostProcessor, BeanF
 		return (resolved != null) ? resolved : "";
 	}
 
-	private record Handler(String name, Duration timeout, dev.lifecycle.core.ShutdownHandler handler, int order,
+	private record Handler(String name, Duration timeout, dev.lifecycle.core.ShutdownTask handler, int order,
 			int sequence, String setting) {
 	}
 

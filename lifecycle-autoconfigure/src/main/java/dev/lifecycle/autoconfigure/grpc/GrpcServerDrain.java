@@ -6,6 +6,7 @@ import dev.lifecycle.core.ComponentReport;
 import dev.lifecycle.core.LifecycleListener;
 import dev.lifecycle.core.Outcome;
 import dev.lifecycle.core.ShutdownReport;
+import dev.lifecycle.core.ShutdownStep;
 import dev.lifecycle.core.StepReport;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -35,7 +36,7 @@ final class GrpcServerDrain implements LifecycleListener, Ordered {
 
 	@Override
 	public void onStepCompleted(StepReport step) {
-		if (StepReport.DRAIN_DELAY.equals(step.name())) {
+		if (step.kind() == ShutdownStep.DRAIN_DELAY) {
 			servers().forEach(DrainingGrpcServerLifecycle::goAway);
 		}
 	}

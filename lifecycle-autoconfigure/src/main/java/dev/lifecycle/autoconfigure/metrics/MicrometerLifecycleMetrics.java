@@ -18,6 +18,7 @@ import dev.lifecycle.core.ShutdownReason;
 import dev.lifecycle.core.ShutdownReport;
 import dev.lifecycle.core.ShutdownTrigger;
 import dev.lifecycle.core.Tier;
+import dev.lifecycle.core.TriggerSource;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -58,9 +59,6 @@ public final class MicrometerLifecycleMetrics implements LifecycleListener, Appl
 			Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofSeconds(120),
 			Duration.ofSeconds(300) };
 
-	/** The engine's trigger source for the pre-stop file. */
-	private static final String PRESTOP_SOURCE = "prestop";
-
 	private static final Log logger = LogFactory.getLog(MicrometerLifecycleMetrics.class);
 
 	private final MeterRegistry registry;
@@ -95,9 +93,9 @@ public final class MicrometerLifecycleMetrics implements LifecycleListener, Appl
 		this.histogram = histogram;
 		completedCounter(true);
 		completedCounter(false);
-		initiatedCounter(SignalTrap.SOURCE, ShutdownReason.SIGNAL.label());
-		initiatedCounter(LifecycleCoordinator.SOURCE, ShutdownReason.SIGNAL.label());
-		initiatedCounter(PRESTOP_SOURCE, ShutdownReason.PRESTOP.label());
+		initiatedCounter(TriggerSource.SIGNAL.label(), ShutdownReason.SIGNAL.label());
+		initiatedCounter(TriggerSource.CONTEXT_CLOSE.label(), ShutdownReason.SIGNAL.label());
+		initiatedCounter(TriggerSource.PRESTOP.label(), ShutdownReason.PRESTOP.label());
 	}
 
 	/** First, so the counters are up to date before any other listener reacts to the same event. */

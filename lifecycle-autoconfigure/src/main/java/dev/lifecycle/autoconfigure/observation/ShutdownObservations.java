@@ -96,7 +96,7 @@ final class ShutdownObservations implements LifecycleListener {
 		Observation current = this.step;
 		if (current != null) {
 			this.step = null;
-			current.lowCardinalityKeyValue("lifecycle.result", completed.result()).stop();
+			current.lowCardinalityKeyValue("lifecycle.result", completed.result().label()).stop();
 		}
 	}
 

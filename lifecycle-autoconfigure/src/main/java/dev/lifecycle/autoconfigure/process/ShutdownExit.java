@@ -14,6 +14,7 @@ import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.ShutdownReason;
 import dev.lifecycle.core.ShutdownReport;
 import dev.lifecycle.core.ShutdownTrigger;
+import dev.lifecycle.core.TriggerSource;
 import dev.lifecycle.spring.LifecycleExit;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -37,9 +38,6 @@ public final class ShutdownExit implements LifecycleListener, ExitCodeGenerator 
 
 	/** Slack over the engine's ceiling before a close gives up waiting for the report. */
 	public static final Duration CEILING_SLACK = Duration.ofSeconds(5);
-
-	/** The trigger source of a shutdown started by {@code SpringApplication.exit}. */
-	static final String SPRING_APPLICATION_EXIT = "spring-application-exit";
 
 	private static final Log logger = LogFactory.getLog(ShutdownExit.class);
 
@@ -98,7 +96,7 @@ public final class ShutdownExit implements LifecycleListener, ExitCodeGenerator 
 	public int getExitCode() {
 		contextClosing();
 		if (!this.manager.isShutdownInitiated()) {
-			this.manager.triggerShutdown(ShutdownReason.REQUESTED, SPRING_APPLICATION_EXIT);
+			this.manager.triggerShutdown(ShutdownReason.REQUESTED, TriggerSource.SPRING_APPLICATION_EXIT.label());
 		}
 		return awaitExitCode();
 	}

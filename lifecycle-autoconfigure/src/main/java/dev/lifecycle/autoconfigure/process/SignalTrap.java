@@ -11,6 +11,7 @@ import java.util.function.IntConsumer;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.ShutdownReason;
 import dev.lifecycle.core.ShutdownTrigger;
+import dev.lifecycle.core.TriggerSource;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import sun.misc.Signal;
@@ -28,9 +29,6 @@ import sun.misc.SignalHandler;
 public final class SignalTrap {
 
 	private static final Log logger = LogFactory.getLog(SignalTrap.class);
-
-	/** The trigger source a trapped signal is recorded under. */
-	public static final String SOURCE = "signal";
 
 	/** The signals Lifecycle handles, here and in the {@link EarlySignalTrap}. */
 	static final List<String> SIGNALS = List.of("TERM", "INT", "HUP");
@@ -142,7 +140,7 @@ public final class SignalTrap {
 			}
 			else {
 				logger.info("Lifecycle: received " + signal + "; starting the coordinated shutdown");
-				this.manager.triggerShutdown(ShutdownReason.SIGNAL, SOURCE);
+				this.manager.triggerShutdown(ShutdownReason.SIGNAL, TriggerSource.SIGNAL.label());
 			}
 			this.exit.begin();
 			return;

@@ -8,6 +8,7 @@ import java.util.stream.Stream;
 import dev.lifecycle.autoconfigure.LifecycleManagerProperties;
 import dev.lifecycle.core.LifecycleListener;
 import dev.lifecycle.core.ShutdownReport;
+import dev.lifecycle.core.ShutdownStep;
 import dev.lifecycle.core.ShutdownTrigger;
 import dev.lifecycle.core.StepReport;
 import org.apache.commons.logging.Log;
@@ -88,7 +89,7 @@ public final class StreamDrain implements LifecycleListener {
 
 	@Override
 	public void onStepCompleted(StepReport step) {
-		if (StepReport.DRAIN_DELAY.equals(step.name())) {
+		if (step.kind() == ShutdownStep.DRAIN_DELAY) {
 			end("the drain delay ended");
 		}
 	}

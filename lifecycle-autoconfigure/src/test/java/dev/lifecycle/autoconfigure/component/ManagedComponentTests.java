@@ -411,7 +411,7 @@ class ManagedComponentTests {
 
 		@Bean
 		@Order(3)
-		dev.lifecycle.core.ShutdownHandler coreHandler(TestRunners.Events events, Handlers handlers) {
+		dev.lifecycle.core.ShutdownTask coreHandler(TestRunners.Events events, Handlers handlers) {
 			return () -> events.add("handler core" + handlers.ingestState());
 		}
 

@@ -83,7 +83,7 @@ class MicrometerLifecycleMetricsTests {
 				new org.springframework.context.support.GenericApplicationContext()));
 		this.registry.close();
 
-		manager.triggerShutdown(dev.lifecycle.core.ShutdownReason.SIGNAL, LifecycleCoordinator.SOURCE);
+		manager.triggerShutdown(dev.lifecycle.core.ShutdownReason.SIGNAL, dev.lifecycle.core.TriggerSource.CONTEXT_CLOSE.label());
 		manager.awaitTermination(Duration.ofSeconds(10)).orElseThrow();
 
 		assertThat(this.registry.scrape())

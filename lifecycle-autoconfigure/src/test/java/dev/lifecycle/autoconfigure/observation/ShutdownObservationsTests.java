@@ -56,7 +56,7 @@ class ShutdownObservationsTests {
 		});
 		manager.start();
 
-		manager.triggerShutdown(ShutdownReason.SIGNAL, LifecycleCoordinator.SOURCE);
+		manager.triggerShutdown(ShutdownReason.SIGNAL, dev.lifecycle.core.TriggerSource.CONTEXT_CLOSE.label());
 		ShutdownReport report = manager.awaitTermination(Duration.ofSeconds(10)).orElseThrow();
 
 		assertThat(report.clean()).isTrue();
@@ -98,7 +98,7 @@ class ShutdownObservationsTests {
 		});
 		manager.start();
 
-		manager.triggerShutdown(ShutdownReason.SIGNAL, LifecycleCoordinator.SOURCE);
+		manager.triggerShutdown(ShutdownReason.SIGNAL, dev.lifecycle.core.TriggerSource.CONTEXT_CLOSE.label());
 		ShutdownReport report = manager.awaitTermination(Duration.ofSeconds(10)).orElseThrow();
 
 		assertThat(report.ceilingFired()).isTrue();

@@ -1,0 +1,84 @@
+package dev.lifecycle.core;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The text that says why a shutdown overran: each component whose budget ran out, and when the
+ * ceiling fires, everything still running, each with the stacks of its threads. Stacks are taken
+ * before anything is settled, because a timed-out component's threads may finish the moment it is.
+ */
+final class ShutdownDiagnostics {
+
+	private ShutdownDiagnostics() {
+	}
+
+	/** Names a component whose budget ran out and the stack of each thread still running its work. */
+	static String overrun(Component component, Duration budget) {
+		StringBuilder message = new StringBuilder();
+		message.append("Lifecycle: component '")
+			.append(component.name())
+			.append("' did not stop within its graceful budget of ")
+			.append(budget)
+			.append(" (open critical sections: ")
+			.append(component.openCriticalSections())
+			.append(")");
+		Set<Thread> threads = component.threads();
+		if (!threads.isEmpty()) {
+			message.append("; still running:");
+		}
+		for (Thread thread : threads) {
+			appendThread(message, thread);
+		}
+		return message.toString();
+	}
+
+	/** Names the step the ceiling cut, the step work and every component still running, with stacks. */
+	static String ceiling(Duration globalShutdownTimeout, String step, ShutdownSequence.@Nullable NamedHandler handler,
+			@Nullable Thread handlerThread, List<Component> components) {
+		StringBuilder message = new StringBuilder();
+		message.append("Lifecycle: global shutdown timeout of ")
+			.append(globalShutdownTimeout)
+			.append(" expired during ")
+			.append(step)
+			.append("; still running:");
+		if (handler != null && handlerThread != null) {
+			message.append("\n  ").append(handler.name());
+			appendThread(message, handlerThread);
+		}
+		for (Component component : components) {
+			if (component.tier() == Tier.ADVISORY || component.outcome() != null) {
+				continue;
+			}
+			message.append("\n  component '")
+				.append(component.name())
+				.append("' (tier ")
+				.append(component.tier())
+				.append(", phase ")
+				.append(component.phase())
+				.append(component.isStopRequested() ? ", told to stop" : ", not yet told to stop")
+				.append(", open critical sections ")
+				.append(component.openCriticalSections())
+				.append(")");
+			Set<Thread> threads = component.threads();
+			if (threads.isEmpty()) {
+				message.append("\n    no engine-known thread (its process scope was never opened)");
+			}
+			for (Thread thread : threads) {
+				appendThread(message, thread);
+			}
+		}
+		return message.toString();
+	}
+
+	private static void appendThread(StringBuilder message, Thread thread) {
+		message.append("\n    thread \"").append(thread.getName()).append("\" ").append(thread.getState());
+		for (StackTraceElement element : thread.getStackTrace()) {
+			message.append("\n      at ").append(element);
+		}
+	}
+
+}

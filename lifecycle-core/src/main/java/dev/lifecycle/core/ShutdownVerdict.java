@@ -1,0 +1,50 @@
+package dev.lifecycle.core;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Turns what a sequence saw into its {@link ShutdownReport}. The exit code is decided here only:
+ * the ceiling wins, then an unclean trigger, a death or a failed step; and a report is clean only
+ * with exit code 0 and every waited-for component completed, so a dashboard and an exit code agree.
+ */
+final class ShutdownVerdict {
+
+	private ShutdownVerdict() {
+	}
+
+	static ShutdownReport report(ShutdownTrigger trigger, List<Component> components, boolean ceilingFired,
+			List<String> failedSteps, List<StepReport> steps, String diagnostics, long elapsedNanos,
+			long failedRequests) {
+		List<ComponentReport> reports = new ArrayList<>();
+		boolean abnormal = false;
+		boolean allCompleted = true;
+		for (Component component : components) {
+			Outcome outcome = component.outcome();
+			if (component.tier() == Tier.ADVISORY) {
+				if (outcome != null) {
+					reports.add(component.report());
+				}
+				continue;
+			}
+			reports.add(component.report());
+			abnormal |= component.isDead();
+			allCompleted &= (outcome == Outcome.COMPLETED);
+		}
+		int exitCode;
+		if (ceilingFired) {
+			exitCode = ExitCodes.CEILING;
+		}
+		else if (!trigger.reason().isClean() || abnormal || !failedSteps.isEmpty()) {
+			exitCode = ExitCodes.FAILURE;
+		}
+		else {
+			exitCode = ExitCodes.CLEAN;
+		}
+		boolean clean = exitCode == ExitCodes.CLEAN && allCompleted;
+		return new ShutdownReport(trigger, reports, clean, exitCode, ceilingFired, Duration.ofNanos(elapsedNanos),
+				failedSteps, steps, diagnostics, failedRequests);
+	}
+
+}

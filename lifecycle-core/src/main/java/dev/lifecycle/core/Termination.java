@@ -1,0 +1,93 @@
+package dev.lifecycle.core;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The end of the engine's life, reached once: by the sequence's report (normal or cut by the
+ * ceiling) or by a forced exit. The marker is released, the pre-stop watcher closed and the
+ * listeners told before anyone waiting sees the report, so the report on disk is final when a
+ * caller exits with its code.
+ */
+final class Termination {
+
+	/** The manager's lines keep its logger name, which users filter and configure. */
+	private static final Logger logger = LoggerFactory.getLogger(LifecycleManager.class);
+
+	private final CompletableFuture<ShutdownReport> report = new CompletableFuture<>();
+
+	private final RunRecords records;
+
+	private final @Nullable PreStopWatcher preStopWatcher;
+
+	private final Listeners listeners;
+
+	private final EngineThreads threads;
+
+	Termination(RunRecords records, @Nullable PreStopWatcher preStopWatcher, Listeners listeners,
+			EngineThreads threads) {
+		this.records = records;
+		this.preStopWatcher = preStopWatcher;
+		this.listeners = listeners;
+		this.threads = threads;
+	}
+
+	/** The end of the sequence, normal or cut by the ceiling; runs once. */
+	void finish(ShutdownReport finished) {
+		this.records.close(finished);
+		if (this.preStopWatcher != null) {
+			this.preStopWatcher.close();
+		}
+		this.listeners.shutdownCompleted(finished);
+		this.report.complete(finished);
+		// Last: when the ceiling fired this runs on the scheduler's own thread, which this ends.
+		this.threads.shutdown();
+	}
+
+	/** A second signal: the listeners record the forced exit before the caller halts. */
+	int forceExit() {
+		logger.error("Lifecycle: second shutdown signal; forcing exit with code {} before the sequence finished",
+				ExitCodes.FORCED);
+		this.listeners.forcedExit(ExitCodes.FORCED);
+		return ExitCodes.FORCED;
+	}
+
+	Optional<ShutdownReport> report() {
+		return Optional.ofNullable(this.report.getNow(null));
+	}
+
+	CompletionStage<ShutdownReport> stage() {
+		return this.report.minimalCompletionStage();
+	}
+
+	ShutdownReport await() throws InterruptedException {
+		try {
+			return this.report.get();
+		}
+		catch (ExecutionException ex) {
+			throw new IllegalStateException(ex.getCause());
+		}
+	}
+
+	Optional<ShutdownReport> await(Duration timeout) throws InterruptedException {
+		try {
+			return Optional.of(this.report.get(timeout.toNanos(), TimeUnit.NANOSECONDS));
+		}
+		catch (TimeoutException ex) {
+			return Optional.empty();
+		}
+		catch (ExecutionException ex) {
+			throw new IllegalStateException(ex.getCause());
+		}
+	}
+
+}
