@@ -160,6 +160,7 @@ class Http2GoAwayTests {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "tomcat", "jetty", "reactor-netty" })
+	@Tag("load-sensitive")
 	void overTlsConnectionsOpenAtTheFirstInstantAndOpenedDuringTheDrainGetAGracefulGoAwayAndEveryStreamIsServed(
 			String server) throws Exception {
 		try (ConfigurableApplicationContext context = start(server, tls());
