@@ -123,8 +123,26 @@ copy_tree() {
   cp -R "$1/k8s" "$1/prometheus" "$1/grafana" "$2/"
 }
 
+# self_test_one NAME EXPECT DIR APP_CONFIG: applies one breakage to a fresh copy at DIR and prints
+# "ok   ..." when the check EXPECT fails on it, "FAIL ..." otherwise.
+self_test_one() {
+  local name="$1" expect="$2" dir="$3" app="$4" out rc=0
+  copy_tree "$DEPLOY_DIR" "$dir"
+  if ! out="$(node "$VALIDATE_DIR/check.mjs" mutate "$name" "$dir" 2>&1)"; then
+    echo "FAIL $name: could not apply the breakage: $out"; rm -rf "$dir"; return
+  fi
+  out="$(DEPLOY_SCRAPE_FILE='' run_checks "$dir" "$app" 2>&1)" || rc=$?
+  rm -rf "$dir"
+  if [[ $rc -ne 0 ]] && grep -Eq "^FAIL (.* )?${expect}(:| )" <<<"$out"; then
+    echo "ok   $name -> $(grep -E "^FAIL (.* )?${expect}(:| )" <<<"$out" | head -1 | cut -c1-150)"
+  else
+    echo "FAIL $name: expected a FAIL from '$expect' (exit $rc); got:"
+    grep -E '^(FAIL|WARN)' <<<"$out" | sed 's/^/       /' || echo "       (no FAIL line)"
+  fi
+}
+
 self_test() {
-  local tmp passed=0 failed=0 name expect out rc
+  local tmp passed=0 failed=0 out
   SELFTEST_TMP="$(mktemp -d)"
   tmp="$SELFTEST_TMP"
   trap 'rm -rf "$SELFTEST_TMP"' EXIT
@@ -142,23 +160,20 @@ self_test() {
     echo "FAIL baseline: the unmodified copy fails:"; grep '^FAIL' <<<"$out" | sed 's/^/       /'; failed=$((failed + 1))
   fi
 
+  # Each breakage in a copy of its own, DEPLOY_SELFTEST_JOBS (default: the CPU count) at a time
+  # (the checks are node and promtool processes that each use one core); printed in list order.
+  local jobs="${DEPLOY_SELFTEST_JOBS:-$(nproc 2>/dev/null || echo 2)}" i=0 n
+  mkdir -p "$tmp/results"
   while read -r name expect; do
-    rm -rf "$tmp/m"
-    copy_tree "$DEPLOY_DIR" "$tmp/m"
-    if ! out="$(node "$VALIDATE_DIR/check.mjs" mutate "$name" "$tmp/m" 2>&1)"; then
-      echo "FAIL $name: could not apply the breakage: $out"; failed=$((failed + 1)); continue
-    fi
-    rc=0
-    out="$(DEPLOY_SCRAPE_FILE='' run_checks "$tmp/m" "$tmp/application.yml" 2>&1)" || rc=$?
-    if [[ $rc -ne 0 ]] && grep -Eq "^FAIL (.* )?${expect}(:| )" <<<"$out"; then
-      echo "ok   $name -> $(grep -E "^FAIL (.* )?${expect}(:| )" <<<"$out" | head -1 | cut -c1-150)"
-      passed=$((passed + 1))
-    else
-      echo "FAIL $name: expected a FAIL from '$expect' (exit $rc); got:"
-      grep -E '^(FAIL|WARN)' <<<"$out" | sed 's/^/       /' || echo "       (no FAIL line)"
-      failed=$((failed + 1))
-    fi
+    i=$((i + 1))
+    self_test_one "$name" "$expect" "$tmp/m$i" "$tmp/application.yml" >"$tmp/results/$i" 2>&1 &
+    while (($(jobs -rp | wc -l) >= jobs)); do wait -n || true; done
   done < <(node "$VALIDATE_DIR/check.mjs" mutate list)
+  wait
+  for ((n = 1; n <= i; n++)); do
+    cat "$tmp/results/$n"
+    if [[ "$(head -c 4 "$tmp/results/$n")" == "ok  " ]]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+  done
 
   echo
   echo "self-test: $passed passed, $failed failed"

@@ -67,7 +67,8 @@
 # Environment: SAMPLE_JAR, BENCH_JAR (grpc mode: lifecycle-benchmarks/target/benchmarks.jar), RR_BASE_PORT (default 18400), RR_DRAIN_DELAY (5s), RR_FALL (1), RR_CDS (1:
 # start every JVM from an application class-data archive made by one training run), RR_AOT (1: run
 # every variant of --variants also as VARIANT+aot), RR_HTTPLOG (1: HAProxy logs every request with its
-# termination state to haproxy-requests.log). JAVA_HOME picks the JDK of every variant.
+# termination state to haproxy-requests.log), RR_FINAL_STOP (TERM: the signal that ends the three
+# instances after a run's final counts; KILL skips their unmeasured drain). JAVA_HOME picks the JDK of every variant.
 set -uo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/scripts/lib.sh"
@@ -445,7 +446,8 @@ run_variant() { # round mode delay_ms variant
   [[ $sse_after != - ]] && streams_note=", streams $sse_streams (clean $sse_clean, broken $sse_broken, refused $sse_refused), last stream end after SIGTERM $sse_after s"
   log "  $mode/$delay/$variant: $req requests ($unanswered unanswered), failed $((non2xx + sock)) ($statuses; $errors), p50 $p50 ms, p99 $p99 ms, acked $acked, counted $counted, lost $lost, rollout $rollout s (shutdown $shutdown s), proxy states ${px_states:-none}${streams_note}"
   # The instances stop together: this stop is not measured, and one by one it took three drain delays.
-  for i in 0 1 2; do kill -TERM "${PIDS[$i]}" 2>/dev/null; done
+  # RR_FINAL_STOP=KILL (the CI smoke) ends them at once: nothing after their final counts is checked.
+  for i in 0 1 2; do kill -"${RR_FINAL_STOP:-TERM}" "${PIDS[$i]}" 2>/dev/null; done
   for i in 0 1 2; do wait_pid_exit "${PIDS[$i]}" 240; PIDS[$i]=; done
   if [[ ${RR_KEEP:-0} != 1 ]]; then rm -rf "$run"/i*/data; gzip -f "$run/haproxy.log"; fi
 }

@@ -147,9 +147,9 @@ if ((SMOKE)); then
   # Lifecycle as shipped (connection-close on) behind a layer-7 proxy, a layer-4 one (tcp), a
   # layer-4 one with 50 event streams open (sse) and a layer-4 one in front of the gRPC service with
   # 20 server streams open (grpc): no failed request or call, no lost event, every stream ended.
-  item 1 "rolling restart (smoke)" "$BENCH_DIR/rolling-restart.sh" --rounds 1 --restarts 1 --variants lifecycle \
+  item 1 "rolling restart (smoke)" env RR_FINAL_STOP=KILL "$BENCH_DIR/rolling-restart.sh" --rounds 1 --restarts 1 --variants lifecycle \
     --modes "http tcp sse grpc" --loads 40 --out "$OUT"
-  item 4 "pre-stop latency (smoke)" "$BENCH_DIR/prestop-latency.sh" --inprocess 20 --fresh 0 --out "$OUT"
+  item 4 "pre-stop latency (smoke)" "$BENCH_DIR/prestop-latency.sh" --inprocess 10 --fresh 0 --out "$OUT"
   passed=0 failed=0
   check() { if eval "$2"; then passed=$((passed + 1)); log "PASS $1"; else failed=$((failed + 1)); log "FAIL $1"; fi; }
   if want 1; then
@@ -178,7 +178,7 @@ if ((SMOKE)); then
   fi
   if want 4; then
     row=$(awk -F'\t' '$1 == "inprocess"' "$OUT/prestop.tsv" 2>/dev/null)
-    check "pre-stop latency: 20 samples saw readiness 503" '[[ -n $row && $(cut -f2 <<<"$row") == 20 ]]'
+    check "pre-stop latency: 10 samples saw readiness 503" '[[ -n $row && $(cut -f2 <<<"$row") == 10 ]]'
   fi
   cat "$OUT"/rolling-restart.md "$OUT"/prestop.md 2>/dev/null
   log "smoke finished in $((SECONDS - T0)) s"

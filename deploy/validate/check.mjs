@@ -11,7 +11,7 @@
 //
 // Every check prints one line "PASS <check>: ..." or "FAIL <check>: ..." (WARN/SKIP for notes);
 // the exit code is 1 when any line is FAIL.
-import { readFileSync, writeFileSync, readdirSync, existsSync, statSync, mkdtempSync, mkdirSync, rmSync } from "node:fs";
+import { readFileSync, writeFileSync, readdirSync, existsSync, statSync, mkdtempSync, mkdirSync, rmSync, renameSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import { execFileSync } from "node:child_process";
@@ -174,7 +174,8 @@ function bindSpringSettings(appConfigFile, inputs) {
     execFileSync(process.env.DEPLOY_JAVA ?? "java", ["-Xshare:auto", "-XX:TieredStopAtLevel=1", "-cp", classpath,
       "dev.lifecycle.sample.deploy.SpringSettingsBinder", request, response], { stdio: ["ignore", "ignore", "inherit"] });
     const text = readFileSync(response, "utf8");
-    if (cached) { mkdirSync(cache, { recursive: true }); writeFileSync(cached, text); }
+    // written whole and then renamed: the self-test's breakages run side by side and read it
+    if (cached) { mkdirSync(cache, { recursive: true }); writeFileSync(`${cached}.${process.pid}`, text); renameSync(`${cached}.${process.pid}`, cached); }
     return JSON.parse(text).sets;
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -48,7 +48,6 @@ import static org.awaitility.Awaitility.await;
  * while the rest drained included), runs a task submitted after its turn on the caller, and is
  * named with its tasks' stacks when its budget runs out.
  */
-@Tag("jdk25")
 class ExecutorAdoptionTests {
 
 	private final TestRunners.Events events = new TestRunners.Events();
@@ -134,6 +133,7 @@ class ExecutorAdoptionTests {
 
 	@ParameterizedTest
 	@EnumSource(Kind.class)
+	@Tag("jdk25")
 	void anExecutorOfEveryKindStopsAfterTheComponentsThatUseItAndFinishesEveryTaskItAccepted(Kind kind) {
 		assumeThat(kind.available()).as("virtual threads need Java 21").isTrue();
 		Executor worker = kind.create();
@@ -192,6 +192,7 @@ class ExecutorAdoptionTests {
 	}
 
 	@Test
+	@Tag("jdk25")
 	void bootsVirtualThreadExecutorAndSchedulerAreAdoptedAndTriggersFireThroughTheDrainDelay() {
 		assumeThat(Runtime.version().feature()).as("virtual threads need Java 21").isGreaterThanOrEqualTo(21);
 		TestRunners.lifecycle()

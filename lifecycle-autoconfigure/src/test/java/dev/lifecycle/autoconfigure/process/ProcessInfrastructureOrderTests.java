@@ -18,13 +18,12 @@ import java.util.regex.Pattern;
 import dev.lifecycle.core.ExitCodes;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
@@ -36,7 +35,6 @@ import static org.awaitility.Awaitility.await;
  * triggers around SIGTERM, each with virtual threads off and on (on needs Java 21).
  */
 @EnabledOnOs({ OS.LINUX, OS.MAC })
-@Tag("jdk25")
 class ProcessInfrastructureOrderTests {
 
 	private static final Duration START_TO_EXIT = Duration.ofSeconds(40);
@@ -65,10 +63,19 @@ class ProcessInfrastructureOrderTests {
 		}
 	}
 
-	@ParameterizedTest(name = "virtual threads {0}")
-	@ValueSource(booleans = { false, true })
-	void theManualsRecipeUnderLoadThroughSigtermAnswersEveryRequestAndSendsEveryReceipt(boolean virtual)
+	@Test
+	void theManualsRecipeUnderLoadThroughSigtermAnswersEveryRequestAndSendsEveryReceipt() throws Exception {
+		recipeUnderLoadThroughSigterm(false);
+	}
+
+	@Test
+	@Tag("jdk25")
+	void theManualsRecipeUnderLoadThroughSigtermAnswersEveryRequestAndSendsEveryReceiptOnVirtualThreads()
 			throws Exception {
+		recipeUnderLoadThroughSigterm(true);
+	}
+
+	private void recipeUnderLoadThroughSigterm(boolean virtual) throws Exception {
 		assumeVirtualThreadsIfAsked(virtual);
 		Path receipts = this.directory.resolve("receipts.txt");
 		AppProcess app = start("payments", "--process-test.recipe=true", "--process-test.receipts-file=" + receipts,
@@ -147,10 +154,19 @@ class ProcessInfrastructureOrderTests {
 				+ " receipts written");
 	}
 
-	@ParameterizedTest(name = "virtual threads {0}")
-	@ValueSource(booleans = { false, true })
-	void anAsyncTaskStartedBeforeSigtermFinishesAndScheduledTicksContinueThroughTheDrainDelay(boolean virtual)
+	@Test
+	void anAsyncTaskStartedBeforeSigtermFinishesAndScheduledTicksContinueThroughTheDrainDelay() throws Exception {
+		asyncTaskAndTicksThroughTheDrainDelay(false);
+	}
+
+	@Test
+	@Tag("jdk25")
+	void anAsyncTaskStartedBeforeSigtermFinishesAndScheduledTicksContinueThroughTheDrainDelayOnVirtualThreads()
 			throws Exception {
+		asyncTaskAndTicksThroughTheDrainDelay(true);
+	}
+
+	private void asyncTaskAndTicksThroughTheDrainDelay(boolean virtual) throws Exception {
 		assumeVirtualThreadsIfAsked(virtual);
 		AppProcess app = start("timing", "--process-test.scheduling=true", "--process-test.async-task=3s",
 				"--lifecycle.drain-delay=2s", "--spring.threads.virtual.enabled=" + virtual);
