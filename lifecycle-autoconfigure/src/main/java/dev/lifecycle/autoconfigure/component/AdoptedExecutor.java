@@ -27,9 +27,9 @@ import org.springframework.util.ReflectionUtils;
  * executors and schedulers, on virtual threads or not, and plain {@link ExecutorService} beans). At
  * its turn it takes no new work and waits, interrupting nothing, for every task it accepted, within
  * the engine's budget, so that a clean report means no accepted task was abandoned. A later task
- * runs on its caller (a plain {@link ThreadPoolExecutor} too) or, for another kind of
- * {@code ExecutorService}, is rejected as after {@code shutdown()}. Threads still running tasks are
- * named with their stacks when the budget or the ceiling runs out.
+ * runs on its caller (a plain {@link ThreadPoolExecutor} through its rejection policy, the JDK's
+ * other executors through {@link CallerRunsAfterShutdown}). Threads still running tasks are named
+ * with their stacks when the budget or the ceiling runs out.
  */
 final class AdoptedExecutor {
 

@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
 
 import dev.lifecycle.autoconfigure.ComponentOverrides;
 import dev.lifecycle.autoconfigure.LifecycleManagerProperties;
@@ -40,6 +41,14 @@ final class AdoptedExecutorsPostProcessor implements BeanPostProcessor {
 				support.setAcceptTasksAfterContextClose(true);
 			}
 			this.executors.put(beanName, AdoptedExecutor.prepare(executor));
+		}
+		return bean;
+	}
+
+	@Override
+	public Object postProcessAfterInitialization(Object bean, String beanName) throws BeansException {
+		if (this.executors.containsKey(beanName) && CallerRunsAfterShutdown.appliesTo(bean)) {
+			return CallerRunsAfterShutdown.decorate((ExecutorService) bean);
 		}
 		return bean;
 	}

@@ -1,0 +1,117 @@
+package dev.lifecycle.autoconfigure.component;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.Proxy;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.ClassUtils;
+
+/**
+ * An adopted {@link ExecutorService} bean of a JDK kind that offers no rejection policy (a
+ * virtual-thread-per-task executor, a single-thread executor): a task it rejects because it was
+ * shut down at its turn runs on its caller, as a thread pool's does, rather than failing the
+ * caller. Only {@code execute}, {@code submit} and {@code invoke*} run on the caller; a scheduled
+ * task is still rejected, since running it at once would ignore its delay. Applied only to beans
+ * whose class is not public, which no injection point can name, so the decorator changes no bean's
+ * injectable type.
+ */
+final class CallerRunsAfterShutdown implements InvocationHandler {
+
+	private final ExecutorService delegate;
+
+	private CallerRunsAfterShutdown(ExecutorService delegate) {
+		this.delegate = delegate;
+	}
+
+	/** Whether a bean is an executor service this decorator is for. */
+	static boolean appliesTo(Object bean) {
+		return bean instanceof ExecutorService && !(bean instanceof ThreadPoolExecutor)
+				&& !Modifier.isPublic(bean.getClass().getModifiers()) && !Proxy.isProxyClass(bean.getClass());
+	}
+
+	/** The bean with every interface it implements, decorated. */
+	static Object decorate(ExecutorService bean) {
+		Class<?>[] interfaces = ClassUtils.getAllInterfacesForClass(bean.getClass(), bean.getClass().getClassLoader());
+		return Proxy.newProxyInstance(bean.getClass().getClassLoader(), interfaces, new CallerRunsAfterShutdown(bean));
+	}
+
+	@Override
+	public @Nullable Object invoke(Object proxy, Method method, @Nullable Object[] args) throws Throwable {
+		switch (method.getName()) {
+			case "equals":
+				return args != null && args.length == 1 && proxy == args[0];
+			case "hashCode":
+				return System.identityHashCode(proxy);
+			case "toString":
+				return this.delegate.toString();
+			default:
+				break;
+		}
+		try {
+			return method.invoke(this.delegate, args);
+		}
+		catch (InvocationTargetException ex) {
+			Throwable cause = ex.getCause();
+			if (cause instanceof RejectedExecutionException && this.delegate.isShutdown() && args != null) {
+				return runOnCaller(method.getName(), args, (RejectedExecutionException) cause);
+			}
+			throw cause;
+		}
+	}
+
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private @Nullable Object runOnCaller(String method, Object[] args, RejectedExecutionException rejected)
+			throws Exception {
+		switch (method) {
+			case "execute":
+				((Runnable) args[0]).run();
+				return null;
+			case "submit": {
+				FutureTask<?> task = (args[0] instanceof Callable<?> callable) ? new FutureTask<>(callable)
+						: new FutureTask<>((Runnable) args[0], (args.length > 1) ? args[1] : null);
+				task.run();
+				return task;
+			}
+			case "invokeAll": {
+				List<Future<?>> futures = new ArrayList<>();
+				for (Callable<?> callable : (Collection<Callable<?>>) args[0]) {
+					FutureTask<?> task = new FutureTask<>(callable);
+					task.run();
+					futures.add(task);
+				}
+				return futures;
+			}
+			case "invokeAny": {
+				ExecutionException last = null;
+				for (Callable<?> callable : (Collection<Callable<?>>) args[0]) {
+					FutureTask<?> task = new FutureTask<>(callable);
+					task.run();
+					try {
+						return task.get();
+					}
+					catch (ExecutionException ex) {
+						last = ex;
+					}
+				}
+				throw (last != null) ? last : new IllegalArgumentException("no tasks");
+			}
+			default:
+				throw rejected;
+		}
+	}
+
+}
