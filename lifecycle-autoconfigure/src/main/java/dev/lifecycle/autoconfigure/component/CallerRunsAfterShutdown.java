@@ -16,6 +16,7 @@ import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 
+import dev.lifecycle.core.LifecycleManager;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.ClassUtils;
@@ -37,10 +38,16 @@ final class CallerRunsAfterShutdown implements InvocationHandler {
 		this.delegate = delegate;
 	}
 
-	/** Whether a bean is an executor service this decorator is for. */
+	/**
+	 * Whether a bean is an executor service this decorator is for: not a thread pool (its rejection
+	 * policy does the same), not the engine's own critical executor (a component of its own), and
+	 * of a class no injection point can name.
+	 */
 	static boolean appliesTo(Object bean) {
+		Class<?> type = bean.getClass();
 		return bean instanceof ExecutorService && !(bean instanceof ThreadPoolExecutor)
-				&& !Modifier.isPublic(bean.getClass().getModifiers()) && !Proxy.isProxyClass(bean.getClass());
+				&& !Modifier.isPublic(type.getModifiers()) && !Proxy.isProxyClass(type)
+				&& !type.getName().startsWith(LifecycleManager.class.getPackageName() + ".");
 	}
 
 	/** The bean with every interface it implements, decorated. */
