@@ -55,6 +55,12 @@ for artifact in lifecycle-core lifecycle-autoconfigure lifecycle-starter; do
 		fail "$artifact.jar contains test support"
 	fi
 done
+# every jar names its module for the module path (dev.lifecycle.core, …, from the artifact's name)
+for artifact in $libraries; do
+	module="dev.lifecycle.${artifact#lifecycle-}"
+	name="$(unzip -p "$(file "$artifact" .jar)" META-INF/MANIFEST.MF | tr -d '\r' | sed -n 's/^Automatic-Module-Name: //p')"
+	[[ "$name" == "$module" ]] && pass "$artifact.jar is module $module" || fail "$artifact.jar has Automatic-Module-Name '$name', expected $module"
+done
 
 for artifact in $libraries lifecycle-bom; do
 	pom="$(file "$artifact" .pom)"
