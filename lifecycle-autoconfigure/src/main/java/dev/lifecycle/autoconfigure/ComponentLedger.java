@@ -6,15 +6,15 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.lifecycle.core.ComponentOptions;
+import dev.lifecycle.core.Internal;
 
 /**
  * What the Spring layer knows about each component beyond the engine's view: where each of its
  * effective options came from, whether it is an adopted Spring {@code Lifecycle} bean, and which
  * Lifecycle beans were left to Spring on purpose. Written while the context starts, read by the
  * endpoint and by the check of {@code lifecycle.components} keys.
- *
- * <p>Not API: public only for Lifecycle's own packages.
  */
+@Internal
 public final class ComponentLedger {
 
 	private final Map<String, Entry> entries = new ConcurrentHashMap<>();

@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.function.UnaryOperator;
 
 import dev.lifecycle.core.ComponentOptions;
+import dev.lifecycle.core.Internal;
 import dev.lifecycle.core.InvalidOptionException;
 import dev.lifecycle.core.Tier;
 import dev.lifecycle.spring.ManagedComponent;
@@ -28,9 +29,8 @@ import org.springframework.util.StringUtils;
  * {@code lifecycle.components.<name>.*}, with the origin of each value. The engine checks the
  * options; what it rejects is reported here against the property that fixes it, since a Spring
  * user configures properties, not {@link ComponentOptions}.
- *
- * <p>Not API: public only for Lifecycle's own packages.
  */
+@Internal
 public final class ComponentOverrides {
 
 	static final List<String> OPTIONS = List.of("adopt", "phase", "tier", "graceful-shutdown", "liveness-deadline", "finite",

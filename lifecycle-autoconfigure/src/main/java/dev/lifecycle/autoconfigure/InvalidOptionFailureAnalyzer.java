@@ -1,5 +1,6 @@
 package dev.lifecycle.autoconfigure;
 
+import dev.lifecycle.core.Internal;
 import dev.lifecycle.core.InvalidOptionException;
 
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
@@ -12,9 +13,8 @@ import org.springframework.core.env.Environment;
  * {@code lifecycle.components.<name>.<option>} property that fixes it, like every other invalid
  * Lifecycle setting; a manager option (the run marker found holding something else, say) is
  * reported against its {@code lifecycle.*} property in the same way.
- *
- * <p>Not API: public only for Lifecycle's own packages.
  */
+@Internal
 public class InvalidOptionFailureAnalyzer extends AbstractFailureAnalyzer<InvalidOptionException> {
 
 	private final InvalidLifecycleConfigurationFailureAnalyzer delegate;

@@ -1,12 +1,14 @@
 package dev.lifecycle.autoconfigure;
 
+import dev.lifecycle.core.Internal;
 import org.springframework.core.env.Environment;
 
 /**
  * Lifecycle's off switch, {@code lifecycle.enabled}, read at run time. Conditions are decided at
  * build time in an application processed ahead of time, so every part that must stay inert when
- * the switch is off at run time asks here. Not API: for Lifecycle's own auto-configurations.
+ * the switch is off at run time asks here.
  */
+@Internal
 public final class LifecycleSwitch {
 
 	/** The property that switches Lifecycle off when {@code false}. */

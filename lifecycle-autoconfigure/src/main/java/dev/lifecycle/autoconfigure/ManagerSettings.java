@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 
+import dev.lifecycle.core.Internal;
 import dev.lifecycle.core.InvalidOptionException;
 import dev.lifecycle.core.LifecycleManager;
 import org.jspecify.annotations.Nullable;
@@ -28,9 +29,8 @@ import org.springframework.util.StringUtils;
  * @param applicationVersion {@code spring.application.version}, or {@code null}
  * @param drainQuietPeriod the adaptive drain's quiet period, or {@code null} for a fixed delay
  * @param drainMinimum the adaptive drain's minimum
- *
- * <p>Not API: public only for Lifecycle's own packages.
  */
+@Internal
 public record ManagerSettings(String serviceName, Duration globalShutdownTimeout, Duration drainDelay,
 		Duration healthPollInterval, @Nullable Path preStopFile, @Nullable Path runMarker, int shutdownReports,
 		@Nullable String applicationVersion, @Nullable Duration drainQuietPeriod, Duration drainMinimum) {

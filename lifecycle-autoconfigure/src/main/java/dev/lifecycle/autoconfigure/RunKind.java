@@ -2,6 +2,7 @@ package dev.lifecycle.autoconfigure;
 
 import java.util.function.Function;
 
+import dev.lifecycle.core.Internal;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.aot.AbstractAotProcessor;
@@ -14,9 +15,8 @@ import org.springframework.core.SpringProperties;
  * writes no run marker or report and traps no signal: the real start finds nothing left behind.
  * Decided from {@link SpringProperties}, as Spring decides, because Spring acts on these switches
  * before any bean could ask.
- *
- * <p>Not API: public only for Lifecycle's own packages.
  */
+@Internal
 public enum RunKind {
 
 	/** The service's life: records from the manager's construction, signals trapped. */

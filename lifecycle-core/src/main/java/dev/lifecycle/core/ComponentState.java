@@ -4,9 +4,10 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * Where a component is in its life: the one state machine of a component. Every change goes
- * through {@link #canMoveTo(ComponentState)}, so a component can never leave a terminal state and
- * never skip back; the three terminal states mirror {@link Outcome}.
+ * Where a component is in its life, as {@link ComponentView#state()}, the health contributor and
+ * the {@code lifecycle} endpoint show it. A component moves only forward through these states and
+ * never leaves a terminal one ({@link #isTerminal()}); the three terminal states mirror
+ * {@link Outcome}. The transition rules are the engine's own and not API:
  *
  * <pre>
  * from            to
@@ -65,7 +66,7 @@ public enum ComponentState {
 	}
 
 	/** Whether the transition table allows moving from this state to {@code target}. */
-	public boolean canMoveTo(ComponentState target) {
+	boolean canMoveTo(ComponentState target) {
 		return this.next.contains(target);
 	}
 

@@ -42,6 +42,8 @@ public final class LifecycleManager {
 
 	private final EngineStart start;
 
+	private final LifecycleHost host = new Host();
+
 	private LifecycleManager(EngineSettings settings) {
 		this.settings = settings;
 		this.threads = new EngineThreads(settings.threadFactory());
@@ -176,31 +178,30 @@ public final class LifecycleManager {
 		return this.triggers.fireFromOutside(reason, source, detail);
 	}
 
-	/**
-	 * Records that a request arrived: an uncontended counter increment, no clock read. Only the
-	 * adaptive drain uses it, to end the drain delay once traffic has gone quiet.
-	 */
-	public void recordActivity() {
-		this.traffic.recordActivity();
+	/** The calls only the host makes, kept off this type's API. */
+	LifecycleHost host() {
+		return this.host;
 	}
 
-	/**
-	 * Records that a request failed (a 5xx, or failed by the server). Only failures after the
-	 * trigger count, in {@link ShutdownReport#failedRequests()}: earlier ones are not the shutdown's.
-	 */
-	public void recordFailedRequest() {
-		if (this.triggers.isInitiated()) {
-			this.traffic.recordFailure();
+	private final class Host implements LifecycleHost {
+
+		@Override
+		public void recordActivity() {
+			LifecycleManager.this.traffic.recordActivity();
 		}
-	}
 
-	/**
-	 * Records that a second signal forces the exit before the sequence finished: the listeners hear
-	 * of it, so the report on disk says {@code forced} before this returns, and the run marker stays.
-	 * @return {@link ExitCodes#FORCED}, for the caller to exit with at once
-	 */
-	public int forceExit() {
-		return this.termination.forceExit();
+		@Override
+		public void recordFailedRequest() {
+			if (LifecycleManager.this.triggers.isInitiated()) {
+				LifecycleManager.this.traffic.recordFailure();
+			}
+		}
+
+		@Override
+		public int forceExit() {
+			return LifecycleManager.this.termination.forceExit();
+		}
+
 	}
 
 	// ---- queries -------------------------------------------------------------------------------
@@ -313,7 +314,7 @@ public final class LifecycleManager {
 		}
 
 		/**
-		 * Ends the drain delay early once no {@link LifecycleManager#recordActivity() activity} was
+		 * Ends the drain delay early once no {@link LifecycleHost#recordActivity() activity} was
 		 * seen for the quiet period, but never before the minimum; {@code null} keeps a fixed delay.
 		 */
 		public Builder drainQuietPeriod(@Nullable Duration quietPeriod, Duration minimum) {

@@ -11,8 +11,8 @@ import java.util.Set;
 public interface PassiveComponent {
 
 	/**
-	 * Start the component. A throw fails the start and triggers a shutdown with reason
-	 * {@link ShutdownReason#FAILURE}.
+	 * Start the component. A throw fails the start: the component ends as {@link Outcome#DIED} and a
+	 * shutdown starts with reason {@link ShutdownReason#START_FAILED}, exit code 1.
 	 * @param handle this component's handle
 	 * @throws Exception if the component cannot start
 	 */

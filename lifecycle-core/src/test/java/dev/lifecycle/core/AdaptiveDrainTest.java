@@ -35,7 +35,7 @@ class AdaptiveDrainTest {
 		AtomicBoolean trafficFlows = new AtomicBoolean(true);
 		Thread clients = new Thread(() -> {
 			while (trafficFlows.get()) {
-				manager.recordActivity();
+				LifecycleHost.of(manager).recordActivity();
 				try {
 					Thread.sleep(20);
 				}

@@ -53,9 +53,9 @@ class ShutdownReportFileTest {
 		LifecycleManager first = builder().drainDelay(Duration.ofMillis(200)).build();
 		first.start();
 		first.triggerShutdown(ShutdownReason.SIGNAL, "signal");
-		first.recordFailedRequest();
-		first.recordFailedRequest();
-		first.recordFailedRequest();
+		LifecycleHost.of(first).recordFailedRequest();
+		LifecycleHost.of(first).recordFailedRequest();
+		LifecycleHost.of(first).recordFailedRequest();
 		first.awaitTermination();
 
 		assertThat(read(reports().get(0))).containsEntry("failedRequests", 3L).containsEntry("clean", true);
@@ -193,7 +193,7 @@ class ShutdownReportFileTest {
 		await().atMost(Duration.ofSeconds(10)).until(() -> !reports().isEmpty()
 				&& "standard drain, phase 20".equals(read(reports().get(0)).get("lastStep")));
 
-		assertThat(forced.forceExit()).isEqualTo(ExitCodes.FORCED);
+		assertThat(LifecycleHost.of(forced).forceExit()).isEqualTo(ExitCodes.FORCED);
 
 		// The caller halts here; the report on disk already says so.
 		Map<String, Object> left = read(reports().get(0));

@@ -514,11 +514,11 @@ class ShutdownSequenceTest {
 	void requestsThatFailAfterTheTriggerAreCountedInTheReport() throws InterruptedException {
 		LifecycleManager manager = builder().drainDelay(Duration.ofMillis(300)).build();
 		manager.start();
-		manager.recordFailedRequest();
+		LifecycleHost.of(manager).recordFailedRequest();
 
 		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
-		manager.recordFailedRequest();
-		manager.recordFailedRequest();
+		LifecycleHost.of(manager).recordFailedRequest();
+		LifecycleHost.of(manager).recordFailedRequest();
 
 		assertThat(manager.awaitTermination().failedRequests()).isEqualTo(2);
 	}

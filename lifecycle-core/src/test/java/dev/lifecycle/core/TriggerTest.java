@@ -325,7 +325,7 @@ class TriggerTest {
 		manager.start();
 		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
 
-		assertThat(manager.forceExit()).isEqualTo(ExitCodes.FORCED);
+		assertThat(LifecycleHost.of(manager).forceExit()).isEqualTo(ExitCodes.FORCED);
 		assertThat(this.metrics.completed(true) + this.metrics.completed(false)).isZero();
 		release.countDown();
 		manager.awaitTermination();

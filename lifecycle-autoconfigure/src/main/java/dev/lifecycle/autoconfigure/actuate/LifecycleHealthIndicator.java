@@ -4,6 +4,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import dev.lifecycle.core.ComponentView;
+import dev.lifecycle.core.Internal;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.ShutdownTrigger;
 import dev.lifecycle.core.Tier;
@@ -17,9 +18,8 @@ import org.springframework.boot.health.contributor.Health;
  * observability component is unhealthy (an advisory one never decides), else {@code UP}. Never in
  * the liveness group, because a stall is answered by a coordinated shutdown, not by Kubernetes
  * killing the pod; readiness is Spring Boot's own readiness state alone.
- *
- * <p>Not API: public only for Lifecycle's own packages.
  */
+@Internal
 public final class LifecycleHealthIndicator extends AbstractHealthIndicator {
 
 	private final LifecycleManager manager;

@@ -6,6 +6,7 @@ import java.util.Optional;
 
 import dev.lifecycle.autoconfigure.process.ShutdownExit;
 import dev.lifecycle.autoconfigure.process.SignalTrap;
+import dev.lifecycle.core.Internal;
 import dev.lifecycle.core.LifecycleListener;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.ShutdownReason;
@@ -33,9 +34,8 @@ import org.springframework.context.event.ContextRefreshedEvent;
  * {@code timeout-per-shutdown-phase} cannot cut the drain short; the global ceiling bounds it. A
  * close is a shutdown with source {@code context-close}, or {@code start-failed} when the refresh or
  * the application's run failed.
- *
- * <p>Not API: public only for Lifecycle's own packages.
  */
+@Internal
 public final class LifecycleCoordinator implements SmartLifecycle, SmartInitializingSingleton, DisposableBean,
 		ApplicationContextAware, ApplicationListener<ApplicationEvent> {
 

@@ -22,6 +22,7 @@ import dev.lifecycle.core.ActiveComponent;
 import dev.lifecycle.core.ComponentHandle;
 import dev.lifecycle.core.ComponentOptions;
 import dev.lifecycle.core.ComponentView;
+import dev.lifecycle.core.Internal;
 import dev.lifecycle.core.InvalidOptionException;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.PassiveComponent;
@@ -58,9 +59,8 @@ import org.springframework.util.StringUtils;
  * methods of singletons, and singletons implementing the core
  * {@link dev.lifecycle.core.ShutdownTask}, are collected and handed to the engine when it
  * starts, handlers sorted by {@link Order @Order}.
- *
- * <p>Not API: public only for Lifecycle's own packages.
  */
+@Internal
 public final class ManagedComponentRegistrar implements BeanPostProcessor, BeanFactoryAware, EnvironmentAware {
 
 	/** The timeout of a bean implementing the core shutdown handler interface. */

@@ -11,6 +11,7 @@ import dev.lifecycle.autoconfigure.process.SignalTrap;
 import dev.lifecycle.core.ComponentReport;
 import dev.lifecycle.core.ComponentView;
 import dev.lifecycle.core.HealthStatus;
+import dev.lifecycle.core.Internal;
 import dev.lifecycle.core.LifecycleListener;
 import dev.lifecycle.core.Outcome;
 import dev.lifecycle.core.PreviousRun;
@@ -38,9 +39,8 @@ import org.springframework.core.Ordered;
  * registered when a shutdown begins or the context starts closing, still before Spring Boot closes
  * the registries (a closed registry hands out no-op meters). Never throws: a metrics failure is
  * logged and the shutdown goes on. The series: {@code docs/observability.md}.
- *
- * <p>Not API: public only for Lifecycle's own packages.
  */
+@Internal
 public final class MicrometerLifecycleMetrics implements LifecycleListener, ApplicationListener<ContextClosedEvent>, Ordered {
 
 	public static final String SHUTDOWN_INITIATED = "lifecycle.shutdown.initiated";

@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.lifecycle.core.Internal;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.config.DestructionAwareBeanPostProcessor;
 import org.springframework.core.Ordered;
@@ -14,9 +15,8 @@ import org.springframework.core.PriorityOrdered;
  * method, a {@code DisposableBean} or a destroy method holds the process past the global ceiling,
  * the log can name the bean and not only show a stack. It runs before every other destruction
  * callback, {@code @PreDestroy} included.
- *
- * <p>Not API: public only for Lifecycle's own packages.
  */
+@Internal
 public final class BeanDestructionTracker implements DestructionAwareBeanPostProcessor, PriorityOrdered {
 
 	private final Map<Thread, String> destroying = new ConcurrentHashMap<>();

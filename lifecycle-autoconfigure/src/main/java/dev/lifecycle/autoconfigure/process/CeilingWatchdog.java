@@ -9,6 +9,7 @@ import java.util.function.IntConsumer;
 import java.util.function.Supplier;
 
 import dev.lifecycle.core.ExitCodes;
+import dev.lifecycle.core.Internal;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -20,9 +21,8 @@ import org.jspecify.annotations.Nullable;
  * (naming the bean it destroys), runs the {@link CeilingHaltHook}s and halts with
  * {@link ExitCodes#CEILING}. A halt, not an exit, because {@code System.exit} blocks for ever once
  * shutdown hooks are running.
- *
- * <p>Not API: public only for Lifecycle's own packages.
  */
+@Internal
 public final class CeilingWatchdog {
 
 	/** Time after the ceiling for the engine's own report and the exit to happen first. */

@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntConsumer;
 
 import dev.lifecycle.core.ExitCodes;
+import dev.lifecycle.core.Internal;
 import dev.lifecycle.core.LifecycleListener;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.ShutdownReason;
@@ -31,9 +32,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  * arms the {@link CeilingWatchdog}; as the {@link ExitCodeGenerator} it makes
  * {@code SpringApplication.exit} run the whole sequence and return the report's code. See
  * {@code docs/whole-application.md}, the ceiling.
- *
- * <p>Not API: public only for Lifecycle's own packages.
  */
+@Internal
 public final class ShutdownExit implements LifecycleListener, ExitCodeGenerator {
 
 	/** Slack over the engine's ceiling before a close gives up waiting for the report. */

@@ -8,6 +8,8 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
 
+import dev.lifecycle.core.Internal;
+import dev.lifecycle.core.LifecycleHost;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.ShutdownReason;
 import dev.lifecycle.core.ShutdownTrigger;
@@ -23,9 +25,8 @@ import sun.misc.SignalHandler;
  * one shutdown); a second one before the report halts at once with 128; one after the report changes
  * nothing. Without it the JVM would exit with 143 whatever the shutdown's outcome and ignore a
  * second signal.
- *
- * <p>Not API: public only for Lifecycle's own packages.
  */
+@Internal
 public final class SignalTrap {
 
 	private static final Log logger = LogFactory.getLog(SignalTrap.class);
@@ -150,7 +151,7 @@ public final class SignalTrap {
 					+ "report's code is under way");
 			return;
 		}
-		this.halt.accept(this.manager.forceExit());
+		this.halt.accept(LifecycleHost.of(this.manager).forceExit());
 	}
 
 }

@@ -3,6 +3,7 @@ package dev.lifecycle.autoconfigure.web;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import dev.lifecycle.core.Internal;
 import dev.lifecycle.core.LifecycleListener;
 import dev.lifecycle.core.ShutdownTrigger;
 import org.apache.commons.logging.Log;
@@ -15,9 +16,8 @@ import org.apache.commons.logging.LogFactory;
  * new connection for the rest": the streams in flight are served to the end, and the client
  * opens its next connection through the load balancer, to a pod that is still ready. HTTP/2 has
  * no {@code Connection: close}; each web server sends GOAWAY its own way ({@link Server}).
- *
- * <p>Not API: public only for Lifecycle's own packages.
  */
+@Internal
 public final class Http2Drain implements LifecycleListener {
 
 	private static final Log logger = LogFactory.getLog(Http2Drain.class);

@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
 import dev.lifecycle.autoconfigure.LifecycleManagerProperties;
+import dev.lifecycle.core.Internal;
 import dev.lifecycle.core.LifecycleListener;
 import dev.lifecycle.core.ShutdownReport;
 import dev.lifecycle.core.ShutdownStep;
@@ -20,8 +21,9 @@ import org.apache.commons.logging.LogFactory;
  * first instant, or by default the end of the drain delay, once load balancers route elsewhere. A
  * stream that starts after that point ends at once, or at the next step if nothing said it was a
  * stream before its body began. Public so that Lifecycle's other integrations (gRPC) end their
- * streams at the same point; not API for applications.
+ * streams at the same point.
  */
+@Internal
 public final class StreamDrain implements LifecycleListener {
 
 	private static final Log logger = LogFactory.getLog(StreamDrain.class);

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.lifecycle.autoconfigure.web.Http2Drain;
+import dev.lifecycle.core.Internal;
 import jakarta.servlet.http.HttpServletRequest;
 import org.eclipse.jetty.http2.HTTP2Connection;
 import org.eclipse.jetty.io.Connection;
@@ -21,9 +22,8 @@ import org.springframework.context.ApplicationListener;
  * stream id and {@code NO_ERROR} at once, then, when the streams in flight are done, a GOAWAY with
  * the last stream processed, and the connection closes. Cleartext (h2c) and TLS (h2 by ALPN)
  * connections alike.
- *
- * <p>Not API: public only for Lifecycle's own packages.
  */
+@Internal
 public final class JettyHttp2Drain implements Http2Drain.Server, ApplicationListener<WebServerInitializedEvent> {
 
 	private final List<Connector> connectors = new CopyOnWriteArrayList<>();

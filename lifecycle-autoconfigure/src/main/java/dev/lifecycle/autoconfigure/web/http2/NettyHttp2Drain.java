@@ -1,6 +1,7 @@
 package dev.lifecycle.autoconfigure.web.http2;
 
 import dev.lifecycle.autoconfigure.web.Http2Drain;
+import dev.lifecycle.core.Internal;
 import io.netty.channel.Channel;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
@@ -19,9 +20,8 @@ import org.springframework.boot.reactor.netty.NettyServerCustomizer;
  * the last stream it created, so every stream it accepted (the one carrying the request included)
  * is served to the end, and refuses newer ones, which the client may retry elsewhere. Every
  * connection is tracked from its creation, so idle HTTP/2 connections get their GOAWAY too.
- *
- * <p>Not API: public only for Lifecycle's own packages.
  */
+@Internal
 public final class NettyHttp2Drain implements Http2Drain.Server, NettyServerCustomizer {
 
 	private final ChannelGroup connections = new DefaultChannelGroup("lifecycle-connections",

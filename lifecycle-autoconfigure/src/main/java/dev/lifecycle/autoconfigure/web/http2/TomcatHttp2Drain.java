@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.lifecycle.autoconfigure.web.Http2Drain;
+import dev.lifecycle.core.Internal;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletRequestWrapper;
 import jakarta.servlet.http.HttpServletRequest;
@@ -36,9 +37,8 @@ import org.springframework.util.ReflectionUtils;
  * accepting connections during the drain delay. Open connections and a request's own connection are
  * read by reflection; should that fail, HTTP/2 connections get their GOAWAY when the connector
  * pauses, as without Lifecycle.
- *
- * <p>Not API: public only for Lifecycle's own packages.
  */
+@Internal
 public final class TomcatHttp2Drain implements Http2Drain.Server, ApplicationListener<WebServerInitializedEvent> {
 
 	private static final Log logger = LogFactory.getLog(TomcatHttp2Drain.class);

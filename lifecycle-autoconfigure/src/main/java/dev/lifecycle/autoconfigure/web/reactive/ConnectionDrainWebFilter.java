@@ -3,6 +3,7 @@ package dev.lifecycle.autoconfigure.web.reactive;
 import dev.lifecycle.autoconfigure.web.Http2Drain;
 import dev.lifecycle.autoconfigure.web.StreamDrain;
 import dev.lifecycle.autoconfigure.web.servlet.ChunkedFraming;
+import dev.lifecycle.core.LifecycleHost;
 import dev.lifecycle.core.LifecycleManager;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
@@ -49,7 +50,7 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
-		this.manager.recordActivity();
+		LifecycleHost.of(this.manager).recordActivity();
 		// A WebSocket upgrade keeps its connection: the socket ends with the streams instead. An
 		// offer of h2c the server does not take is answered in HTTP/1.1 like any request.
 		if (this.connectionClose
@@ -63,7 +64,7 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 			// An error is answered with a server error by the handler after this filter.
 			HttpStatusCode status = exchange.getResponse().getStatusCode();
 			if (signal == SignalType.ON_ERROR || (status != null && status.is5xxServerError())) {
-				this.manager.recordFailedRequest();
+				LifecycleHost.of(this.manager).recordFailedRequest();
 			}
 			if (this.manager.isShutdownInitiated()) {
 				goAway(exchange);

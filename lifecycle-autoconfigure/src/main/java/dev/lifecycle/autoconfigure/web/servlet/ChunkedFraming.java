@@ -2,6 +2,7 @@ package dev.lifecycle.autoconfigure.web.servlet;
 
 import java.util.Map;
 
+import dev.lifecycle.core.Internal;
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.util.ClassUtils;
@@ -13,9 +14,8 @@ import org.springframework.util.ClassUtils;
  * length is touched, decided when status and headers are final: a {@code Content-Length} is kept,
  * and a response without a body (HEAD, 1xx, 204, 304) never announces chunked encoding, which some
  * clients would wait to read.
- *
- * <p>Not API: public only for the reactive stack on a servlet container.
  */
+@Internal
 public final class ChunkedFraming {
 
 	private static final boolean SERVLET = ClassUtils.isPresent("jakarta.servlet.http.HttpServletResponse",

@@ -12,6 +12,7 @@ import java.util.function.IntUnaryOperator;
 
 import dev.lifecycle.autoconfigure.web.Http2Drain;
 import dev.lifecycle.autoconfigure.web.StreamDrain;
+import dev.lifecycle.core.LifecycleHost;
 import dev.lifecycle.core.LifecycleManager;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
@@ -72,7 +73,7 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 		// framed like any other.
 		boolean counted = request.getDispatcherType() != DispatcherType.ERROR;
 		if (counted) {
-			this.manager.recordActivity();
+			LifecycleHost.of(this.manager).recordActivity();
 			// HTTP/2 has no Connection header: its connection gets a GOAWAY instead, before the
 			// response and again after it, in case the server could not reach the connection then.
 			this.http2.onRequest(request);
@@ -85,12 +86,12 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 		catch (IOException | ServletException | RuntimeException | Error ex) {
 			// The container answers it with a server error.
 			if (counted) {
-				this.manager.recordFailedRequest();
+				LifecycleHost.of(this.manager).recordFailedRequest();
 			}
 			throw ex;
 		}
 		if (counted && !request.isAsyncStarted() && response.getStatus() >= 500) {
-			this.manager.recordFailedRequest();
+			LifecycleHost.of(this.manager).recordFailedRequest();
 		}
 		if (request.isAsyncStarted()) {
 			track(request.getAsyncContext(), served);

@@ -1,6 +1,7 @@
 package dev.lifecycle.autoconfigure.web.socket;
 
 import dev.lifecycle.autoconfigure.web.StreamDrain;
+import dev.lifecycle.core.Internal;
 import jakarta.servlet.ServletContext;
 import jakarta.websocket.CloseReason.CloseCodes;
 import jakarta.websocket.CloseReason;
@@ -19,9 +20,8 @@ import org.springframework.web.context.ServletContextAware;
  * tells of sessions as they open, so one opened after that point closes when the server stops. It
  * runs after every other session and stream has ended, because Tomcat's also closes the WebSocket
  * under a SockJS session.
- *
- * <p>Not API: public only for Lifecycle's own packages.
  */
+@Internal
 public final class JakartaWebSocketDrain implements ServletContextAware {
 
 	private static final Log logger = LogFactory.getLog(JakartaWebSocketDrain.class);

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.function.Supplier;
 
 import dev.lifecycle.autoconfigure.web.StreamDrain;
+import dev.lifecycle.core.Internal;
 import reactor.core.publisher.Mono;
 
 import org.springframework.core.Ordered;
@@ -20,9 +21,8 @@ import org.springframework.web.server.ServerWebExchange;
  * nothing for the application to register: it runs the handshakes of mapped
  * {@link WebSocketHandler}s ahead of Spring's own {@code WebSocketHandlerAdapter}, through the
  * same {@link WebSocketService}, around a handler that tracks each session.
- *
- * <p>Not API: public only for Lifecycle's own packages.
  */
+@Internal
 public final class ReactiveWebSocketDrain implements HandlerAdapter, Ordered {
 
 	private final WebSocketDrain<WebSocketSession> sessions;

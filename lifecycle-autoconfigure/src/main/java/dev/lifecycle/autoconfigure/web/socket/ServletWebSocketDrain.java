@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.lifecycle.autoconfigure.web.StreamDrain;
+import dev.lifecycle.core.Internal;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
@@ -30,9 +31,8 @@ import org.springframework.web.socket.sockjs.support.SockJsHttpRequestHandler;
  * around a decorator that tracks the sessions of the application's {@link WebSocketHandler}. A
  * subclass of {@link WebSocketHttpRequestHandler} or {@link SockJsHttpRequestHandler} is left to
  * Spring as is.
- *
- * <p>Not API: public only for Lifecycle's own packages.
  */
+@Internal
 public final class ServletWebSocketDrain implements HandlerAdapter, Ordered {
 
 	private final WebSocketDrain<WebSocketSession> sessions;

@@ -1,0 +1,35 @@
+package dev.lifecycle.core;
+
+/**
+ * What only the host that runs the engine inside a process tells it: the requests its server
+ * served, and that a second signal forces the exit. In a Spring application the Spring layer is
+ * the host and the only caller; a program that runs the engine without Spring is its own host.
+ * These calls are kept off {@link LifecycleManager} so that the code of components never sees them.
+ */
+public interface LifecycleHost {
+
+	/** The host of this manager. */
+	static LifecycleHost of(LifecycleManager manager) {
+		return manager.host();
+	}
+
+	/**
+	 * Records that a request arrived: an uncontended counter increment, no clock read. Only the
+	 * adaptive drain uses it, to end the drain delay once traffic has gone quiet.
+	 */
+	void recordActivity();
+
+	/**
+	 * Records that a request failed (a 5xx, or failed by the server). Only failures after the
+	 * trigger count, in {@link ShutdownReport#failedRequests()}: earlier ones are not the shutdown's.
+	 */
+	void recordFailedRequest();
+
+	/**
+	 * Records that a second signal forces the exit before the sequence finished: the listeners hear
+	 * of it, so the report on disk says {@code forced} before this returns, and the run marker stays.
+	 * @return {@link ExitCodes#FORCED}, for the caller to exit with at once
+	 */
+	int forceExit();
+
+}
