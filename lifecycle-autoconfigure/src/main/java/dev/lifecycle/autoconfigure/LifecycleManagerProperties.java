@@ -31,9 +31,10 @@ public class LifecycleManagerProperties {
 	private @Nullable String serviceName;
 
 	/**
-	 * Hard ceiling on a shutdown, from its first instant to the end of the observability drain.
-	 * When it fires, the components still running are logged with their stacks and the process
-	 * exits with code 129. Keep it below Kubernetes' terminationGracePeriodSeconds.
+	 * Hard ceiling on a shutdown, counted from its first instant: it bounds every step up to the
+	 * report, and the process's exit. When it fires, the components still running are logged
+	 * with their stacks and the exit code is 129. Keep it below Kubernetes'
+	 * terminationGracePeriodSeconds.
 	 */
 	private Duration globalShutdownTimeout = Duration.ofSeconds(60);
 
@@ -303,7 +304,7 @@ public class LifecycleManagerProperties {
 	public static class Signals {
 
 		/**
-		 * Whether Lifecycle handles SIGTERM and SIGINT and exits the JVM with its exit code (0
+		 * Whether Lifecycle handles SIGTERM, SIGINT and SIGHUP and exits the JVM with its exit code (0
 		 * clean, 1 failure, 128 forced by a second signal, 129 ceiling). When false, Spring's own
 		 * shutdown hook still runs the whole sequence but Lifecycle never calls System.exit.
 		 * Defaults to false in tests with lifecycle-test.

@@ -18,8 +18,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The manual's property tables and the generated configuration metadata describe the same
- * properties, with the same defaults: a property added to one and not the other fails the build.
- * Adding a property therefore means adding one row to a table of the configuration-properties page,
+ * properties, with the same defaults and in the same words: a property added to one and not the
+ * other fails the build. The description has one source, the field's Javadoc, which the IDE shows;
+ * the manual repeats it (quoted names in backticks) and may add only links ("See …"). Adding a
+ * property therefore means adding one row to a table of the configuration-properties page,
  * {@code docs/reference.md}: {@code | `name` | type | default | description |}.
  */
 class ReferenceManualTests {
@@ -81,6 +83,32 @@ class ReferenceManualTests {
 					.contains("`" + value.toString().toLowerCase(java.util.Locale.ROOT) + "`");
 			}
 		});
+	}
+
+	@Test
+	void theManualDescribesEachPropertyInTheWordsOfTheMetadata() {
+		metadata.forEach((name, property) -> {
+			List<String> cells = manual.get(name);
+			String description = (String) property.get("description");
+			if (cells != null && description != null) {
+				String ide = plain(description);
+				String text = plain(cells.get(2));
+				assertThat(text).as("description of %s in docs/reference.md, which repeats its Javadoc", name)
+					.startsWith(ide);
+				assertThat(text.substring(ide.length()).trim())
+					.as("what docs/reference.md adds to the description of %s: only links", name)
+					.matches("(See .*)?");
+			}
+		});
+	}
+
+	/** The words of a description, without Markdown links, code marks and quotes. */
+	private static String plain(String text) {
+		return text.replaceAll("\\[([^\\]]*)\\]\\([^)]*\\)", "$1")
+			.replace("`", "")
+			.replace("'", "")
+			.replaceAll("\\s+", " ")
+			.trim();
 	}
 
 	@Test

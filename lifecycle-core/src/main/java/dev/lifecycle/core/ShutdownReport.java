@@ -24,7 +24,7 @@ import java.util.Optional;
  * @param diagnostics each component whose graceful budget ran out and, when the ceiling fired,
  * everything still running, each with its threads' stacks; empty when neither happened
  * @param failedRequests requests answered with a server error (5xx) or failed by the server after
- * the trigger, as told by {@link LifecycleManager#recordFailedRequest()}; counted, not judged: they
+ * the trigger, as told by {@link LifecycleHost#recordFailedRequest()}; counted, not judged: they
  * do not change {@code clean} or the exit code
  */
 public record ShutdownReport(ShutdownTrigger trigger, List<ComponentReport> components, boolean clean, int exitCode,
