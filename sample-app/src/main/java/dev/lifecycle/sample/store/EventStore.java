@@ -1,12 +1,8 @@
 package dev.lifecycle.sample.store;
 
 import java.io.IOException;
-import java.math.BigInteger;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -20,7 +16,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -67,55 +62,15 @@ public final class EventStore implements AutoCloseable {
 	/** The most appends committed in one transaction. */
 	private static final int MAX_GROUP = 256;
 
-	/** Marks the file as this sample's database ({@code PRAGMA application_id}, "LCev"). */
-	static final int APPLICATION_ID = 0x4c436576;
+	/** Marks the file as this sample's database ({@code PRAGMA application_id}). */
+	static final int APPLICATION_ID = StoreSchema.APPLICATION_ID;
 
-	/**
-	 * The schema version this code reads and writes ({@code PRAGMA user_version}). Version 1 was the
-	 * unstamped layout of earlier releases (sums as 64-bit integers); version 2 stores exact sums as text.
-	 */
-	static final int SCHEMA_VERSION = 2;
-
-	private static final String SCHEMA = """
-			CREATE TABLE event_log (
-			    offset   INTEGER PRIMARY KEY AUTOINCREMENT,
-			    event_id TEXT UNIQUE NOT NULL,
-			    key      TEXT NOT NULL,
-			    value    INTEGER NOT NULL);
-			CREATE TABLE aggregates (
-			    key   TEXT PRIMARY KEY,
-			    sum   TEXT NOT NULL,
-			    count INTEGER NOT NULL);
-			CREATE TABLE checkpoint (
-			    id         INTEGER PRIMARY KEY CHECK (id = 1),
-			    log_offset INTEGER NOT NULL,
-			    updated_at TEXT);
-			""";
-
-	/** The tables of the current schema and their columns, as {@code PRAGMA table_info} lists them. */
-	private static final Map<String, String> LAYOUT = Map.of(
-			"event_log", "offset INTEGER, event_id TEXT, key TEXT, value INTEGER",
-			"aggregates", "key TEXT, sum TEXT, count INTEGER",
-			"checkpoint", "id INTEGER, log_offset INTEGER, updated_at TEXT");
-
-	/** The unstamped layout of earlier releases (schema version 1), migrated in place. */
-	private static final Map<String, String> LEGACY_LAYOUT = Map.of(
-			"event_log", "offset INTEGER, event_id TEXT, key TEXT, value INTEGER",
-			"aggregates", "key TEXT, sum INTEGER, count INTEGER",
-			"checkpoint", "id INTEGER, log_offset INTEGER, updated_at TEXT");
-
-	private static final String MIGRATE_LEGACY = """
-			CREATE TABLE aggregates_v2 (
-			    key   TEXT PRIMARY KEY,
-			    sum   TEXT NOT NULL,
-			    count INTEGER NOT NULL);
-			INSERT INTO aggregates_v2(key, sum, count)
-			    SELECT key, CAST(COALESCE(sum, 0) AS TEXT), COALESCE(count, 0) FROM aggregates;
-			DROP TABLE aggregates;
-			ALTER TABLE aggregates_v2 RENAME TO aggregates;
-			""";
+	/** The schema version this code reads and writes ({@code PRAGMA user_version}). */
+	static final int SCHEMA_VERSION = StoreSchema.SCHEMA_VERSION;
 
 	private final Path file;
+
+	private final StoreSchema schema;
 
 	private final Duration busyTimeout;
 
@@ -177,6 +132,7 @@ public final class EventStore implements AutoCloseable {
 	 */
 	public EventStore(Path file, String synchronous, Duration busyTimeout, boolean rebuildCheckpoint) {
 		this.file = file.toAbsolutePath().normalize();
+		this.schema = new StoreSchema(this.file);
 		this.busyTimeout = busyTimeout;
 		this.synchronous = synchronous.toUpperCase(Locale.ROOT);
 		SQLiteConfig.SynchronousMode.valueOf(this.synchronous);
@@ -215,8 +171,8 @@ public final class EventStore implements AutoCloseable {
 			writeConfig.setJournalMode(SQLiteConfig.JournalMode.WAL);
 			writeConfig.setSynchronous(SQLiteConfig.SynchronousMode.valueOf(this.synchronous));
 			write = DriverManager.getConnection(url(), writeConfig.toProperties());
-			prepareSchema(write, rebuildCheckpoint, false);
-			checkCheckpointMatchesLog(write);
+			this.schema.prepare(write, rebuildCheckpoint, false);
+			this.schema.checkCheckpointMatchesLog(write);
 			PreparedStatement insert = write.prepareStatement(
 					"INSERT INTO event_log(event_id, key, value) VALUES (?, ?, ?) RETURNING offset");
 			PreparedStatement findById = write.prepareStatement("SELECT offset, key, value FROM event_log WHERE event_id = ?");
@@ -257,8 +213,8 @@ public final class EventStore implements AutoCloseable {
 			SQLiteConfig config = baseConfig(this.busyTimeout);
 			config.setReadOnly(true);
 			read = DriverManager.getConnection("jdbc:sqlite:file:" + this.file + "?immutable=1", config.toProperties());
-			prepareSchema(read, false, true);
-			checkCheckpointMatchesLog(read);
+			this.schema.prepare(read, false, true);
+			this.schema.checkCheckpointMatchesLog(read);
 			useForReads(read);
 			this.readOnly = true;
 			this.writeFailure = cause;
@@ -313,166 +269,6 @@ public final class EventStore implements AutoCloseable {
 		}
 		catch (IOException ex) {
 			return false;
-		}
-	}
-
-	// ---- schema --------------------------------------------------------------------------------
-
-	/**
-	 * Creates the schema in an empty file, migrates the unstamped layout of earlier releases, accepts
-	 * the current version, and refuses everything else without writing a byte.
-	 */
-	private void prepareSchema(Connection c, boolean rebuildCheckpoint, boolean readOnly) throws SQLException {
-		int applicationId = (int) queryLong(c, "PRAGMA application_id");
-		int version = (int) queryLong(c, "PRAGMA user_version");
-		Map<String, String> layout = layout(c);
-		boolean create = layout.isEmpty() && applicationId == 0 && version == 0;
-		boolean migrate = applicationId == 0 && version == 0 && layout.equals(LEGACY_LAYOUT);
-		if (readOnly && (create || migrate)) {
-			throw new StoreException("Cannot " + (create ? "create" : "migrate") + " the database " + this.file
-					+ " on a full disk", StoreException.Cause.FULL);
-		}
-		if (create) {
-			inTransaction(c, SCHEMA + stamp());
-			logger.info("Event store: created the schema (version {}) in {}", SCHEMA_VERSION, this.file);
-			return;
-		}
-		if (applicationId == APPLICATION_ID) {
-			if (version > SCHEMA_VERSION) {
-				throw unusable("it has schema version " + version + ", written by a newer release of the sample; this "
-						+ "release knows versions up to " + SCHEMA_VERSION + ".",
-						"Run the release that wrote it, or restore a backup taken by this release (events-*.db in the "
-								+ "backup directory), or point sample.data-dir at an empty directory to start afresh. "
-								+ "The file was not changed.");
-			}
-			if (version != SCHEMA_VERSION) {
-				throw unusable("it has schema version " + version + ", which this release does not know (it reads "
-						+ "version " + SCHEMA_VERSION + ").",
-						"Restore a backup taken by this release, or point sample.data-dir at an empty directory. "
-								+ "The file was not changed.");
-			}
-			if (!layout.equals(LAYOUT)) {
-				throw unusable("it says schema version " + SCHEMA_VERSION + " but its tables do not match that version: "
-						+ describe(layout) + "; expected " + describe(LAYOUT) + ".",
-						"The file was altered by something else. Restore a backup (events-*.db in the backup "
-								+ "directory) or point sample.data-dir at an empty directory. The file was not changed.");
-			}
-		}
-		else if (migrate) {
-			inTransaction(c, MIGRATE_LEGACY + stamp());
-			logger.warn("Event store: migrated {} from the unstamped schema of earlier releases (version 1: 64-bit "
-					+ "sums) to version {} (exact sums); earlier releases cannot open it any more", this.file,
-					SCHEMA_VERSION);
-		}
-		else {
-			throw unusable("it is not this sample's event database (application_id " + applicationId
-					+ ", user_version " + version + ", tables: " + (layout.isEmpty() ? "none" : describe(layout)) + ").",
-					"Point sample.data-dir at the sample's own data directory or at an empty one. The file was not "
-							+ "changed: the sample never adds its tables to a database it did not create.");
-		}
-		if (rebuildCheckpoint) {
-			inTransaction(c, "DELETE FROM aggregates; DELETE FROM checkpoint;");
-			logger.warn("Event store: sample.db.rebuild-checkpoint=true: discarded the checkpoint and the stored "
-					+ "aggregates of {}; every key is recounted from the log now. Remove the setting for later starts.",
-					this.file);
-		}
-	}
-
-	private String stamp() {
-		return "PRAGMA application_id = " + APPLICATION_ID + "; PRAGMA user_version = " + SCHEMA_VERSION + ";";
-	}
-
-	/**
-	 * Refuses a checkpoint that does not describe a prefix of this log: one ahead of the log's last
-	 * offset (its aggregates count events the log does not have, and the pipeline would skip new
-	 * events up to its offset), or aggregates whose counts do not add up to the events at or below
-	 * its offset (a checkpoint of another log).
-	 */
-	private void checkCheckpointMatchesLog(Connection c) throws SQLException {
-		long checkpointOffset = queryLong(c, "SELECT COALESCE((SELECT log_offset FROM checkpoint WHERE id = 1), 0)");
-		long lastOffset = queryLong(c, "SELECT COALESCE(MAX(offset), 0) FROM event_log");
-		String rebuild = "If the log is the truth (a restored or copied file), start once with "
-				+ "--sample.db.rebuild-checkpoint=true: the checkpoint is discarded and every key recounted from the "
-				+ "log. Otherwise restore a backup (events-*.db in the backup directory). The file was not changed.";
-		if (checkpointOffset > lastOffset) {
-			throw unusable("its checkpoint is at log offset " + checkpointOffset + " but its log ends at offset "
-					+ lastOffset + ": the checkpoint counts events this log does not have, and new events would be "
-					+ "skipped.", rebuild);
-		}
-		long counted = queryLong(c, "SELECT COALESCE(SUM(count), 0) FROM aggregates");
-		long logged = queryLong(c, "SELECT COUNT(*) FROM event_log WHERE offset <= " + checkpointOffset);
-		if (counted != logged) {
-			throw unusable("its checkpoint at log offset " + checkpointOffset + " counts " + counted + " event(s), but "
-					+ "the log has " + logged + " event(s) up to that offset: the checkpoint belongs to another log.",
-					rebuild);
-		}
-	}
-
-	private UnusableDatabaseException unusable(String description, String action) {
-		return new UnusableDatabaseException(this.file, description, action);
-	}
-
-	private static long queryLong(Connection c, String sql) throws SQLException {
-		try (Statement statement = c.createStatement(); ResultSet row = statement.executeQuery(sql)) {
-			return row.next() ? row.getLong(1) : 0;
-		}
-	}
-
-	/** Table name to its columns ({@code "name TYPE, ..."}), SQLite's own tables left out. */
-	private static Map<String, String> layout(Connection c) throws SQLException {
-		Map<String, String> tables = new TreeMap<>();
-		try (Statement statement = c.createStatement();
-				ResultSet rows = statement.executeQuery("SELECT name FROM sqlite_master WHERE type = 'table' "
-						+ "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")) {
-			while (rows.next()) {
-				tables.put(rows.getString(1), null);
-			}
-		}
-		for (String table : List.copyOf(tables.keySet())) {
-			List<String> columns = new ArrayList<>();
-			try (Statement statement = c.createStatement();
-					ResultSet rows = statement.executeQuery("PRAGMA table_info(\"" + table.replace("\"", "\"\"") + "\")")) {
-				while (rows.next()) {
-					columns.add(rows.getString("name") + " " + rows.getString("type").toUpperCase(Locale.ROOT));
-				}
-			}
-			tables.put(table, String.join(", ", columns));
-		}
-		return tables;
-	}
-
-	private static String describe(Map<String, String> layout) {
-		StringBuilder text = new StringBuilder();
-		new TreeMap<>(layout).forEach((table, columns) -> {
-			if (text.length() > 0) {
-				text.append("; ");
-			}
-			text.append(table).append('(').append(columns).append(')');
-		});
-		return text.toString();
-	}
-
-	/** Runs statements separated by {@code ;} in one transaction (the write connection is in auto-commit). */
-	private static void inTransaction(Connection c, String statements) throws SQLException {
-		try (Statement statement = c.createStatement()) {
-			statement.execute("BEGIN IMMEDIATE");
-			try {
-				for (String sql : statements.split(";")) {
-					if (!sql.isBlank()) {
-						statement.executeUpdate(sql);
-					}
-				}
-				statement.execute("COMMIT");
-			}
-			catch (SQLException | RuntimeException ex) {
-				try {
-					statement.execute("ROLLBACK");
-				}
-				catch (SQLException rollback) {
-					ex.addSuppressed(rollback);
-				}
-				throw ex;
-			}
 		}
 	}
 
@@ -834,7 +630,7 @@ public final class EventStore implements AutoCloseable {
 		synchronized (this.readLock) {
 			checkOpen();
 			try {
-				return readCheckpoint(this.readConnection, each);
+				return CheckpointReader.read(this.readConnection, each);
 			}
 			catch (SQLException ex) {
 				throw new StoreException("Cannot read the checkpoint: " + ex.getMessage(), ex);
@@ -850,46 +646,8 @@ public final class EventStore implements AutoCloseable {
 	 */
 	public static Checkpoint readCheckpoint(Connection connection) throws SQLException {
 		Map<String, Aggregate> aggregates = new HashMap<>();
-		Checkpoint checkpoint = readCheckpoint(connection, aggregates::put);
+		Checkpoint checkpoint = CheckpointReader.read(connection, aggregates::put);
 		return new Checkpoint(checkpoint.offset(), aggregates, checkpoint.updatedAt());
-	}
-
-	private static Checkpoint readCheckpoint(Connection connection, BiConsumer<String, Aggregate> each)
-			throws SQLException {
-		boolean autoCommit = connection.getAutoCommit();
-		connection.setAutoCommit(false);
-		try (Statement statement = connection.createStatement()) {
-			long offset = 0;
-			String updatedAt = null;
-			try (ResultSet row = statement.executeQuery("SELECT log_offset, updated_at FROM checkpoint WHERE id = 1")) {
-				if (row.next()) {
-					offset = row.getLong(1);
-					updatedAt = row.getString(2);
-				}
-			}
-			try (ResultSet rows = statement.executeQuery("SELECT key, sum, count FROM aggregates")) {
-				while (rows.next()) {
-					// Text in the current schema; an integer in a legacy (version 1) file, read the same way.
-					each.accept(rows.getString(1), new Aggregate(sum(rows.getString(2)), rows.getLong(3)));
-				}
-			}
-			return new Checkpoint(offset, Map.of(), updatedAt);
-		}
-		finally {
-			connection.rollback();
-			connection.setAutoCommit(autoCommit);
-		}
-	}
-
-	/**
-	 * A stored sum, shared where the running pipeline would share it: small sums are the JDK's
-	 * cached values there, so a restart must not make one object per key of them.
-	 */
-	private static BigInteger sum(String text) {
-		if (text.length() <= 18) {
-			return BigInteger.valueOf(Long.parseLong(text));
-		}
-		return new BigInteger(text);
 	}
 
 	/** The highest committed offset, 0 for an empty log. */
@@ -926,42 +684,7 @@ public final class EventStore implements AutoCloseable {
 	 */
 	public Path backupTo(Path directory, String fileName) {
 		checkOpen();
-		Path target = directory.resolve(fileName);
-		Path temp = directory.resolve(fileName + ".tmp");
-		try {
-			Files.createDirectories(directory);
-			Files.deleteIfExists(temp);
-			// A fresh connection and a fresh Statement: VACUUM INTO refuses to run next to an open statement.
-			try (Connection connection = DriverManager.getConnection(url(), baseConfig(this.busyTimeout).toProperties());
-					PreparedStatement vacuum = connection.prepareStatement("VACUUM INTO ?")) {
-				vacuum.setString(1, temp.toString());
-				vacuum.execute();
-			}
-			try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.WRITE)) {
-				channel.force(true);
-			}
-			Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE);
-			forceDirectory(directory);
-			return target;
-		}
-		catch (SQLException | IOException ex) {
-			try {
-				Files.deleteIfExists(temp);
-			}
-			catch (IOException ignored) {
-				// best effort
-			}
-			throw new StoreException("Backup to " + target + " failed: " + ex, ex);
-		}
-	}
-
-	private static void forceDirectory(Path directory) {
-		try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
-			channel.force(true);
-		}
-		catch (IOException ex) {
-			// Not every platform can fsync a directory; the rename itself is still atomic.
-		}
+		return StoreBackup.vacuumInto(url(), baseConfig(this.busyTimeout), directory, fileName);
 	}
 
 	// ---- close ---------------------------------------------------------------------------------
