@@ -13,7 +13,12 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import dev.lifecycle.core.Internal;
 import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -132,6 +137,33 @@ class PackageStructureTests {
 			.collect(Collectors.toSet());
 		assertThat(byName.keySet()).as("public types of Lifecycle named like a type of Spring Boot or Spring's context")
 			.doesNotContainAnyElementsOf(springNames);
+	}
+
+	/**
+	 * What an application may use of the Spring layer: the public annotations of
+	 * {@code dev.lifecycle.spring}, the auto-configurations, the properties, the endpoint and the
+	 * exception a bad configuration fails the start with. Every other public type is public only for
+	 * Lifecycle's own packages and says so with {@link Internal}; none is left unmarked.
+	 */
+	@Test
+	void everyPublicTypeIsApiOrMarkedInternal() {
+		List<String> unmarked = LIFECYCLE.stream()
+			.filter((type) -> type.getPackageName().startsWith("dev.lifecycle.autoconfigure"))
+			.filter((type) -> type.getModifiers().contains(JavaModifier.PUBLIC) && type.isTopLevelClass())
+			.filter((type) -> !isApi(type) && !type.isAnnotatedWith(Internal.class))
+			.map(JavaClass::getName)
+			.sorted()
+			.toList();
+		assertThat(unmarked).as("public types of the Spring layer that are neither API nor @Internal").isEmpty();
+		assertThat(LIFECYCLE.stream().filter((type) -> isApi(type) && type.isAnnotatedWith(Internal.class)))
+			.as("API types marked @Internal")
+			.isEmpty();
+	}
+
+	private static boolean isApi(JavaClass type) {
+		return type.getName().equals(InvalidLifecycleConfigurationException.class.getName())
+				|| type.isAnnotatedWith(AutoConfiguration.class) || type.isAnnotatedWith(ConfigurationProperties.class)
+				|| type.isAnnotatedWith(Endpoint.class);
 	}
 
 }

@@ -94,8 +94,9 @@ class DesignGuaranteesTests {
 		if (!file.getFileName().toString().equals(type + ".java")) {
 			return type + ": the link goes to " + file.getFileName();
 		}
-		Pattern test = Pattern.compile("@(Test|ParameterizedTest|RepeatedTest)\\b[^;{]*?\\bvoid " + method + "\\(",
-				Pattern.DOTALL);
+		// The test annotation, then only annotations (with arguments one level of parentheses deep).
+		Pattern test = Pattern.compile("@(Test|ParameterizedTest|RepeatedTest)\\b(\\([^()]*\\))?\\s*"
+				+ "(@[\\w.]+(\\((?:[^()]|\\([^()]*\\))*\\))?\\s*)*(public\\s+)?void " + method + "\\(");
 		if (!test.matcher(MarkdownFiles.read(file)).find()) {
 			return type + ": no test method " + method;
 		}
