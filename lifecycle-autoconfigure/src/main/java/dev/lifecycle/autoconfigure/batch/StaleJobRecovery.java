@@ -2,10 +2,12 @@ package dev.lifecycle.autoconfigure.batch;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
 import dev.lifecycle.core.LifecycleManager;
+import dev.lifecycle.core.Outcome;
 import dev.lifecycle.core.PreviousRun;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -17,10 +19,11 @@ import org.springframework.batch.core.repository.JobRepository;
 import org.springframework.beans.factory.ObjectProvider;
 
 /**
- * After a previous run that ended without a shutdown, marks the job executions it left running as
+ * After a previous run that ended without a shutdown, or whose shutdown cut the {@code batch-jobs}
+ * component at its budget (the process then exited under the jobs), marks the job executions it left running as
  * failed through {@link JobOperator#recover(JobExecution)}, so that a relaunch with the same
  * parameters restarts them instead of failing with {@code JobExecutionAlreadyRunningException}.
- * Safe only because that run is known dead (it left the run marker behind) and the executions
+ * Safe only because that run is known dead (it left the run marker or its report behind) and the executions
  * are known to be its own (stamped with the same run marker): executions stamped by another
  * instance, or by none, are named and left alone, since another process may still be running
  * them. Runs before any job launches: at the component's start, before Spring Boot's runners.
@@ -51,7 +54,7 @@ final class StaleJobRecovery {
 	/** Recovers what the previous run left, if it ended without a shutdown; logs what it did. */
 	void run() {
 		Optional<PreviousRun> previous = this.manager.previousRun();
-		if (previous.isEmpty() || !previous.get().unclean()) {
+		if (previous.isEmpty() || !(previous.get().unclean() || jobsCut(previous.get()))) {
 			return;
 		}
 		JobRepository jobRepository = this.repository.getIfAvailable();
@@ -90,6 +93,20 @@ final class StaleJobRecovery {
 			logger.warn("Lifecycle: left " + foreign.size() + " running job execution(s) alone, not recovered: "
 					+ String.join(", ", foreign) + "; recover them with JobOperator.recover once sure no process runs them");
 		}
+	}
+
+	/** Whether the previous shutdown's report says its budget cut this component while jobs ran. */
+	private static boolean jobsCut(PreviousRun previous) {
+		if (!(previous.report().get("components") instanceof List<?> components)) {
+			return false;
+		}
+		for (Object component : components) {
+			if (component instanceof Map<?, ?> entry && BatchJobsComponent.NAME.equals(entry.get("name"))
+					&& Outcome.TIMEOUT.label().equals(entry.get("outcome"))) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 }
