@@ -19,18 +19,20 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class BatchRestartTests {
 
-	private static final List<String> ALL_ITEMS = IntStream.rangeClosed(1, 60).mapToObj(String::valueOf).sorted().toList();
+	private static final List<String> ALL_ITEMS = IntStream.rangeClosed(1, 60).mapToObj(String::valueOf).toList();
 
 	@TempDir
 	Path directory;
 
 	@Test
 	void sigtermMidStepStopsTheJobBetweenChunksAndExitsIncomplete() throws Exception {
-		BatchRun first = BatchRun.launch("first", this.directory);
+		// Its first two stop() calls throw the optimistic-locking failure a job's own write causes.
+		BatchRun first = BatchRun.launch("first", this.directory, "--batch-test.stop-fails=2");
 		first.awaitLog("batch-test: wrote items 11 to 20");
 		first.signal("TERM");
 
 		assertThat(first.awaitExit()).as(first.log()).isEqualTo(ExitCodes.INCOMPLETE);
+		assertThat(first.log().split("batch-test: JobOperator.stop throws", -1)).as("stop() retried").hasSize(3);
 		assertThat(BatchRun.statuses(this.directory)).containsExactly("STOPPED");
 		assertChunksWrittenOnce(BatchRun.items(this.directory));
 		assertThat(first.log()).contains("Lifecycle: stopping job 'importJob' execution 1")
@@ -41,7 +43,7 @@ class BatchRestartTests {
 
 		BatchRun relaunch = BatchRun.launch("relaunch", this.directory);
 		assertThat(relaunch.awaitExit()).as(relaunch.log()).isZero();
-		assertThat(relaunch.log()).contains("Lifecycle: previous shutdown: signal").contains("exit 3")
+		assertThat(relaunch.log()).containsPattern("Lifecycle: previous shutdown \\(.*\\): signal, not clean, .*, exit 3")
 			.doesNotContain("Lifecycle: recovered");
 		assertThat(BatchRun.statuses(this.directory)).containsExactly("STOPPED", "COMPLETED");
 		assertThat(BatchRun.items(this.directory)).isEqualTo(ALL_ITEMS);
@@ -59,7 +61,7 @@ class BatchRestartTests {
 
 		BatchRun relaunch = BatchRun.launch("relaunch", this.directory);
 		assertThat(relaunch.awaitExit()).as(relaunch.log()).isZero();
-		assertThat(relaunch.log()).contains("Lifecycle: previous run ended without a shutdown")
+		assertThat(relaunch.log()).containsPattern("Lifecycle: previous run \\(.*\\) ended without a shutdown")
 			.contains("Lifecycle: recovered 1 job execution(s) the previous run left running")
 			.contains("job 'importJob' execution 1; a relaunch with the same parameters restarts them");
 		assertThat(BatchRun.statuses(this.directory)).containsExactly("FAILED", "COMPLETED");
@@ -76,31 +78,14 @@ class BatchRestartTests {
 		first.signal("TERM");
 
 		assertThat(first.awaitExit()).as(first.log()).isEqualTo(ExitCodes.FORCED);
-		assertThat(BatchRun.statuses(this.directory)).singleElement().isNotEqualTo("COMPLETED");
+		String cut = BatchRun.statuses(this.directory).get(0);
+		assertThat(cut).isIn("STOPPING", "STOPPED", "STARTED", "FAILED");
 		assertChunksWrittenOnce(BatchRun.items(this.directory));
 
 		BatchRun relaunch = BatchRun.launch("relaunch", this.directory);
 		assertThat(relaunch.awaitExit()).as(relaunch.log()).isZero();
-		assertThat(relaunch.log()).contains("Lifecycle: recovered 1 job execution(s) the previous run left running");
-		assertThat(BatchRun.statuses(this.directory)).containsExactly("FAILED", "COMPLETED");
-		assertThat(BatchRun.items(this.directory)).isEqualTo(ALL_ITEMS);
-	}
-
-	@Test
-	void stopThatThrowsAnOptimisticLockingFailureIsRetried() throws Exception {
-		BatchRun first = BatchRun.launch("first", this.directory, "--batch-test.stop-fails=2");
-		first.awaitLog("batch-test: wrote items 11 to 20");
-		first.signal("TERM");
-
-		assertThat(first.awaitExit()).as(first.log()).isEqualTo(ExitCodes.INCOMPLETE);
-		assertThat(first.log().split("batch-test: JobOperator.stop throws", -1)).hasSize(3);
-		assertThat(first.log()).contains("Lifecycle: stopping job 'importJob' execution 1");
-		assertThat(BatchRun.statuses(this.directory)).containsExactly("STOPPED");
-		assertChunksWrittenOnce(BatchRun.items(this.directory));
-
-		BatchRun relaunch = BatchRun.launch("relaunch", this.directory);
-		assertThat(relaunch.awaitExit()).as(relaunch.log()).isZero();
-		assertThat(BatchRun.statuses(this.directory)).containsExactly("STOPPED", "COMPLETED");
+		assertThat(relaunch.log()).containsPattern("Lifecycle: previous shutdown \\(.*\\) forced by a second signal");
+		assertThat(BatchRun.statuses(this.directory)).last().isEqualTo("COMPLETED");
 		assertThat(BatchRun.items(this.directory)).isEqualTo(ALL_ITEMS);
 	}
 

@@ -63,7 +63,7 @@ final class BatchRun {
 	}
 
 	void awaitLog(String text) {
-		await(this.name + " logging '" + text + "'").atMost(Duration.ofSeconds(90))
+		await(this.name + " logging '" + text + "'").atMost(Duration.ofSeconds(240))
 			.pollInterval(Duration.ofMillis(10))
 			.until(() -> log().contains(text) || !this.process.isAlive());
 		if (!log().contains(text)) {
@@ -79,7 +79,7 @@ final class BatchRun {
 	}
 
 	int awaitExit() throws InterruptedException {
-		if (!this.process.waitFor(120, TimeUnit.SECONDS)) {
+		if (!this.process.waitFor(240, TimeUnit.SECONDS)) {
 			this.process.destroyForcibly();
 			throw new AssertionError(this.name + " still running:\n" + log());
 		}
