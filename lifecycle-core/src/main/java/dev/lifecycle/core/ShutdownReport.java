@@ -11,8 +11,8 @@ import java.util.Optional;
  * @param trigger the trigger that started it
  * @param components every standard and observability component, and each advisory component that
  * ended, in registration order
- * @param clean {@code true} when the trigger was clean, the ceiling did not fire and every
- * component the sequence waited for completed
+ * @param clean {@code true} when the trigger was clean, the ceiling did not fire, every
+ * component the sequence waited for completed and no work was left unfinished
  * @param exitCode the process exit code: {@link ExitCodes#CLEAN}, {@link ExitCodes#FAILURE},
  * {@link ExitCodes#INCOMPLETE} or {@link ExitCodes#CEILING}
  * @param ceilingFired whether the global ceiling cut the sequence short
