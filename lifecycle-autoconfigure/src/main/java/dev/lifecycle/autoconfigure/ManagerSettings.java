@@ -45,7 +45,7 @@ public record ManagerSettings(String serviceName, Duration globalShutdownTimeout
 	 * Resolves and checks the settings.
 	 * @throws InvalidLifecycleConfigurationException naming the first invalid property
 	 */
-	static ManagerSettings of(LifecycleManagerProperties properties, Environment environment) {
+	public static ManagerSettings of(LifecycleManagerProperties properties, Environment environment) {
 		String serviceName = serviceName(properties, environment);
 		Duration globalTimeout = properties.getGlobalShutdownTimeout();
 		ManagerSettings settings = new ManagerSettings(serviceName, globalTimeout,

@@ -80,7 +80,8 @@ class PackageStructureTests {
 				"io.prometheus..", List.of("..metrics.pushgateway.."),
 				"org.springframework.boot.actuate..", List.of("..actuate.."),
 				"io.grpc..", List.of("..grpc.."),
-				"org.springframework.grpc..", List.of("..grpc.."));
+				"org.springframework.grpc..", List.of("..grpc.."),
+				"org.springframework.batch..", List.of("..batch.."));
 		owners.forEach((dependency, packages) -> noClasses().that()
 			.resideInAPackage("dev.lifecycle.autoconfigure..")
 			.and()

@@ -2,6 +2,7 @@ package dev.lifecycle.core;
 
 import java.time.Duration;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -64,6 +65,9 @@ final class Component implements ComponentView {
 	private volatile @Nullable Thread thread;
 
 	private volatile HealthStatus healthStatus;
+
+	/** The work it says it leaves unfinished, as last told; empty for none. */
+	private volatile List<String> unfinishedWork = List.of();
 
 	Component(String name, ComponentOptions options, int registrationIndex, Work work, ComponentEvents events,
 			EngineThreads threads, CoarseClock clock) {
@@ -315,6 +319,14 @@ final class Component implements ComponentView {
 				settleIfDrained();
 			}
 		};
+	}
+
+	void unfinishedWork(List<String> work) {
+		this.unfinishedWork = List.copyOf(work);
+	}
+
+	List<String> unfinishedWork() {
+		return this.unfinishedWork;
 	}
 
 	void requestShutdown(Duration delay) {

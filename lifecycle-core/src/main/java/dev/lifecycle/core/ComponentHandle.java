@@ -1,6 +1,7 @@
 package dev.lifecycle.core;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -179,6 +180,19 @@ public final class ComponentHandle {
 	 */
 	public void workCompleted() {
 		this.component.workCompleted();
+	}
+
+	/**
+	 * Says which of this component's work is unfinished right now and will be left for a later
+	 * run, such as a batch job stopped between two chunks: each entry names one piece of work and
+	 * its state. Each call replaces the previous list; an empty list says nothing is left. A
+	 * shutdown that ends with entries here is not clean and exits with
+	 * {@link ExitCodes#INCOMPLETE} unless a worse code applies, and its report lists them; so does
+	 * one whose budget cut the component while the entries stood.
+	 * @param work one entry per unfinished piece of work, e.g. {@code "job 'import' execution 7: STOPPED"}
+	 */
+	public void unfinishedWork(List<String> work) {
+		this.component.unfinishedWork(work);
 	}
 
 	/**

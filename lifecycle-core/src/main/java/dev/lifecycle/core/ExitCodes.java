@@ -14,6 +14,13 @@ public final class ExitCodes {
 	 */
 	public static final int FAILURE = 1;
 
+	/**
+	 * Work was cut short and left for a later run, though nothing failed: a component's budget ran
+	 * out while it still worked, or a component left work unfinished (a batch job stopped between
+	 * chunks, or still running at its budget). Retrying the run resumes it.
+	 */
+	public static final int INCOMPLETE = 3;
+
 	/** A second SIGTERM/SIGINT forced an immediate exit; the sequence did not finish. */
 	public static final int FORCED = 128;
 

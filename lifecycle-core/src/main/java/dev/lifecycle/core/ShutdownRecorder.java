@@ -210,6 +210,7 @@ final class ShutdownRecorder implements LifecycleListener {
 			this.report.put("clean", report.clean());
 			this.report.put("elapsedMs", report.elapsed().toMillis());
 			this.report.put("failedSteps", report.failedSteps());
+			this.report.put("unfinishedWork", report.unfinishedWork());
 			this.report.put("failedRequests", report.failedRequests());
 			String diagnostics = report.diagnostics();
 			this.report.put("diagnostics", (diagnostics.length() > MAX_DIAGNOSTICS_CHARS)

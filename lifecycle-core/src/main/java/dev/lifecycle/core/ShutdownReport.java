@@ -11,10 +11,10 @@ import java.util.Optional;
  * @param trigger the trigger that started it
  * @param components every standard and observability component, and each advisory component that
  * ended, in registration order
- * @param clean {@code true} when the trigger was clean, the ceiling did not fire and every
- * component the sequence waited for completed
- * @param exitCode the process exit code: {@link ExitCodes#CLEAN}, {@link ExitCodes#FAILURE} or
- * {@link ExitCodes#CEILING}
+ * @param clean {@code true} when the trigger was clean, the ceiling did not fire, every
+ * component the sequence waited for completed and no work was left unfinished
+ * @param exitCode the process exit code: {@link ExitCodes#CLEAN}, {@link ExitCodes#FAILURE},
+ * {@link ExitCodes#INCOMPLETE} or {@link ExitCodes#CEILING}
  * @param ceilingFired whether the global ceiling cut the sequence short
  * @param elapsed from initiation to the end of the sequence
  * @param failedSteps shutdown handlers and closing steps that threw or timed out, e.g.
@@ -26,10 +26,21 @@ import java.util.Optional;
  * @param failedRequests requests answered with a server error (5xx) or failed by the server after
  * the trigger, as told by {@link LifecycleHost#recordFailedRequest()}; counted, not judged: they
  * do not change {@code clean} or the exit code
+ * @param unfinishedWork work left for a later run, each as {@code "component: work"}: what a
+ * component said it left unfinished, and each component its budget cut; any makes the report not
+ * clean with exit code {@link ExitCodes#INCOMPLETE} unless a worse code applies
  */
 public record ShutdownReport(ShutdownTrigger trigger, List<ComponentReport> components, boolean clean, int exitCode,
 		boolean ceilingFired, Duration elapsed, List<String> failedSteps, List<StepReport> steps,
-		String diagnostics, long failedRequests) {
+		String diagnostics, long failedRequests, List<String> unfinishedWork) {
+
+	/** A report of a shutdown that left no work unfinished. */
+	public ShutdownReport(ShutdownTrigger trigger, List<ComponentReport> components, boolean clean, int exitCode,
+			boolean ceilingFired, Duration elapsed, List<String> failedSteps, List<StepReport> steps,
+			String diagnostics, long failedRequests) {
+		this(trigger, components, clean, exitCode, ceilingFired, elapsed, failedSteps, steps, diagnostics,
+				failedRequests, List.of());
+	}
 
 	/** A report of a shutdown during which no request failed. */
 	public ShutdownReport(ShutdownTrigger trigger, List<ComponentReport> components, boolean clean, int exitCode,
@@ -42,6 +53,7 @@ public record ShutdownReport(ShutdownTrigger trigger, List<ComponentReport> comp
 	public ShutdownReport {
 		components = List.copyOf(components);
 		failedSteps = List.copyOf(failedSteps);
+		unfinishedWork = List.copyOf(unfinishedWork);
 		steps = List.copyOf(steps);
 	}
 

@@ -423,6 +423,9 @@ final class ShutdownSequence {
 		ShutdownReport report = report(false, String.join("\n", this.overruns));
 		logger.info("Lifecycle: shutdown complete (clean={}, exitCode={}, elapsed={} ms, failedRequests={})",
 				report.clean(), report.exitCode(), report.elapsed().toMillis(), report.failedRequests());
+		if (!report.unfinishedWork().isEmpty()) {
+			logger.warn("Lifecycle: work left unfinished for a later run: {}", String.join("; ", report.unfinishedWork()));
+		}
 		this.finisher.accept(report);
 	}
 

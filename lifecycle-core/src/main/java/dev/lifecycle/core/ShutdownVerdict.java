@@ -6,8 +6,9 @@ import java.util.List;
 
 /**
  * Turns what a sequence saw into its {@link ShutdownReport}. The exit code is decided here only:
- * the ceiling wins, then an unclean trigger, a death or a failed step; and a report is clean only
- * with exit code 0 and every waited-for component completed, so a dashboard and an exit code agree.
+ * the ceiling wins, then an unclean trigger, a death or a failed step, then work cut short (a
+ * budget that ran out, or work a component left unfinished); and a report is clean only with exit
+ * code 0, so a dashboard and an exit code agree.
  */
 final class ShutdownVerdict {
 
@@ -20,6 +21,7 @@ final class ShutdownVerdict {
 		List<ComponentReport> reports = new ArrayList<>();
 		boolean abnormal = false;
 		boolean allCompleted = true;
+		List<String> unfinished = new ArrayList<>();
 		for (Component component : components) {
 			Outcome outcome = component.outcome();
 			if (component.tier() == Tier.ADVISORY) {
@@ -31,6 +33,14 @@ final class ShutdownVerdict {
 			reports.add(component.report());
 			abnormal |= component.isDead();
 			allCompleted &= (outcome == Outcome.COMPLETED);
+			for (String work : component.unfinishedWork()) {
+				unfinished.add(component.name() + ": " + work);
+			}
+			// Observability serves no work of its own: its overrun leaves nothing for a later run.
+			if (outcome == Outcome.TIMEOUT && component.tier() != Tier.OBSERVABILITY
+					&& component.unfinishedWork().isEmpty()) {
+				unfinished.add(component.name() + ": cut at its budget");
+			}
 		}
 		int exitCode;
 		if (ceilingFired) {
@@ -39,12 +49,15 @@ final class ShutdownVerdict {
 		else if (!trigger.reason().isClean() || abnormal || !failedSteps.isEmpty()) {
 			exitCode = ExitCodes.FAILURE;
 		}
+		else if (!unfinished.isEmpty()) {
+			exitCode = ExitCodes.INCOMPLETE;
+		}
 		else {
 			exitCode = ExitCodes.CLEAN;
 		}
 		boolean clean = exitCode == ExitCodes.CLEAN && allCompleted;
 		return new ShutdownReport(trigger, reports, clean, exitCode, ceilingFired, Duration.ofNanos(elapsedNanos),
-				failedSteps, steps, diagnostics, failedRequests);
+				failedSteps, steps, diagnostics, failedRequests, unfinished);
 	}
 
 }

@@ -13,6 +13,7 @@ import dev.lifecycle.autoconfigure.actuate.LifecycleEndpoint;
 import dev.lifecycle.core.ComponentHandle;
 import dev.lifecycle.core.ComponentReport;
 import dev.lifecycle.core.ComponentView;
+import dev.lifecycle.core.ExitCodes;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.Outcome;
 import dev.lifecycle.core.PassiveComponent;
@@ -139,7 +140,7 @@ public class AdoptionTests {
 				ShutdownReport report = manager.report().orElseThrow();
 				assertThat(report.component("stuck").map(ComponentReport::outcome)).contains(Outcome.TIMEOUT);
 				assertThat(report.component("other").map(ComponentReport::outcome)).contains(Outcome.COMPLETED);
-				assertThat(report.exitCode()).isZero();
+				assertThat(report.exitCode()).isEqualTo(ExitCodes.INCOMPLETE);
 			});
 	}
 

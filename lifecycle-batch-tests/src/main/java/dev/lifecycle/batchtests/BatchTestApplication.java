@@ -1,0 +1,141 @@
+package dev.lifecycle.batchtests;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.batch.core.job.Job;
+import org.springframework.batch.core.job.builder.JobBuilder;
+import org.springframework.batch.core.launch.JobOperator;
+import org.springframework.batch.core.repository.JobRepository;
+import org.springframework.batch.core.step.Step;
+import org.springframework.batch.core.step.builder.StepBuilder;
+import org.springframework.batch.infrastructure.item.ItemProcessor;
+import org.springframework.batch.infrastructure.item.ItemWriter;
+import org.springframework.batch.infrastructure.item.support.AbstractItemCountingItemStreamItemReader;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+import org.springframework.dao.OptimisticLockingFailureException;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.transaction.PlatformTransactionManager;
+
+/**
+ * A Spring Batch application with the Lifecycle starter and no code beyond its job, as a user
+ * writes it: one chunk-oriented step reading the numbers 1 to {@code batch-test.items} (default
+ * 60), each taking {@code batch-test.item-time} (default 30ms) to process, written
+ * {@code batch-test.chunk} (default 10) at a time into the table {@code OUTPUT} in the same
+ * transaction as the step's progress. Spring Boot's runner launches it with the command line's
+ * job parameters. For the tests only, {@code batch-test.stop-fails} makes the first that many
+ * {@code JobOperator.stop} calls throw an optimistic-locking failure, as a job's concurrent write
+ * does.
+ */
+@SpringBootApplication(proxyBeanMethods = false)
+public class BatchTestApplication {
+
+	private static final Logger logger = LoggerFactory.getLogger(BatchTestApplication.class);
+
+	public static void main(String[] args) {
+		SpringApplication.run(BatchTestApplication.class, args);
+	}
+
+	@Bean
+	Job importJob(JobRepository repository, Step importStep) {
+		return new JobBuilder("importJob", repository).start(importStep).build();
+	}
+
+	@Bean
+	Step importStep(JobRepository repository, PlatformTransactionManager transactionManager, JdbcTemplate jdbc,
+			Environment environment) {
+		int items = environment.getProperty("batch-test.items", Integer.class, 60);
+		int chunk = environment.getProperty("batch-test.chunk", Integer.class, 10);
+		Duration itemTime = environment.getProperty("batch-test.item-time", Duration.class, Duration.ofMillis(30));
+		jdbc.execute("CREATE TABLE IF NOT EXISTS OUTPUT (ITEM INT NOT NULL)");
+		ItemProcessor<Integer, Integer> processor = (item) -> {
+			Thread.sleep(itemTime.toMillis());
+			return item;
+		};
+		ItemWriter<Integer> writer = (written) -> {
+			for (Integer item : written) {
+				jdbc.update("INSERT INTO OUTPUT (ITEM) VALUES (?)", item);
+			}
+			logger.info("batch-test: wrote items {} to {}", written.getItems().get(0),
+					written.getItems().get(written.size() - 1));
+		};
+		return new StepBuilder("importStep", repository).<Integer, Integer>chunk(chunk)
+			.reader(new Numbers(items))
+			.processor(processor)
+			.writer(writer)
+			.transactionManager(transactionManager)
+			.build();
+	}
+
+	@Bean
+	static BeanPostProcessor stopFailures(Environment environment) {
+		int failures = environment.getProperty("batch-test.stop-fails", Integer.class, 0);
+		AtomicInteger left = new AtomicInteger(failures);
+		return new BeanPostProcessor() {
+			@Override
+			public Object postProcessAfterInitialization(Object bean, String beanName) {
+				if (failures == 0 || !(bean instanceof JobOperator operator)) {
+					return bean;
+				}
+				return Proxy.newProxyInstance(BatchTestApplication.class.getClassLoader(),
+						new Class<?>[] { JobOperator.class }, (proxy, method, arguments) -> {
+							if (method.getName().equals("stop") && left.getAndDecrement() > 0) {
+								logger.info("batch-test: JobOperator.stop throws");
+								throw new OptimisticLockingFailureException("batch-test: a concurrent write");
+							}
+							try {
+								return method.invoke(operator, arguments);
+							}
+							catch (InvocationTargetException ex) {
+								throw ex.getCause();
+							}
+						});
+			}
+		};
+	}
+
+	/** Reads 1 to n, restartable: its position is saved with each chunk and resumed on a restart. */
+	static final class Numbers extends AbstractItemCountingItemStreamItemReader<Integer> {
+
+		private final int count;
+
+		private int next;
+
+		Numbers(int count) {
+			this.count = count;
+			setName("numbers");
+		}
+
+		@Override
+		protected Integer doRead() {
+			return (this.next < this.count) ? ++this.next : null;
+		}
+
+		@Override
+		protected void doOpen() {
+			this.next = 0;
+		}
+
+		@Override
+		protected void doClose() {
+		}
+
+		@Override
+		protected void jumpToItem(int itemIndex) {
+			this.next = itemIndex;
+		}
+
+	}
+
+
+}

@@ -1,0 +1,108 @@
+package dev.lifecycle.core;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Work cut short and left for a later run: the exit code is 3, not 0, and the report names it,
+ * whether the component said so or its budget ran out.
+ */
+class UnfinishedWorkTest {
+
+	private LifecycleManager.Builder builder() {
+		return LifecycleManager.builder("svc").globalShutdownTimeout(Duration.ofSeconds(20));
+	}
+
+	@Test
+	void workAComponentLeavesUnfinishedMakesTheExitCodeIncompleteAndIsReported() throws InterruptedException {
+		LifecycleManager manager = builder().build();
+		manager.registerPassive("jobs", ComponentOptions.defaults(),
+				(handle) -> handle.unfinishedWork(List.of("job 'import' execution 7: STOPPED")));
+		manager.start();
+
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		ShutdownReport report = manager.awaitTermination();
+
+		assertThat(report.component("jobs").orElseThrow().outcome()).isEqualTo(Outcome.COMPLETED);
+		assertThat(report.exitCode()).isEqualTo(ExitCodes.INCOMPLETE);
+		assertThat(report.clean()).isFalse();
+		assertThat(report.unfinishedWork()).containsExactly("jobs: job 'import' execution 7: STOPPED");
+	}
+
+	@Test
+	void nothingLeftUnfinishedIsClean() throws InterruptedException {
+		LifecycleManager manager = builder().build();
+		manager.registerPassive("jobs", ComponentOptions.defaults(), (handle) -> {
+			handle.unfinishedWork(List.of("job 'import' execution 7: STARTED (still running)"));
+			handle.unfinishedWork(List.of());
+		});
+		manager.start();
+
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		ShutdownReport report = manager.awaitTermination();
+
+		assertThat(report.exitCode()).isEqualTo(ExitCodes.CLEAN);
+		assertThat(report.clean()).isTrue();
+		assertThat(report.unfinishedWork()).isEmpty();
+	}
+
+	@Test
+	void aStandardComponentCutAtItsBudgetExitsIncompleteWithWhatItSaidStillRan() throws InterruptedException {
+		CountDownLatch never = new CountDownLatch(1);
+		LifecycleManager manager = builder().build();
+		manager.registerPassive("jms-listener", ComponentOptions.defaults().withGracefulShutdown(Duration.ofMillis(200)),
+				(handle) -> never.await());
+		manager.registerPassive("jobs", ComponentOptions.defaults().withGracefulShutdown(Duration.ofMillis(200)),
+				(handle) -> {
+					handle.unfinishedWork(List.of("job 'import' execution 7: STARTED (still running)"));
+					never.await();
+				});
+		manager.start();
+
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		ShutdownReport report = manager.awaitTermination();
+		never.countDown();
+
+		assertThat(report.exitCode()).isEqualTo(ExitCodes.INCOMPLETE);
+		assertThat(report.clean()).isFalse();
+		assertThat(report.unfinishedWork()).containsExactlyInAnyOrder("jms-listener: cut at its budget",
+				"jobs: job 'import' execution 7: STARTED (still running)");
+	}
+
+	@Test
+	void anObservabilityComponentsOverrunLeavesNoWorkAndKeepsExitCodeZero() throws InterruptedException {
+		LifecycleManager manager = builder().build();
+		manager.register("metrics-server", ComponentOptions.defaults().withTier(Tier.OBSERVABILITY)
+			.withGracefulShutdown(Duration.ofMillis(100)));
+		manager.start();
+
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		ShutdownReport report = manager.awaitTermination();
+
+		assertThat(report.component("metrics-server").orElseThrow().outcome()).isEqualTo(Outcome.TIMEOUT);
+		assertThat(report.exitCode()).isEqualTo(ExitCodes.CLEAN);
+		assertThat(report.unfinishedWork()).isEmpty();
+	}
+
+	@Test
+	void aFailureOutranksUnfinishedWork() throws InterruptedException {
+		LifecycleManager manager = builder().build();
+		manager.registerPassive("jobs", ComponentOptions.defaults(), (handle) -> {
+			handle.unfinishedWork(List.of("job 'import' execution 7: FAILED"));
+			throw new IllegalStateException("job failed");
+		});
+		manager.start();
+
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		ShutdownReport report = manager.awaitTermination();
+
+		assertThat(report.exitCode()).isEqualTo(ExitCodes.FAILURE);
+		assertThat(report.unfinishedWork()).containsExactly("jobs: job 'import' execution 7: FAILED");
+	}
+
+}
