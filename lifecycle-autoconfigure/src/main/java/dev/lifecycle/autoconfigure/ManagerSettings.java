@@ -13,8 +13,8 @@ import org.springframework.util.StringUtils;
 
 /**
  * The manager-wide settings, resolved from {@link LifecycleManagerProperties} and the environment. The
- * engine checks the values; this only translates its {@link InvalidOptionException} into the
- * property that fixes it, so every rule has one home.
+ * engine checks the values, and {@link OptionErrors} reports what it rejects against the property
+ * that fixes it, so every rule has one home.
  *
  * @param serviceName the {@code service_name} label
  * @param globalShutdownTimeout the ceiling on a shutdown
