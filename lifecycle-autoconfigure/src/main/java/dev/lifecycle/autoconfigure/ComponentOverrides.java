@@ -2,80 +2,29 @@ package dev.lifecycle.autoconfigure;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
-import java.util.function.UnaryOperator;
 
 import dev.lifecycle.core.ComponentOptions;
 import dev.lifecycle.core.Internal;
-import dev.lifecycle.core.InvalidOptionException;
 import dev.lifecycle.core.Tier;
-import dev.lifecycle.spring.ManagedComponent;
 import org.jspecify.annotations.Nullable;
-
-import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
-import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
-import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
-import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
-import org.springframework.boot.convert.DurationStyle;
-import org.springframework.core.env.Environment;
-import org.springframework.core.env.SystemEnvironmentPropertySource;
-import org.springframework.util.StringUtils;
 
 /**
  * Resolves one component's options: what an annotation, Spring or code declared, overridden by
  * {@code lifecycle.components.<name>.*}, with the origin of each value. The engine checks the
- * options; what it rejects is reported here against the property that fixes it, since a Spring
- * user configures properties, not {@link ComponentOptions}.
+ * options; {@link OptionErrors} reports what it rejects against the setting that fixes it.
  */
 @Internal
 public final class ComponentOverrides {
-
-	static final List<String> OPTIONS = List.of("adopt", "phase", "tier", "graceful-shutdown", "liveness-deadline", "finite",
-			"stall-threshold");
-
-	private static final ConfigurationPropertyName PREFIX = ConfigurationPropertyName.of("lifecycle.components");
-
-	private static final Set<String> CANONICAL_OPTIONS = Set.copyOf(
-			OPTIONS.stream().map(ComponentOverrides::canonical).toList());
 
 	private ComponentOverrides() {
 	}
 
 	/**
-	 * Resolves and checks the options of one {@code @ManagedComponent}.
-	 * @param name the component name
-	 * @param annotation its annotation
-	 * @param source a description of where the annotation sits, for messages
-	 * @param overrides every {@code lifecycle.components} entry
-	 * @param placeholders resolves {@code ${...}} in annotation strings
-	 * @return the options
-	 * @throws InvalidLifecycleConfigurationException naming the first invalid setting
-	 */
-	static ComponentOptions resolve(String name, ManagedComponent annotation, String source,
-			Map<String, LifecycleManagerProperties.Component> overrides, UnaryOperator<String> placeholders) {
-		return resolveWithOrigins(name, annotation, source, overrides, placeholders).options();
-	}
-
-	/**
-	 * Resolves and checks the options of one {@code @ManagedComponent}, recording where each
-	 * value came from.
-	 */
-	public static Resolved resolveWithOrigins(String name, ManagedComponent annotation, String source,
-			Map<String, LifecycleManagerProperties.Component> overrides, UnaryOperator<String> placeholders) {
-		Declared declared = new Declared(annotation.phase(), annotation.tier(),
-				parse(annotation.gracefulShutdown(), "gracefulShutdown", source, placeholders),
-				parse(annotation.livenessDeadline(), "livenessDeadline", source, placeholders),
-				annotation.stallThreshold(), annotation.finite(), Origin.ANNOTATION, "@ManagedComponent on " + source);
-		return resolve(name, declared, overrides);
-	}
-
-	/**
 	 * Applies the {@code lifecycle.components.<name>.*} overrides to declared options. The engine
-	 * checks the result when the component is registered; {@link #translate} reports what it
-	 * rejects against the property that fixes it.
+	 * checks the result when the component is registered; {@link OptionErrors} reports what it
+	 * rejects against the setting that fixes it.
 	 * @param name the component name
 	 * @param declared the options as declared by an annotation, by Spring or in code
 	 * @param overrides every {@code lifecycle.components} entry
@@ -83,7 +32,6 @@ public final class ComponentOverrides {
 	 */
 	public static Resolved resolve(String name, Declared declared, Map<String, LifecycleManagerProperties.Component> overrides) {
 		LifecycleManagerProperties.Component override = find(overrides, name);
-		String prefix = "lifecycle.components." + name + ".";
 		Origin declaredOrigin = declared.origin();
 		int phase = (override.getPhase() != null) ? override.getPhase() : declared.phase();
 		Tier tier = (override.getTier() != null) ? override.getTier() : declared.tier();
@@ -127,66 +75,6 @@ public final class ComponentOverrides {
 				"the registration of component '" + name + "' in code");
 		return resolve(name, declared, overrides);
 	}
-
-	/**
-	 * Reports an option the engine rejected at registration against the property that fixes it,
-	 * {@code lifecycle.components.<name>.<option>}; the rule itself lives in the engine only.
-	 * @param ex what the engine rejected
-	 * @return the exception to fail the start with
-	 */
-	public static InvalidLifecycleConfigurationException translate(InvalidOptionException ex) {
-		String component = ex.component();
-		String option = DASHED.getOrDefault(ex.option(), ex.option());
-		String prefix = "lifecycle.components." + component + ".";
-		String property = prefix + option;
-		String problem = ex.problem();
-		String tierFix = " or set '" + prefix + "tier=standard'.";
-		String fix;
-		if (problem.startsWith("must be at most")) {
-			fix = atMostFix(property) + " (Or lower the matching @ManagedComponent attribute or option in code.)";
-		}
-		else if (problem.startsWith("must be positive")) {
-			fix = "Set '" + property + "' (or the matching @ManagedComponent attribute or option in code) to a "
-					+ "positive duration, or leave it unset.";
-		}
-		else if (problem.startsWith("must be at least 1")) {
-			fix = "Set '" + property + "' (or @ManagedComponent(stallThreshold)) to 1 or more.";
-		}
-		else if (problem.startsWith("is required")) {
-			fix = "Set '" + property + "' (or @ManagedComponent(livenessDeadline)), for example 10s," + tierFix;
-		}
-		else if (ex.option().equals("livenessDeadline")) {
-			fix = "Remove the liveness deadline of component '" + component + "' (property, @ManagedComponent"
-					+ "(livenessDeadline) or code)," + tierFix;
-		}
-		else if (ex.option().equals("gracefulShutdown")) {
-			fix = "Remove the graceful shutdown budget of component '" + component + "' (property, @ManagedComponent"
-					+ "(gracefulShutdown) or code)," + tierFix;
-		}
-		else if (ex.option().equals("finite")) {
-			fix = "Remove finite = true from component '" + component + "' (property, @ManagedComponent(finite) or "
-					+ "code)," + tierFix;
-		}
-		else {
-			fix = "Correct '" + property + "'.";
-		}
-		return new InvalidLifecycleConfigurationException(property, problem, fix);
-	}
-
-	/**
-	 * How to fix a value above the engine's maximum.
-	 * @param property the property at fault
-	 * @return the fix, naming the maximum
-	 */
-	public static String atMostFix(String property) {
-		return "Set '" + property + "' to at most " + ComponentOptions.MAX_DURATION.toHours() + "h"
-				+ " for a duration, or " + ComponentOptions.MAX_COUNT + " for a count: Lifecycle accepts nothing "
-				+ "longer or larger, and a duration that long already means 'never' in practice.";
-	}
-
-	/** The property name of each engine option whose name differs. */
-	private static final Map<String, String> DASHED = Map.of("gracefulShutdown", "graceful-shutdown",
-			"livenessDeadline", "liveness-deadline", "stallThreshold", "stall-threshold");
 
 	/**
 	 * Finds the override entry for a component. Keys are compared in canonical form so that
@@ -262,57 +150,6 @@ public final class ComponentOverrides {
 			return this.label;
 		}
 
-	}
-
-	private static @Nullable Duration parse(String value, String attribute, String source,
-			UnaryOperator<String> placeholders) {
-		if (!StringUtils.hasText(value)) {
-			return null;
-		}
-		String resolved = placeholders.apply(value);
-		if (!StringUtils.hasText(resolved)) {
-			return null;
-		}
-		try {
-			return DurationStyle.detectAndParse(resolved.trim());
-		}
-		catch (IllegalArgumentException ex) {
-			throw new InvalidLifecycleConfigurationException("@ManagedComponent(" + attribute + ") on " + source,
-					"is not a duration: '" + resolved + "'",
-					"Use Spring Boot's duration format, such as \"30s\", \"500ms\" or \"PT1M\".");
-		}
-	}
-
-	/**
-	 * Rejects an unknown option under {@code lifecycle.components.<name>.}: binding would ignore a
-	 * misspelt {@code gracefull-shutdown} in silence. Environment variables are not checked: their
-	 * underscores make the component name and the option indistinguishable.
-	 * @param environment the application's environment
-	 * @throws InvalidLifecycleConfigurationException naming the first unknown key and where it
-	 * was set
-	 */
-	public static void checkKeys(Environment environment) {
-		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
-			if (!(source instanceof IterableConfigurationPropertySource iterable)
-					|| source.getUnderlyingSource() instanceof SystemEnvironmentPropertySource) {
-				continue;
-			}
-			iterable.filter(PREFIX::isAncestorOf).forEach(ComponentOverrides::checkKey);
-		}
-	}
-
-	private static void checkKey(ConfigurationPropertyName name) {
-		int elements = name.getNumberOfElements();
-		String option = (elements > 3) ? name.getElement(3, ConfigurationPropertyName.Form.DASHED) : "";
-		if (elements == 4 && CANONICAL_OPTIONS.contains(canonical(option))) {
-			return;
-		}
-		String component = (elements > 2) ? name.getElement(2, ConfigurationPropertyName.Form.ORIGINAL) : "";
-		throw new InvalidLifecycleConfigurationException(name.toString(),
-				"is not a component option; the options under 'lifecycle.components." + component + ".' are "
-						+ OPTIONS,
-				"Correct the key to one of " + OPTIONS + " (for example 'lifecycle.components." + component
-						+ ".graceful-shutdown=30s'), or remove it.");
 	}
 
 }

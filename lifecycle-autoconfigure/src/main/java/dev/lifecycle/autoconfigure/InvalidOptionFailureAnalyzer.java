@@ -26,8 +26,7 @@ public class InvalidOptionFailureAnalyzer extends AbstractFailureAnalyzer<Invali
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, InvalidOptionException cause) {
 		InvalidLifecycleConfigurationException translated = (cause.component() != null)
-				? ComponentOverrides.translate(cause)
-				: ManagerSettings.translate(cause);
+				? OptionErrors.component(cause, null) : OptionErrors.manager(cause);
 		return this.delegate.analyze(rootFailure, translated);
 	}
 

@@ -13,6 +13,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.thread.Threading;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 import org.springframework.core.task.VirtualThreadTaskExecutor;
@@ -26,6 +27,7 @@ import org.springframework.core.task.VirtualThreadTaskExecutor;
 @AutoConfiguration
 @ConditionalOnLifecycleEnabled
 @EnableConfigurationProperties(LifecycleManagerProperties.class)
+@ImportRuntimeHints(LifecycleKeys.MetadataHints.class)
 public final class LifecycleManagerAutoConfiguration {
 
 	private static final Log logger = LogFactory.getLog(LifecycleManagerAutoConfiguration.class);

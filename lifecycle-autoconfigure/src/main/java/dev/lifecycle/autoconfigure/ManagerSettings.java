@@ -2,7 +2,6 @@ package dev.lifecycle.autoconfigure;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Map;
 
 import dev.lifecycle.core.Internal;
 import dev.lifecycle.core.InvalidOptionException;
@@ -15,8 +14,8 @@ import org.springframework.util.StringUtils;
 
 /**
  * The manager-wide settings, resolved from {@link LifecycleManagerProperties} and the environment. The
- * engine checks the values; this only translates its {@link InvalidOptionException} into the
- * property that fixes it, so every rule has one home.
+ * engine checks the values, and {@link OptionErrors} reports what it rejects against the property
+ * that fixes it, so every rule has one home.
  *
  * @param serviceName the {@code service_name} label
  * @param globalShutdownTimeout the ceiling on a shutdown
@@ -95,60 +94,10 @@ public record ManagerSettings(String serviceName, Duration globalShutdownTimeout
 				.validate();
 		}
 		catch (InvalidOptionException ex) {
-			throw translate(ex);
+			throw OptionErrors.manager(ex);
 		}
 		return builder;
 	}
-
-	/**
-	 * Reports a manager option the engine rejected against the property that fixes it.
-	 * @param ex what the engine rejected (an option of the manager, not of a component)
-	 * @return the exception to fail the start with
-	 */
-	static InvalidLifecycleConfigurationException translate(InvalidOptionException ex) {
-		String problem = ex.problem();
-		for (Map.Entry<String, String> option : PROPERTIES.entrySet()) {
-			problem = problem.replace(option.getKey(), "'" + option.getValue() + "'");
-		}
-		String property = PROPERTIES.getOrDefault(ex.option(), ex.option());
-		String fix;
-		if (problem.startsWith("must be at most")) {
-			fix = ComponentOverrides.atMostFix(property);
-		}
-		else if (ex.option().equals("preStopFile") && !problem.startsWith("must be an absolute path")) {
-			fix = "Point 'lifecycle.pre-stop.path' at a path of its own, such as /tmp/shutdown, that the preStop hook "
-					+ "creates empty (touch /tmp/shutdown); or set 'lifecycle.pre-stop.enabled=false'.";
-		}
-		else {
-			fix = FIXES.getOrDefault(ex.option(), "Correct '" + property + "'.");
-		}
-		return new InvalidLifecycleConfigurationException(property, problem, fix);
-	}
-
-	/** The property behind each manager option of the engine. */
-	private static final Map<String, String> PROPERTIES = Map.of("globalShutdownTimeout",
-			"lifecycle.global-shutdown-timeout", "healthPollInterval", "lifecycle.health-poll-interval", "drainDelay",
-			"lifecycle.drain-delay", "preStopFile", "lifecycle.pre-stop.path", "shutdownReports",
-			"lifecycle.run-marker.reports", "drainQuietPeriod", "lifecycle.drain-quiet-period", "drainMinimum",
-			"lifecycle.drain-minimum", "runMarker", "lifecycle.run-marker.path");
-
-	private static final Map<String, String> FIXES = Map.of("globalShutdownTimeout",
-			"Set 'lifecycle.global-shutdown-timeout' to a positive duration such as 60s, longer than the drain delay "
-					+ "plus the slowest drain and below Kubernetes' terminationGracePeriodSeconds.",
-			"healthPollInterval",
-			"Set 'lifecycle.health-poll-interval' to a positive duration such as 5s, shorter than the smallest "
-					+ "liveness deadline.",
-			"drainDelay",
-			"Set 'lifecycle.drain-delay' to 0s (no delay) or a positive duration shorter than the timeout: "
-					+ "Lower 'lifecycle.drain-delay' or raise 'lifecycle.global-shutdown-timeout'.",
-			"preStopFile",
-			"Set 'lifecycle.pre-stop.path' to an absolute path, such as /tmp/shutdown, and create that file in the "
-					+ "preStop hook; or set 'lifecycle.pre-stop.enabled=false'.",
-			"shutdownReports", "Set 'lifecycle.run-marker.reports' to 0 (no reports) or more, such as 5.",
-			"drainQuietPeriod", "Set 'lifecycle.drain-quiet-period' to a positive duration such as 1s, or remove it.",
-			"drainMinimum", "Set 'lifecycle.drain-minimum' between 0s and 'lifecycle.drain-delay'.", "runMarker",
-			"Point 'lifecycle.run-marker.path' at a file of its own that nothing else uses (the default is "
-					+ "lifecycle-<service>.running in java.io.tmpdir), or set 'lifecycle.run-marker.enabled=false'.");
 
 	private static Duration drainDelay(LifecycleManagerProperties properties, Environment environment, Duration globalTimeout) {
 		Duration configured = properties.getDrainDelay();

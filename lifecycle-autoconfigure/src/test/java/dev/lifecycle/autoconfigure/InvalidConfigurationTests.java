@@ -22,6 +22,7 @@ import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.StandardEnvironment;
@@ -57,22 +58,47 @@ class InvalidConfigurationTests {
 						"lifecycle.components.sink.liveness-deadline", "is not allowed on an OBSERVABILITY component",
 						"Remove the liveness deadline"),
 				Arguments.of("zero global timeout", new String[] { "lifecycle.global-shutdown-timeout=0s" },
-						"lifecycle.global-shutdown-timeout", "must be positive", "to a positive duration"),
+						"lifecycle.global-shutdown-timeout", "must be positive", "to at least 1ms, such as 60s"),
 				Arguments.of("negative health poll interval", new String[] { "lifecycle.health-poll-interval=-1s" },
-						"lifecycle.health-poll-interval", "must be positive", "to a positive duration"),
+						"lifecycle.health-poll-interval", "must be positive", "to at least 10ms, such as 5s"),
+				Arguments.of("health poll interval that would busy-loop", new String[] { "lifecycle.health-poll-interval=1ns" },
+						"lifecycle.health-poll-interval", "must be at least 10ms but was PT0.000000001S",
+						"Set 'lifecycle.health-poll-interval' to at least 10ms"),
+				Arguments.of("global timeout below the engine's resolution",
+						new String[] { "lifecycle.global-shutdown-timeout=100us" }, "lifecycle.global-shutdown-timeout",
+						"must be at least 1ms but was PT0.0001S", "Set 'lifecycle.global-shutdown-timeout' to at least 1ms"),
+				Arguments.of("graceful budget below the engine's resolution",
+						new String[] { "lifecycle.components.sink.graceful-shutdown=1ns" },
+						"lifecycle.components.sink.graceful-shutdown", "must be at least 1ms", "to at least 1ms"),
+				Arguments.of("drain quiet period below the engine's resolution",
+						new String[] { "lifecycle.drain-delay=5s", "lifecycle.drain-quiet-period=1ns" },
+						"lifecycle.drain-quiet-period", "must be at least 1ms", "to at least 1ms"),
+				Arguments.of("misspelt global shutdown timeout",
+						new String[] { "lifecycle.global-shutdown-timout=10s" }, "lifecycle.global-shutdown-timout",
+						"is not a Lifecycle property, so it would be ignored; the closest one is "
+								+ "'lifecycle.global-shutdown-timeout'",
+						"Correct the key to 'lifecycle.global-shutdown-timeout', or remove it"),
+				Arguments.of("misspelt drain delay", new String[] { "lifecycle.drain-dealy=5s" }, "lifecycle.drain-dealy",
+						"is not a Lifecycle property", "Correct the key to 'lifecycle.drain-delay', or remove it"),
+				Arguments.of("misspelt pre-stop path", new String[] { "lifecycle.pre-stop.pth=/tmp/shutdown" },
+						"lifecycle.pre-stop.pth", "is not a Lifecycle property",
+						"Correct the key to 'lifecycle.pre-stop.path', or remove it"),
+				Arguments.of("misspelt group", new String[] { "lifecycle.run-markr.enabled=false" },
+						"lifecycle.run-markr.enabled", "is not a Lifecycle property",
+						"Correct the key to 'lifecycle.run-marker.enabled', or remove it"),
 				Arguments.of("negative drain delay", new String[] { "lifecycle.drain-delay=-1s" },
-						"lifecycle.drain-delay", "must not be negative", "Set 'lifecycle.drain-delay' to 0s"),
+						"lifecycle.drain-delay", "must not be negative", "Set 'lifecycle.drain-delay' to at least 0s"),
 				Arguments.of("drain delay beyond the ceiling",
 						new String[] { "lifecycle.drain-delay=10s", "lifecycle.global-shutdown-timeout=10s" },
 						"lifecycle.drain-delay", "must be shorter than 'lifecycle.global-shutdown-timeout'",
 						"Lower 'lifecycle.drain-delay'"),
 				Arguments.of("zero graceful budget", new String[] { "lifecycle.components.sink.graceful-shutdown=0s" },
-						"lifecycle.components.sink.graceful-shutdown", "must be positive", "positive duration"),
+						"lifecycle.components.sink.graceful-shutdown", "must be positive", "to at least 1ms"),
 				Arguments.of("negative liveness deadline",
 						new String[] { "lifecycle.components.sink.liveness-deadline=-5s" },
-						"lifecycle.components.sink.liveness-deadline", "must be positive", "positive duration"),
+						"lifecycle.components.sink.liveness-deadline", "must be positive", "to at least 1ms"),
 				Arguments.of("stall threshold below one", new String[] { "lifecycle.components.sink.stall-threshold=0" },
-						"lifecycle.components.sink.stall-threshold", "must be at least 1", "to 1 or more"),
+						"lifecycle.components.sink.stall-threshold", "must be at least 1", "to at least 1"),
 				Arguments.of("advisory and finite by property",
 						new String[] { "lifecycle.components.sink.tier=advisory",
 								"lifecycle.components.sink.liveness-deadline=10s",
@@ -85,7 +111,7 @@ class InvalidConfigurationTests {
 				Arguments.of("misspelt component option",
 						new String[] { "lifecycle.components.sink.gracefull-shutdown=5s" },
 						"lifecycle.components.sink.gracefull-shutdown", "is not a component option",
-						"Correct the key to one of [adopt, phase, tier, graceful-shutdown"),
+						"Correct the key to 'lifecycle.components.sink.graceful-shutdown', the closest option"),
 				Arguments.of("opt-out of a bean that is no Lifecycle bean",
 						new String[] { "lifecycle.components.nothing.adopt=false" }, "lifecycle.components.nothing",
 						"does not name a registered component", "Correct the name under 'lifecycle.components'"),
@@ -112,9 +138,9 @@ class InvalidConfigurationTests {
 				Arguments.of("stall threshold beyond the maximum",
 						new String[] { "lifecycle.components.sink.liveness-deadline=5s",
 								"lifecycle.components.sink.stall-threshold=2147483647" },
-						"lifecycle.components.sink.stall-threshold", "must be at most 10000", "or 10000 for a count"),
+						"lifecycle.components.sink.stall-threshold", "must be at most 10000", "to at most 10000"),
 				Arguments.of("too many reports", new String[] { "lifecycle.run-marker.reports=1000000" },
-						"lifecycle.run-marker.reports", "must be at most 10000", "or 10000 for a count"),
+						"lifecycle.run-marker.reports", "must be at most 10000", "to at most 10000"),
 				Arguments.of("no service name", new String[] { "spring.application.name=" }, "lifecycle.service-name",
 						"is not set, and neither is 'spring.application.name'", "Set 'spring.application.name'"));
 	}
@@ -135,6 +161,47 @@ class InvalidConfigurationTests {
 	void environmentVariableStyleOverrideKeysMatchTheirComponent() {
 		this.runner.withPropertyValues("lifecycle.components.SINK.phase=7")
 			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void everyKeyThatSomethingBindsUnderLifecycleIsAccepted() {
+		this.runner.withPropertyValues("lifecycle.grpc.enabled=false", "lifecycle.grpc.end-streams=false",
+					"lifecycle.grpc.health=false", "lifecycle.streams.end-at=shutdown", "lifecycle.pre-stop.enabled=false",
+					"lifecycle.run-marker.reports=3", "lifecycle.metrics.push-on-shutdown=false",
+					"lifecycle.adoption.enabled=true", "lifecycle.components.sink.graceful-shutdown=5s",
+					"lifecycle.components.sink.stallThreshold=2", "lifecycle.drainDelay=0s")
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void aMisspeltKeyFailsTheStartNamingWhereItWasSetAndTheClosestKey(CapturedOutput output) {
+		SpringApplication application = new SpringApplication(MinimalApplication.class);
+		application.setWebApplicationType(WebApplicationType.NONE);
+		assertThatException().isThrownBy(() -> application.run("--spring.application.name=orders",
+				"--lifecycle.signals.trap=false", "--lifecycle.run-marker.enabled=false",
+				"--lifecycle.drain-dealy=5s"));
+		assertThat(output).contains("Lifecycle cannot start: 'lifecycle.drain-dealy' is not a Lifecycle property, so "
+				+ "it would be ignored; the closest one is 'lifecycle.drain-delay' (set in ")
+			.contains("from property source \"commandLineArgs\")")
+			.contains("Correct the key to 'lifecycle.drain-delay', or remove it");
+	}
+
+	@Test
+	void anInvalidSpringPhaseTimeoutFailsTheStartNamingThatPropertyAndWhereItWasSet(CapturedOutput output) {
+		for (String timeout : new String[] { "0s", "-1s", "400d" }) {
+			SpringApplication application = new SpringApplication(MinimalApplication.class, LifecycleBeanConfiguration.class);
+			application.setWebApplicationType(WebApplicationType.NONE);
+			assertThatException().isThrownBy(() -> application.run("--spring.application.name=orders",
+					"--lifecycle.signals.trap=false", "--lifecycle.run-marker.enabled=false",
+					"--spring.lifecycle.timeout-per-shutdown-phase=" + timeout));
+		}
+		assertThat(output)
+			.contains("Lifecycle cannot start: 'spring.lifecycle.timeout-per-shutdown-phase' must be positive but was "
+					+ "PT0S (set in ")
+			.contains("'spring.lifecycle.timeout-per-shutdown-phase' must be positive but was PT-1S")
+			.contains("'spring.lifecycle.timeout-per-shutdown-phase' must be at most PT24H (1 day)")
+			.contains("Set 'spring.lifecycle.timeout-per-shutdown-phase' to at least 1ms")
+			.doesNotContain("closing step");
 	}
 
 	@Test
@@ -292,6 +359,38 @@ class InvalidConfigurationTests {
 		@Bean
 		BadHandler badHandler() {
 			return new BadHandler();
+		}
+
+	}
+
+	/** A Spring Lifecycle bean: adopted, it gets Spring's per-phase timeout as its budget. */
+	static class Poller implements SmartLifecycle {
+
+		private volatile boolean running;
+
+		@Override
+		public void start() {
+			this.running = true;
+		}
+
+		@Override
+		public void stop() {
+			this.running = false;
+		}
+
+		@Override
+		public boolean isRunning() {
+			return this.running;
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class LifecycleBeanConfiguration {
+
+		@Bean
+		Poller poller() {
+			return new Poller();
 		}
 
 	}

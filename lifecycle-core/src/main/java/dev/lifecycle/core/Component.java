@@ -1,12 +1,15 @@
 package dev.lifecycle.core;
 
 import java.time.Duration;
-import java.util.LinkedHashSet;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -34,7 +37,7 @@ final class Component implements ComponentView {
 
 	private final ComponentHandle handle;
 
-	private final Work work;
+	private final ComponentWork work;
 
 	private final ComponentEvents events;
 
@@ -45,6 +48,9 @@ final class Component implements ComponentView {
 	private final AtomicReference<ComponentState> state = new AtomicReference<>(ComponentState.REGISTERED);
 
 	private final AtomicInteger openCritical = new AtomicInteger();
+
+	/** The critical sections open now, each with the thread that opened it. */
+	private final Set<OpenSection> openSections = ConcurrentHashMap.newKeySet();
 
 	private final CompletableFuture<Outcome> settled = new CompletableFuture<>();
 
@@ -61,15 +67,19 @@ final class Component implements ComponentView {
 	/** Whether it completed finite work during normal operation, which automatic completion counts. */
 	private volatile boolean finishedWork;
 
-	/** The thread that best explains where the component is: its run, stop or scope thread. */
-	private volatile @Nullable Thread thread;
+	/**
+	 * The thread running the component's own code for the engine (its loop, its stop callback or
+	 * its process scope) while it does; cleared when that code returns, so that a pooled engine
+	 * thread gone idle is never named as the one at work.
+	 */
+	private volatile @Nullable BusyThread thread;
 
 	private volatile HealthStatus healthStatus;
 
 	/** The work it says it leaves unfinished, as last told; empty for none. */
 	private volatile List<String> unfinishedWork = List.of();
 
-	Component(String name, ComponentOptions options, int registrationIndex, Work work, ComponentEvents events,
+	Component(String name, ComponentOptions options, int registrationIndex, ComponentWork work, ComponentEvents events,
 			EngineThreads threads, CoarseClock clock) {
 		this.name = name;
 		this.options = options;
@@ -170,7 +180,7 @@ final class Component implements ComponentView {
 
 	/** Runs an active component's loop on this thread; its return or throw ends the component. */
 	void runActive(ActiveComponent active) {
-		this.thread = Thread.currentThread();
+		BusyThread busy = busy("runs its loop");
 		Throwable error = null;
 		try {
 			active.run(this.handle);
@@ -178,6 +188,7 @@ final class Component implements ComponentView {
 		catch (Throwable ex) {
 			error = ex;
 		}
+		idle(busy);
 		end(error);
 	}
 
@@ -193,7 +204,7 @@ final class Component implements ComponentView {
 		}
 		if (this.work.hasStopWork()) {
 			this.threads.runStopWork("lifecycle-stop-" + this.name, () -> {
-				this.thread = Thread.currentThread();
+				BusyThread busy = busy("runs its stop callback");
 				Throwable error = null;
 				try {
 					this.work.stop(this);
@@ -201,6 +212,7 @@ final class Component implements ComponentView {
 				catch (Throwable ex) {
 					error = ex;
 				}
+				idle(busy);
 				end(error);
 			});
 		}
@@ -299,26 +311,55 @@ final class Component implements ComponentView {
 	}
 
 	ComponentHandle.ProcessScope processScope() {
-		if (this.thread == null) {
-			this.thread = Thread.currentThread();
-		}
+		BusyThread busy = (this.thread == null) ? busy("opened its process scope") : null;
 		AtomicBoolean closed = new AtomicBoolean();
 		return () -> {
 			if (closed.compareAndSet(false, true)) {
+				idle(busy);
 				end(null);
 			}
 		};
 	}
 
+	private BusyThread busy(String role) {
+		BusyThread busy = new BusyThread(Thread.currentThread(), role);
+		this.thread = busy;
+		return busy;
+	}
+
+	private void idle(@Nullable BusyThread busy) {
+		if (busy != null && this.thread == busy) {
+			this.thread = null;
+		}
+	}
+
 	ComponentHandle.CriticalSection openCritical() {
+		OpenSection section = new OpenSection(Thread.currentThread(), System.nanoTime());
+		this.openSections.add(section);
 		this.openCritical.incrementAndGet();
-		AtomicBoolean closed = new AtomicBoolean();
-		return () -> {
-			if (closed.compareAndSet(false, true)) {
-				this.openCritical.decrementAndGet();
+		return section;
+	}
+
+	/** An open critical section and the thread that opened it; the set's removal closes it once. */
+	private final class OpenSection implements ComponentHandle.CriticalSection {
+
+		private final Thread opener;
+
+		private final long openedAt;
+
+		OpenSection(Thread opener, long openedAt) {
+			this.opener = opener;
+			this.openedAt = openedAt;
+		}
+
+		@Override
+		public void close() {
+			if (Component.this.openSections.remove(this)) {
+				Component.this.openCritical.decrementAndGet();
 				settleIfDrained();
 			}
-		};
+		}
+
 	}
 
 	void unfinishedWork(List<String> work) {
@@ -355,14 +396,43 @@ final class Component implements ComponentView {
 		return this.finishedWork;
 	}
 
-	/** Threads running this component's work right now, for the ceiling's diagnostics. */
-	Set<Thread> threads() {
-		Set<Thread> threads = new LinkedHashSet<>(this.work.threads(isStopRequested()));
-		Thread current = this.thread;
-		if (current != null) {
-			threads.add(current);
+	/**
+	 * The threads at work for this component right now, each with what it does for it, for the
+	 * diagnostics of a budget or ceiling overrun: the thread running its own code for the engine,
+	 * the threads its work names (a passive component's, an executor's tasks), and each thread
+	 * that opened a critical section still open (a request thread inside {@code critical()}).
+	 */
+	List<BusyThread> busyThreads() {
+		Map<Thread, String> roles = new LinkedHashMap<>();
+		BusyThread own = this.thread;
+		if (own != null) {
+			roles.put(own.thread(), own.role());
 		}
-		return threads;
+		for (Thread thread : this.work.threads(isStopRequested())) {
+			roles.putIfAbsent(thread, this.work.threadRole());
+		}
+		Map<Thread, long[]> sections = new LinkedHashMap<>();
+		for (OpenSection section : this.openSections) {
+			long[] countAndOldest = sections.computeIfAbsent(section.opener, (thread) -> new long[] { 0, Long.MAX_VALUE });
+			countAndOldest[0]++;
+			countAndOldest[1] = Math.min(countAndOldest[1], section.openedAt);
+		}
+		long now = System.nanoTime();
+		sections.forEach((thread, countAndOldest) -> {
+			long openMillis = TimeUnit.NANOSECONDS.toMillis(now - countAndOldest[1]);
+			String role = (countAndOldest[0] == 1) ? "opened a critical section still open after " + openMillis + " ms"
+					: "opened " + countAndOldest[0] + " critical sections still open, the oldest after " + openMillis
+							+ " ms";
+			roles.merge(thread, role, (first, second) -> first + "; " + second);
+		});
+		List<BusyThread> busy = new ArrayList<>(roles.size());
+		roles.forEach((thread, role) -> busy.add(new BusyThread(thread, role)));
+		return busy;
+	}
+
+	/** Why no thread is at work for this component, in terms true for its kind. */
+	String withoutThreads() {
+		return this.work.withoutThreads(isStopRequested());
 	}
 
 	ComponentReport report() {
@@ -431,94 +501,6 @@ final class Component implements ComponentView {
 	@Override
 	public String toString() {
 		return "Component[" + this.name + ", " + this.options.tier() + ", phase " + this.options.phase() + "]";
-	}
-
-	/**
-	 * What the component runs: nothing of its own (code holding the handle), an active loop, passive
-	 * start and stop callbacks, or a critical executor.
-	 */
-	interface Work {
-
-		/** Code that holds the handle and ends through its process scope. */
-		Work NONE = new Work() {
-		};
-
-		default void start(Component component) throws Exception {
-		}
-
-		default boolean hasStopWork() {
-			return false;
-		}
-
-		default void stop(Component component) throws Exception {
-		}
-
-		default Set<Thread> threads(boolean stopRequested) {
-			return Set.of();
-		}
-
-		default Map<String, Object> details() {
-			return Map.of();
-		}
-
-		static Work active(ActiveComponent active, EngineThreads threads) {
-			return new Work() {
-				@Override
-				public void start(Component component) {
-					threads.newThread("lifecycle-" + component.name(), () -> component.runActive(active)).start();
-				}
-			};
-		}
-
-		static Work passive(PassiveComponent passive) {
-			return new Work() {
-				@Override
-				public void start(Component component) throws Exception {
-					passive.start(component.handle());
-				}
-
-				@Override
-				public boolean hasStopWork() {
-					return true;
-				}
-
-				@Override
-				public void stop(Component component) throws Exception {
-					passive.stop(component.handle());
-				}
-
-				@Override
-				public Set<Thread> threads(boolean stopRequested) {
-					// Told to stop or not, its work running when the ceiling fires is what was cut.
-					return passive.threads();
-				}
-			};
-		}
-
-		static Work executor(CriticalExecutor executor) {
-			return new Work() {
-				@Override
-				public boolean hasStopWork() {
-					return true;
-				}
-
-				@Override
-				public void stop(Component component) throws InterruptedException {
-					executor.drain();
-				}
-
-				@Override
-				public Set<Thread> threads(boolean stopRequested) {
-					return stopRequested ? executor.workers() : Set.of();
-				}
-
-				@Override
-				public Map<String, Object> details() {
-					return Map.of("queueDepth", executor.queueDepth(), "activeCount", executor.activeCount());
-				}
-			};
-		}
-
 	}
 
 }

@@ -162,7 +162,7 @@ public final class ComponentOptions {
 					"is not allowed on an OBSERVABILITY component; remove it or use tier STANDARD");
 		}
 		if (this.tier == Tier.ADVISORY && this.livenessDeadline == null) {
-			throw invalid(component, "livenessDeadline",
+			throw new InvalidOptionException(component, "livenessDeadline", InvalidOptionException.Kind.REQUIRED, null,
 					"is required for an ADVISORY component; set one or use tier STANDARD");
 		}
 		if (this.tier == Tier.ADVISORY && this.gracefulShutdown != null) {
@@ -184,7 +184,7 @@ public final class ComponentOptions {
 	}
 
 	private static InvalidOptionException invalid(String component, String option, String problem) {
-		return new InvalidOptionException(component, option, problem);
+		return new InvalidOptionException(component, option, InvalidOptionException.Kind.NOT_ALLOWED, null, problem);
 	}
 
 	@Override

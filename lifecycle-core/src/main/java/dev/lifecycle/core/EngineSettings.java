@@ -46,22 +46,22 @@ record EngineSettings(String serviceName, Duration globalShutdownTimeout, Durati
 			throw new IllegalArgumentException("serviceName must not be blank");
 		}
 		OptionRules.positive(null, "globalShutdownTimeout", globalShutdownTimeout);
-		OptionRules.positive(null, "healthPollInterval", healthPollInterval);
+		OptionRules.period(null, "healthPollInterval", healthPollInterval);
 		OptionRules.notNegative(null, "drainDelay", drainDelay);
 		if (drainDelay.compareTo(globalShutdownTimeout) >= 0) {
-			throw new InvalidOptionException(null, "drainDelay", "(" + drainDelay
+			throw new InvalidOptionException(null, "drainDelay", InvalidOptionException.Kind.CONFLICT, null, "(" + drainDelay
 					+ ") must be shorter than globalShutdownTimeout (" + globalShutdownTimeout + "), which bounds it");
 		}
 		if (drainQuietPeriod != null && !drainDelay.isZero()) {
 			OptionRules.positive(null, "drainQuietPeriod", drainQuietPeriod);
 			if (drainMinimum.isNegative() || drainMinimum.compareTo(drainDelay) > 0) {
-				throw new InvalidOptionException(null, "drainMinimum", "(" + drainMinimum
+				throw new InvalidOptionException(null, "drainMinimum", InvalidOptionException.Kind.CONFLICT, null, "(" + drainMinimum
 						+ ") must be between 0 and drainDelay (" + drainDelay + ")");
 			}
 		}
 		OptionRules.count(null, "shutdownReports", shutdownReports, 0);
 		if (preStopFile != null && !preStopFile.isAbsolute()) {
-			throw new InvalidOptionException(null, "preStopFile",
+			throw new InvalidOptionException(null, "preStopFile", InvalidOptionException.Kind.NOT_ABSOLUTE, null,
 					"must be an absolute path but was '" + preStopFile + "'");
 		}
 		if (preStopFile != null) {

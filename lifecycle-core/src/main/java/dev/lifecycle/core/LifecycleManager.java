@@ -71,19 +71,19 @@ public final class LifecycleManager {
 
 	/** Registers a component whose code runs on threads of its own, until its process scope closes. */
 	public ComponentHandle register(String name, ComponentOptions options) {
-		return add(name, options, Component.Work.NONE).handle();
+		return add(name, options, ComponentWork.NONE).handle();
 	}
 
 	/** Registers a component run on an engine thread from {@link #start()}; returning or throwing ends it. */
 	public ComponentHandle registerActive(String name, ComponentOptions options, ActiveComponent component) {
 		Objects.requireNonNull(component, "component");
-		return add(name, options, Component.Work.active(component, this.threads)).handle();
+		return add(name, options, ComponentWork.active(component, this.threads)).handle();
 	}
 
 	/** Registers a component with start and stop callbacks; the return of its stop callback ends it. */
 	public ComponentHandle registerPassive(String name, ComponentOptions options, PassiveComponent component) {
 		Objects.requireNonNull(component, "component");
-		return add(name, options, Component.Work.passive(component)).handle();
+		return add(name, options, ComponentWork.passive(component)).handle();
 	}
 
 	/**
@@ -95,11 +95,11 @@ public final class LifecycleManager {
 	public ExecutorService registerExecutor(String name, ComponentOptions options, ExecutorService delegate) {
 		Objects.requireNonNull(delegate, "delegate");
 		CriticalExecutor executor = new CriticalExecutor(delegate);
-		add(name, options, Component.Work.executor(executor));
+		add(name, options, ComponentWork.executor(executor));
 		return executor;
 	}
 
-	private Component add(String name, ComponentOptions options, Component.Work work) {
+	private Component add(String name, ComponentOptions options, ComponentWork work) {
 		return this.registry.add(name, options, (resolved, index) -> new Component(name, resolved, index, work,
 				this.outcomes, this.threads, this.clock));
 	}

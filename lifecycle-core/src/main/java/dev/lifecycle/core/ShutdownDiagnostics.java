@@ -2,13 +2,15 @@ package dev.lifecycle.core;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 
 /**
  * The text that says why a shutdown overran: each component whose budget ran out, and when the
- * ceiling fires, everything still running, each with the stacks of its threads. Stacks are taken
+ * ceiling fires, everything still running, each with the stacks of the threads at work for it and
+ * what each does for it: the thread running its loop or stop callback, the threads its work names,
+ * and every thread that opened one of its critical sections still open (a request thread inside
+ * {@code critical()}). A component without such a thread says why, in terms true for its kind. Stacks are taken
  * before anything is settled, because a timed-out component's threads may finish the moment it is.
  */
 final class ShutdownDiagnostics {
@@ -26,11 +28,14 @@ final class ShutdownDiagnostics {
 			.append(" (open critical sections: ")
 			.append(component.openCriticalSections())
 			.append(")");
-		Set<Thread> threads = component.threads();
-		if (!threads.isEmpty()) {
+		List<BusyThread> threads = component.busyThreads();
+		if (threads.isEmpty()) {
+			message.append("; ").append(component.withoutThreads());
+		}
+		else {
 			message.append("; still running:");
 		}
-		for (Thread thread : threads) {
+		for (BusyThread thread : threads) {
 			appendThread(message, thread);
 		}
 		return message.toString();
@@ -47,7 +52,7 @@ final class ShutdownDiagnostics {
 			.append("; still running:");
 		if (handler != null && handlerThread != null) {
 			message.append("\n  ").append(handler.name());
-			appendThread(message, handlerThread);
+			appendThread(message, new BusyThread(handlerThread, "runs it"));
 		}
 		for (Component component : components) {
 			if (component.tier() == Tier.ADVISORY || component.outcome() != null) {
@@ -63,19 +68,25 @@ final class ShutdownDiagnostics {
 				.append(", open critical sections ")
 				.append(component.openCriticalSections())
 				.append(")");
-			Set<Thread> threads = component.threads();
+			List<BusyThread> threads = component.busyThreads();
 			if (threads.isEmpty()) {
-				message.append("\n    no engine-known thread (its process scope was never opened)");
+				message.append("\n    no thread at work: ").append(component.withoutThreads());
 			}
-			for (Thread thread : threads) {
+			for (BusyThread thread : threads) {
 				appendThread(message, thread);
 			}
 		}
 		return message.toString();
 	}
 
-	private static void appendThread(StringBuilder message, Thread thread) {
-		message.append("\n    thread \"").append(thread.getName()).append("\" ").append(thread.getState());
+	private static void appendThread(StringBuilder message, BusyThread busy) {
+		Thread thread = busy.thread();
+		message.append("\n    thread \"")
+			.append(thread.getName())
+			.append("\" ")
+			.append(thread.getState())
+			.append(", ")
+			.append(busy.role());
 		for (StackTraceElement element : thread.getStackTrace()) {
 			message.append("\n      at ").append(element);
 		}

@@ -177,6 +177,41 @@ class OptionValidationTest {
 	}
 
 	@Test
+	void everyDurationHasALowerBoundAndTheErrorCarriesItsKindAndLimit() {
+		Duration nanosecond = Duration.ofNanos(1);
+		InvalidOptionException poll = org.assertj.core.api.Assertions.catchThrowableOfType(
+				() -> LifecycleManager.builder("svc").healthPollInterval(nanosecond).build(), InvalidOptionException.class);
+		assertThat(poll).hasMessage("healthPollInterval must be at least 10ms but was PT0.000000001S");
+		assertThat(poll.kind()).isEqualTo(InvalidOptionException.Kind.TOO_SMALL);
+		assertThat(poll.limit()).isEqualTo("10ms");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> LifecycleManager.builder("svc").globalShutdownTimeout(nanosecond).build())
+			.withMessage("globalShutdownTimeout must be at least 1ms but was PT0.000000001S");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.manager.register("c", ComponentOptions.defaults().withGracefulShutdown(nanosecond)))
+			.withMessage("Component 'c': gracefulShutdown must be at least 1ms but was PT0.000000001S");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> this.manager.register("c", ComponentOptions.defaults().withLivenessDeadline(nanosecond)))
+			.withMessage("Component 'c': livenessDeadline must be at least 1ms but was PT0.000000001S");
+		assertThatIllegalArgumentException().isThrownBy(() -> this.manager.addClosingStep("s", nanosecond, () -> { }))
+			.withMessage("closing step 's' timeout must be at least 1ms but was PT0.000000001S");
+		InvalidOptionException zero = org.assertj.core.api.Assertions.catchThrowableOfType(
+				() -> this.manager.addClosingStep("s", Duration.ZERO, () -> { }), InvalidOptionException.class);
+		assertThat(zero.kind()).isEqualTo(InvalidOptionException.Kind.TOO_SMALL);
+		assertThat(zero.limit()).isEqualTo("1ms");
+		InvalidOptionException huge = org.assertj.core.api.Assertions.catchThrowableOfType(
+				() -> this.manager.addClosingStep("s", Duration.ofDays(400), () -> { }), InvalidOptionException.class);
+		assertThat(huge.kind()).isEqualTo(InvalidOptionException.Kind.TOO_LARGE);
+		assertThat(huge.limit()).isEqualTo("24h");
+		InvalidOptionException advisory = org.assertj.core.api.Assertions.catchThrowableOfType(
+				() -> this.manager.register("c", ComponentOptions.defaults().withTier(Tier.ADVISORY)),
+				InvalidOptionException.class);
+		assertThat(advisory.kind()).isEqualTo(InvalidOptionException.Kind.REQUIRED);
+		LifecycleManager.builder("svc").healthPollInterval(Duration.ofMillis(10))
+			.globalShutdownTimeout(Duration.ofMillis(1)).build();
+	}
+
+	@Test
 	void aDayIsAcceptedForEveryDuration() throws InterruptedException {
 		Duration day = ComponentOptions.MAX_DURATION;
 		LifecycleManager manager = LifecycleManager.builder("svc").globalShutdownTimeout(day)

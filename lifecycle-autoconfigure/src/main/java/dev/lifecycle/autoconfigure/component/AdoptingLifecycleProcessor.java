@@ -15,6 +15,7 @@ import dev.lifecycle.autoconfigure.ComponentLedger;
 import dev.lifecycle.autoconfigure.ComponentOverrides;
 import dev.lifecycle.autoconfigure.InvalidLifecycleConfigurationException;
 import dev.lifecycle.autoconfigure.LifecycleManagerProperties;
+import dev.lifecycle.autoconfigure.OptionErrors;
 import dev.lifecycle.core.ComponentView;
 import dev.lifecycle.core.InvalidOptionException;
 import dev.lifecycle.core.LifecycleManager;
@@ -301,8 +302,14 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 		LifecycleManager manager = this.manager.getObject();
 		Map<String, LifecycleManagerProperties.Component> overrides = this.properties.getComponents();
 		Map<String, Lifecycle> beans = getLifecycleBeans();
-		addWebServerClosingSteps(manager, beans);
-		addManagementServerLastStep(manager, beans);
+		try {
+			addWebServerClosingSteps(manager, beans);
+			addManagementServerLastStep(manager, beans);
+		}
+		catch (InvalidOptionException ex) {
+			// Their timeout is Spring's per-phase timeout: the engine's error names that property.
+			throw OptionErrors.setting(ex, OptionErrors.SPRING_PHASE_TIMEOUT);
+		}
 		beans.forEach((name, bean) -> {
 			if (bean instanceof LifecycleCoordinator || WEB_SERVER_LIFECYCLES.contains(bean.getClass().getName())
 					|| bean.getClass().getName().equals(LOGGING_LIFECYCLE)
@@ -388,7 +395,7 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 			manager.registerPassive(name, resolved.options().withSupporting(true), component);
 		}
 		catch (InvalidOptionException ex) {
-			throw ComponentOverrides.translate(ex);
+			throw OptionErrors.component(ex, resolved);
 		}
 		catch (IllegalArgumentException ex) {
 			throw new InvalidLifecycleConfigurationException("lifecycle.components." + name,

@@ -17,7 +17,10 @@ import java.util.stream.Collectors;
 import dev.lifecycle.autoconfigure.ComponentLedger;
 import dev.lifecycle.autoconfigure.ComponentOverrides;
 import dev.lifecycle.autoconfigure.InvalidLifecycleConfigurationException;
+import dev.lifecycle.autoconfigure.LifecycleKeys;
 import dev.lifecycle.autoconfigure.LifecycleManagerProperties;
+import dev.lifecycle.autoconfigure.ManagedComponentAttributes;
+import dev.lifecycle.autoconfigure.OptionErrors;
 import dev.lifecycle.core.ActiveComponent;
 import dev.lifecycle.core.ComponentHandle;
 import dev.lifecycle.core.ComponentOptions;
@@ -150,8 +153,9 @@ public final class ManagedComponentRegistrar implements BeanPostProcessor, BeanF
 					"Implement ActiveComponent (a loop on an engine thread) or PassiveComponent (start and stop "
 							+ "callbacks), not both.");
 		}
-		ComponentOverrides.Resolved resolved = ComponentOverrides.resolveWithOrigins(name, annotation, source,
-				this.properties.getObject().getComponents(), this::resolvePlaceholders);
+		ComponentOverrides.Resolved resolved = ComponentOverrides.resolve(name,
+				ManagedComponentAttributes.declared(annotation, source, this::resolvePlaceholders),
+				this.properties.getObject().getComponents());
 		ComponentOptions options = resolved.options();
 		this.origins.record(name, resolved, false);
 		AtomicReference<Object> exposed = new AtomicReference<>(bean);
@@ -176,7 +180,7 @@ public final class ManagedComponentRegistrar implements BeanPostProcessor, BeanF
 					ex);
 		}
 		catch (InvalidOptionException ex) {
-			throw ComponentOverrides.translate(ex);
+			throw OptionErrors.component(ex, resolved);
 		}
 		catch (IllegalArgumentException ex) {
 			throw new InvalidLifecycleConfigurationException("lifecycle.components." + name, "is invalid: "
@@ -208,7 +212,7 @@ public final class ManagedComponentRegistrar implements BeanPostProcessor, BeanF
 	 */
 	void checkOverrides(LifecycleManager manager) {
 		if (this.environment != null) {
-			ComponentOverrides.checkKeys(this.environment);
+			LifecycleKeys.check(this.environment, this.beanFactory);
 		}
 		List<String> registered = manager.components().stream().map(ComponentView::name).toList();
 		Set<String> canonical = registered.stream().map(ComponentOverrides::canonical).collect(Collectors.toCollection(HashSet::new));
@@ -291,8 +295,7 @@ public final class ManagedComponentRegistrar implements BeanPostProcessor, BeanF
 				manager.addShutdownHandler(handler.name(), handler.timeout(), handler.handler());
 			}
 			catch (InvalidOptionException ex) {
-				throw new InvalidLifecycleConfigurationException(handler.setting(), ex.problem(),
-						ComponentOverrides.atMostFix(handler.setting()));
+				throw OptionErrors.setting(ex, handler.setting());
 			}
 		}
 		actions.forEach((action) -> manager.addFinalAction(action.name(), action.action()));
@@ -322,10 +325,7 @@ public final class ManagedComponentRegistrar implements BeanPostProcessor, BeanF
 			throw new InvalidLifecycleConfigurationException(setting, "is not a duration: '" + value + "'",
 					"Use Spring Boot's duration format, such as \"30s\" or \"2m\".");
 		}
-		if (timeout.isNegative() || timeout.isZero()) {
-			throw new InvalidLifecycleConfigurationException(setting, "must be positive but was " + timeout,
-					"Set a positive timeout, such as @ShutdownHandler(timeout = \"30s\").");
-		}
+		// The engine checks the range when the handler is added; its error names this setting.
 		return timeout;
 	}
 

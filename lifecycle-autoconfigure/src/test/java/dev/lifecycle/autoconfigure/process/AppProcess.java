@@ -15,6 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Assumptions;
+
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -24,6 +26,18 @@ import static org.awaitility.Awaitility.await;
 final class AppProcess {
 
 	private static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+	/** The signals whose disposition the tests assert: every child starts with their defaults. */
+	private static final String SIGNALS = "HUP,INT,TERM";
+
+	/**
+	 * Resets the signals the tests depend on to their defaults in the child, whatever this JVM
+	 * inherited ({@code nohup} ignores SIGHUP, some CI agents ignore more): a disposition ignored
+	 * at exec is inherited, and a shell cannot undo it, but {@code env --default-signal} can.
+	 */
+	private static final List<String> DEFAULT_SIGNALS = List.of("env", "--default-signal=" + SIGNALS);
+
+	private static final boolean DEFAULT_SIGNALS_AVAILABLE = defaultSignalsAvailable();
 
 	private final String name;
 
@@ -110,7 +124,10 @@ final class AppProcess {
 		Path log = directory.resolve(name + ".log");
 		Path portFile = directory.resolve(name + ".port");
 		Files.deleteIfExists(portFile);
-		List<String> command = new ArrayList<>(prefix);
+		Assumptions.assumeTrue(DEFAULT_SIGNALS_AVAILABLE, "the child JVM needs default signal dispositions, and "
+				+ "this machine's env has no --default-signal (GNU coreutils 8.31 or later)");
+		List<String> command = new ArrayList<>(DEFAULT_SIGNALS);
+		command.addAll(prefix);
 		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
 		// Start fast on a busy machine: these JVMs live for seconds.
 		command.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m", "-Xshare:auto"));
@@ -124,6 +141,24 @@ final class AppProcess {
 			.redirectOutput(log.toFile())
 			.start();
 		return new AppProcess(name, directory, log, process);
+	}
+
+	private static boolean defaultSignalsAvailable() {
+		List<String> probe = new ArrayList<>(DEFAULT_SIGNALS);
+		probe.add("true");
+		try {
+			Process process = new ProcessBuilder(probe).redirectErrorStream(true)
+				.redirectOutput(ProcessBuilder.Redirect.DISCARD)
+				.start();
+			return process.waitFor(10, TimeUnit.SECONDS) && process.exitValue() == 0;
+		}
+		catch (IOException ex) {
+			return false;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
 	}
 
 	/**

@@ -136,6 +136,25 @@ class ProcessShutdownTests {
 	}
 
 	@Test
+	void aPlainComponentsBudgetOverrunNamesTheRequestThreadInsideItsCriticalSectionWithItsStack() throws Exception {
+		AppProcess app = start("app", "--process-test.holding=true", "--spring.lifecycle.timeout-per-shutdown-phase=1s");
+		Thread request = new Thread(() -> app.post("/hold"), "hold-request");
+		request.setDaemon(true);
+		request.start();
+		app.awaitLog("orders: holding a critical section", Duration.ofSeconds(30));
+
+		app.signal("TERM");
+
+		app.awaitExit(Duration.ofSeconds(30));
+		assertThat(app.log()).contains(
+				"Lifecycle: component 'orders' did not stop within its graceful budget of PT1S (open critical sections: 1); "
+						+ "still running:",
+				"opened a critical section still open after", "ProcessTestApplication$HoldingApi.hold")
+			.containsPattern("thread \"http-nio-[^\"]*-exec-[0-9]+\" TIMED_WAITING, opened a critical section")
+			.doesNotContain("lifecycle-stop-idle");
+	}
+
+	@Test
 	void preStopFileTurnsReadinessDownWithinOneSecondAndTheLaterSigtermIsNotASecondSignal() throws Exception {
 		AppProcess app = start("app", "--process-test.drain=4s");
 		assertThat(app.status("/actuator/health/readiness")).isEqualTo(200);

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.lifecycle.core.ActiveComponent;
 import dev.lifecycle.core.ComponentHandle;
+import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.PassiveComponent;
 import dev.lifecycle.spring.ManagedComponent;
 import jakarta.annotation.PreDestroy;
@@ -65,6 +66,8 @@ import org.springframework.web.bind.annotation.RestController;
  * {@code @Async} method on Spring Boot's own executor; the receipt takes
  * {@code process-test.receipt-time} (default 500ms) and is a line appended to
  * {@code process-test.receipts-file} (default false).</li>
+ * <li>{@code process-test.holding} — a plain component, {@code orders}, with a 1 s budget, whose
+ * {@code POST /hold} holds a critical section on the request thread for 20 s (default false).</li>
  * </ul>
  * When a separate management server runs, its port is written next to the port file, in
  * {@code <port-file>.management}.
@@ -329,6 +332,29 @@ public class ProcessTestApplication {
 		@Override
 		public void stop(ComponentHandle handle) {
 			logger.info("api: stopped");
+		}
+
+	}
+
+	/** A plain component: only its requests' critical sections hold it. */
+	@RestController
+	@ManagedComponent(value = "orders", phase = 20, gracefulShutdown = "1s")
+	@ConditionalOnBooleanProperty("process-test.holding")
+	static class HoldingApi {
+
+		private final LifecycleManager manager;
+
+		HoldingApi(LifecycleManager manager) {
+			this.manager = manager;
+		}
+
+		@PostMapping("/hold")
+		String hold() throws InterruptedException {
+			try (ComponentHandle.CriticalSection section = this.manager.handle("orders").orElseThrow().critical()) {
+				logger.info("orders: holding a critical section");
+				Thread.sleep(20_000);
+			}
+			return "held";
 		}
 
 	}
