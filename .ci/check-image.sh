@@ -1,0 +1,321 @@
+#!/usr/bin/env bash
+# The shipped image and manifests, run for real with podman (rootful): builds deploy/aot-cache's
+# Dockerfile from the already-built sample jar on a locally built base image, then
+#   image-base       the build itself: BASE is a build argument (no registry is reachable here)
+#   image-user       the image runs as a numeric non-root user, the manifests' runAsUser
+#   image-tmp        no training leftovers in the image's /tmp
+#   image-binaries   every binary the manifests' exec hooks may use runs in the image
+#   early-sigterm    a SIGTERM right after `podman run -d` ends the container at once
+#   kube-stop        deploy/k8s played with `podman kube play`, under a small load, stopped with the
+#                    manifest's grace period: readiness 503 first, no failed request, exit 0,
+#                    a clean shutdown report
+#   prestop          the preStop variant played the same way; its hook (the manifest's command)
+#                    run inside the container: the shutdown is recorded as prestop, exit 0
+# Prints PASS/FAIL lines and the time of each phase; exit 1 if any check FAILs.
+#
+#   .ci/check-image.sh
+#
+# Environment:
+#   SAMPLE_JAR             the jar to put in the image (default: sample-app/target/sample-app.jar,
+#                          built by CI's first pass; Maven is not run here)
+#   IMAGE_CACHE            where the base image's root file system is cached between runs
+#                          (default: /var/cache/lifecycle-ci/image); the base image itself stays in
+#                          podman's storage, keyed by the JDK's release and this script's recipe
+#   IMAGE_AOT_CACHE        true: the build runs the AOT training run, as the shipped image does
+#                          (default: false in CI, to save its time; the Dockerfile's default is true)
+#   IMAGE_JDK              the JDK copied into the base (default: /usr/lib/jvm/temurin-25*)
+#   IMAGE_NO_INSTALL=1     do not apt-get install missing tools, fail instead
+# Podman runs here only with the runc runtime and explicit ulimits (crun fails on this kind of
+# machine): this script writes its own containers.conf and points CONTAINERS_CONF at it.
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+jar="${SAMPLE_JAR:-$root/sample-app/target/sample-app.jar}"
+cache="${IMAGE_CACHE:-/var/cache/lifecycle-ci/image}"
+aot="${IMAGE_AOT_CACHE:-false}"
+jdk="${IMAGE_JDK:-$(ls -d /usr/lib/jvm/temurin-25* 2>/dev/null | head -1 || true)}"
+suite=bookworm
+# bump when the base's recipe below changes: it is part of the base image's key
+recipe=1
+names="lc-image-$$"
+work="$(mktemp -d)"
+rc=0
+timings=()
+
+log() { printf '%s\n' "$*" >&2; }
+pass() { echo "PASS $1: $2"; }
+fail() { echo "FAIL $1: $2"; rc=1; }
+phase() { # NAME COMMAND...: runs it and records its time
+	local name="$1" started=$SECONDS
+	shift
+	"$@"
+	timings+=("$(printf '%4d s  %s' "$((SECONDS - started))" "$name")")
+}
+
+cleanup() {
+	local c
+	for c in $(podman ps -a --filter "name=^$names" --format '{{.Names}}' 2>/dev/null); do podman rm -f -t 0 "$c" >/dev/null 2>&1 || true; done
+	for c in $(podman pod ps --filter "name=^$names" --format '{{.Name}}' 2>/dev/null); do podman pod rm -f "$c" >/dev/null 2>&1 || true; done
+	jobs -p | xargs -r kill 2>/dev/null || true
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+# ---------------------------------------------------------------------------- tools
+ensure_tools() {
+	local missing=() t
+	for t in podman:podman buildah:buildah runc:runc debootstrap:debootstrap curl:curl node:nodejs; do
+		command -v "${t%%:*}" >/dev/null 2>&1 || [[ -x "/usr/sbin/${t%%:*}" ]] || missing+=("${t#*:}")
+	done
+	if ((${#missing[@]})); then
+		[[ "${IMAGE_NO_INSTALL:-}" == 1 ]] && { log "check-image: missing ${missing[*]}"; exit 1; }
+		log "check-image: installing ${missing[*]} from Debian"
+		apt-get update -qq >&2
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+	fi
+	[[ "$(id -u)" == 0 ]] || { log "check-image: rootful podman is needed (run as root)"; exit 1; }
+	[[ -f "$jar" ]] || { log "check-image: no jar at $jar (CI's first pass builds it)"; exit 1; }
+	[[ -x "$jdk/bin/java" ]] || { log "check-image: no JDK 25 at '${jdk}' (set IMAGE_JDK)"; exit 1; }
+	mkdir -p "$cache"
+	cat >"$cache/containers.conf" <<-'EOF'
+		[containers]
+		default_ulimits = ["nofile=20000:20000", "nproc=32768:32768"]
+		[engine]
+		runtime = "runc"
+	EOF
+	export CONTAINERS_CONF="$cache/containers.conf"
+}
+
+# ---------------------------------------------------------------------------- the base image
+# Debian (debootstrap, minbase, with tini) and the JDK at /opt/java/openjdk, where the Temurin
+# images have it. The root file system is cached as a tarball; the image stays in podman's storage.
+base_image() {
+	local key rootfs_tar dir
+	key="$(cat "$jdk/release" <(echo "$suite $recipe") | sha256sum | cut -c1-12)"
+	base="localhost/lc-image-base:$key"
+	if podman image exists "$base"; then
+		log "check-image: base image $base (cached)"
+		return
+	fi
+	rootfs_tar="$cache/rootfs-$suite-tini-r$recipe.tar"
+	dir="$work/rootfs"
+	mkdir -p "$dir"
+	if [[ -s "$rootfs_tar" ]]; then
+		tar -C "$dir" -xf "$rootfs_tar"
+	else
+		log "check-image: debootstrap $suite (once per machine; cached in $rootfs_tar)"
+		debootstrap --variant=minbase --include=tini "$suite" "$dir" http://deb.debian.org/debian >"$work/debootstrap.log" 2>&1 \
+			|| { tail -20 "$work/debootstrap.log" >&2; exit 1; }
+		rm -rf "$dir"/var/cache/apt/archives/*.deb "$dir"/var/lib/apt/lists/*
+		tar -C "$dir" -cf "$rootfs_tar.tmp" . && mv "$rootfs_tar.tmp" "$rootfs_tar"
+	fi
+	mkdir -p "$dir/opt/java"
+	cp -a "$jdk" "$dir/opt/java/openjdk"
+	rm -rf "$dir/opt/java/openjdk/"{lib/src.zip,man,include,jmods,demo}
+	tar -C "$dir" -c . | podman import \
+		--change 'ENV JAVA_HOME=/opt/java/openjdk' \
+		--change 'ENV PATH=/opt/java/openjdk/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' \
+		--change 'CMD ["/bin/bash"]' - "$base" >/dev/null
+	rm -rf "$dir"
+	log "check-image: base image $base built"
+}
+
+# ---------------------------------------------------------------------------- the project's image
+build_image() {
+	# a context of the two files the Dockerfile copies, not the whole tree
+	local ctx="$work/context"
+	mkdir -p "$ctx/deploy/aot-cache" "$ctx/app"
+	cp "$root/deploy/aot-cache/build-aot-cache.sh" "$ctx/deploy/aot-cache/"
+	cp "$jar" "$ctx/app/"
+	image="$(manifest_field "$root/deploy/k8s/deployment.yaml" image)"
+	local out
+	if out="$(podman build --pull=never -f "$root/deploy/aot-cache/Dockerfile" --build-arg BASE="$base" \
+		--build-arg JAR="app/$(basename "$jar")" --build-arg AOT_CACHE="$aot" -t "$image" "$ctx" 2>&1)"; then
+		pass image-base "built $image on $base (--build-arg BASE, AOT_CACHE=$aot); $(podman image inspect "$image" --format '{{.Size}}' | awk '{printf "%.0f MB", $1/1e6}')"
+	else
+		fail image-base "the build failed:"; tail -30 <<<"$out" | sed 's/^/    /'
+		exit 1
+	fi
+}
+
+# manifest_field FILE WHAT: reads a value from a Deployment (the first container), with node's yaml
+# package from deploy/validate (installed by deploy/check.sh, which CI runs before this step)
+manifest_field() {
+	(cd "$root/deploy/validate" && node --input-type=module -e '
+		import { readFileSync } from "node:fs";
+		import { parseAllDocuments } from "yaml";
+		const [file, what] = process.argv.slice(1);
+		const dep = parseAllDocuments(readFileSync(file, "utf8")).map((d) => d.toJS()).find((o) => o?.kind === "Deployment");
+		const pod = dep.spec.template.spec, c = pod.containers[0];
+		const out = {
+			image: c.image,
+			grace: pod.terminationGracePeriodSeconds ?? 30,
+			user: `${pod.securityContext?.runAsUser}:${pod.securityContext?.runAsGroup}`,
+			binaries: String(dep.spec.template.metadata?.annotations?.["lifecycle.dev/image-binaries"] ?? "").split(",").map((s) => s.trim()).filter(Boolean).join("\n"),
+			prestop: (c.lifecycle?.preStop?.exec?.command ?? []).join("\n"),
+			name: dep.metadata.name,
+		}[what];
+		if (out === undefined) process.exit(1);
+		console.log(out);
+	' "$@")
+}
+
+# ---------------------------------------------------------------------------- static checks of the image
+check_image() {
+	local user want tmp
+	user="$(podman image inspect "$image" --format '{{.Config.User}}')"
+	want="$(manifest_field "$root/deploy/k8s/deployment.yaml" user)"
+	if [[ "$user" =~ ^[0-9]+(:[0-9]+)?$ && "${user%%:*}" != 0 && "$user" == "$want" ]]; then
+		pass image-user "USER $user (numeric, non-root) = the manifests' runAsUser:runAsGroup"
+	else
+		fail image-user "USER '${user}'; expected a numeric non-root user equal to the manifests' runAsUser:runAsGroup $want"
+	fi
+	tmp="$(podman run --rm --name "$names-tmp" --entrypoint /usr/bin/find "$image" /tmp -mindepth 1 -maxdepth 2 2>&1)" || true
+	if [[ -z "$tmp" ]]; then pass image-tmp "/tmp is empty (no perf data, native libraries or Tomcat work directories of the training run)"
+	else fail image-tmp "the image's /tmp holds: $(tr '\n' ' ' <<<"$tmp" | cut -c1-300)"; fi
+	local bins b label
+	label="$(podman image inspect "$image" --format '{{index .Config.Labels "lifecycle.dev/image-binaries"}}' | tr ',' '\n')"
+	bins="$( (manifest_field "$root/deploy/k8s/deployment.yaml" binaries; manifest_field "$root/deploy/k8s/variants/prestop-file/deployment.yaml" binaries; echo "$label") | sort -u | grep . || true)"
+	for b in $bins; do
+		if podman run --rm --name "$names-bin" --entrypoint "$b" "$image" --version >/dev/null 2>&1; then
+			pass image-binaries "$b runs in the image"
+		else
+			fail image-binaries "$b does not run in the image ($(podman run --rm --name "$names-bin" --entrypoint "$b" "$image" --version 2>&1 | tail -1))"
+		fi
+	done
+}
+
+# ---------------------------------------------------------------------------- early SIGTERM
+check_early_sigterm() {
+	local cid started code took
+	cid="$(podman run -d --name "$names-early" "$image")"
+	podman kill --signal TERM "$cid" >/dev/null
+	started=$SECONDS
+	code="$(timeout 30 podman wait "$cid" 2>/dev/null || echo timeout)"
+	took=$((SECONDS - started))
+	if [[ "$code" == timeout ]]; then
+		fail early-sigterm "still running 30 s after a SIGTERM sent right after the start (the signal was lost: it would wait for SIGKILL)"
+	elif ((took <= 10)); then
+		pass early-sigterm "a SIGTERM right after the start ended the container in ${took} s (exit $code)"
+	else
+		fail early-sigterm "a SIGTERM right after the start took ${took} s to end the container (exit $code)"
+	fi
+	podman rm -f -t 0 "$cid" >/dev/null 2>&1 || true
+}
+
+# ---------------------------------------------------------------------------- the manifests, played
+# play NAME DEPLOYMENT.yaml: plays the ConfigMap and the Deployment (renamed NAME) and prints the
+# app container's name once its readiness is UP; its pod IP goes to $work/NAME.ip
+play() {
+	local name="$1" dep="$2" ctr ip
+	cp "$root/deploy/k8s/configmap.yaml" "$work/$name.yaml"
+	printf '\n---\n' >>"$work/$name.yaml"
+	sed "0,/^  name: sample-app\$/s//  name: $name/" "$dep" >>"$work/$name.yaml"
+	podman kube play --network podman "$work/$name.yaml" >"$work/$name.play.log" 2>&1 || { cat "$work/$name.play.log" >&2; return 1; }
+	ctr="$(podman ps -a --filter "pod=$name-pod" --format '{{.Names}}' | grep -v -- '-infra$' | head -1)"
+	ip="$(podman inspect "$(podman pod inspect "$name-pod" --format '{{.InfraContainerID}}')" --format '{{.NetworkSettings.Networks.podman.IPAddress}}')"
+	echo "$ip" >"$work/$name.ip"
+	for _ in $(seq 1 900); do
+		[[ "$(curl -s -o /dev/null -w '%{http_code}' "http://$ip:8081/actuator/health/readiness")" == 200 ]] && { echo "$ctr"; return 0; }
+		[[ "$(podman inspect "$ctr" --format '{{.State.Running}}')" == true ]] || break
+		sleep 0.1
+	done
+	log "check-image: $name did not become ready; its log:"; podman logs "$ctr" 2>&1 | tail -40 >&2
+	return 1
+}
+
+# load IP OUT: POSTs events one after another until $work/stop-load exists; one status code a line
+load() {
+	local ip="$1" out="$2" i=0
+	while [[ ! -e "$work/stop-load.$ip" ]]; do
+		i=$((i + 1))
+		curl -s -o /dev/null -w '%{http_code}\n' --max-time 10 -XPOST -H 'Content-Type: application/json' \
+			"http://$ip:8080/events" -d "{\"id\":\"$names-$i\",\"key\":\"image\",\"value\":1}" >>"$out" || echo "curl-exit-$?" >>"$out"
+	done
+}
+
+# stop_and_check CHECK NAME CTR EXPECTED_REASON: stops the container the way the manifest's grace
+# period says, under load, and checks what a user notices
+stop_and_check() {
+	local check="$1" name="$2" ctr="$3" reason="$4" ip grace codes code first503 window=2 stopped took logs
+	ip="$(cat "$work/$name.ip")"
+	grace="$(manifest_field "$root/deploy/k8s/deployment.yaml" grace)"
+	load "$ip" "$work/$name.codes" &
+	local loader=$!
+	sleep 1
+	stopped=$SECONDS
+	podman stop -t "$grace" "$ctr" >/dev/null 2>&1 &
+	local stopper=$!
+	# readiness must turn 503 while the app still serves; then, as Kubernetes would after the
+	# readiness window (periodSeconds x failureThreshold), the load stops being routed here
+	first503=""
+	for _ in $(seq 1 300); do
+		code="$(curl -s -o /dev/null -w '%{http_code}' --max-time 1 "http://$ip:8081/actuator/health/readiness" || true)"
+		[[ "$code" == 503 ]] && { first503=yes; break; }
+		[[ "$code" == 200 ]] || break
+		sleep 0.05
+	done
+	sleep "$window"
+	touch "$work/stop-load.$ip"
+	wait "$loader" || true
+	wait "$stopper" || true
+	code="$(podman inspect "$ctr" --format '{{.State.ExitCode}}')"
+	took=$((SECONDS - stopped))
+	logs="$(podman logs "$ctr" 2>&1)"
+	podman kube down "$work/$name.yaml" >/dev/null 2>&1 || true
+	codes="$(sort "$work/$name.codes" | uniq -c | awk '{printf "%s%sx%s", sep, $1, $2; sep=" "}')"
+	local bad
+	bad="$(grep -cv '^20[02]$' "$work/$name.codes" || true)"
+	[[ -n "$first503" ]] || fail "$check" "readiness did not turn 503 while the app served (last readiness answer: ${code:-none})"
+	[[ "$bad" == 0 && -s "$work/$name.codes" ]] || fail "$check" "requests failed during the stop: $codes"
+	grep -q "shutdown initiated (reason=$reason" <<<"$logs" || fail "$check" "the shutdown was not recorded as $reason: $(grep -o 'shutdown initiated ([^)]*)' <<<"$logs" | head -1)"
+	grep -q 'shutdown complete (clean=true, exitCode=0' <<<"$logs" || fail "$check" "no clean shutdown report: $(grep -o 'shutdown \(complete\|incomplete\) ([^)]*)' <<<"$logs" | head -1)"
+	[[ "$code" == 0 ]] || fail "$check" "exit $code (137: killed before the drain ended)"
+	if [[ -n "$first503" && "$bad" == 0 && "$code" == 0 ]] && grep -q "reason=$reason" <<<"$logs" && grep -q 'clean=true, exitCode=0' <<<"$logs"; then
+		pass "$check" "readiness 503 first, requests $codes, reason=$reason, clean=true, exit 0 in ${took} s (podman stop -t $grace, the manifest's grace period)"
+	fi
+}
+
+check_kube() {
+	local ctr
+	if ! ctr="$(play "$names-k8s" "$root/deploy/k8s/deployment.yaml")"; then fail kube-stop "deploy/k8s did not start under podman kube play"; return; fi
+	stop_and_check kube-stop "$names-k8s" "$ctr" signal
+}
+
+check_prestop() {
+	local ctr hook
+	if ! ctr="$(play "$names-prestop" "$root/deploy/k8s/variants/prestop-file/deployment.yaml")"; then fail prestop "the preStop variant did not start under podman kube play"; return; fi
+	mapfile -t hook < <(manifest_field "$root/deploy/k8s/variants/prestop-file/deployment.yaml" prestop)
+	# the kubelet runs the hook, then sends SIGTERM: here the hook, then the same stop
+	if ! out="$(podman exec "$ctr" "${hook[@]}" 2>&1)"; then
+		fail prestop "the manifest's hook failed in the container: $(tail -1 <<<"$out")"
+	fi
+	stop_and_check prestop "$names-prestop" "$ctr" prestop
+}
+
+main() {
+	local started=$SECONDS
+	phase "tools" ensure_tools
+	phase "base image" base_image
+	phase "image build (AOT_CACHE=$aot)" build_image
+	phase "image checks" check_image
+	# the two pods start together (their JVMs are what takes the time); the early SIGTERM meanwhile
+	phase "early SIGTERM" check_early_sigterm >"$work/early.out"
+	check_kube >"$work/kube.out" 2>"$work/kube.err" &
+	local k=$!
+	check_prestop >"$work/prestop.out" 2>"$work/prestop.err" &
+	local p=$!
+	local pods_started=$SECONDS
+	wait "$k" || true
+	wait "$p" || true
+	timings+=("$(printf '%4d s  %s' "$((SECONDS - pods_started))" "kube play + stop, both variants (concurrent)")")
+	cat "$work/early.out" "$work/kube.out" "$work/prestop.out"
+	cat "$work/kube.err" "$work/prestop.err" >&2
+	grep -q '^FAIL' "$work/early.out" "$work/kube.out" "$work/prestop.out" && rc=1
+	echo "check-image timings:"
+	printf '  %s\n' "${timings[@]}"
+	echo "check-image: $((SECONDS - started)) s, $([[ $rc == 0 ]] && echo passed || echo FAILED)"
+	return "$rc"
+}
+
+main "$@"
