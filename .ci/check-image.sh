@@ -14,6 +14,9 @@
 # Prints PASS/FAIL lines and the time of each phase; exit 1 if any check FAILs.
 #
 #   .ci/check-image.sh
+#   .ci/check-image.sh --measure N   the figures instead of the checks: image size with and without
+#                                    the AOT cache, time to ready and SIGTERM -> exit, N starts each,
+#                                    with the ConfigMap's settings (not run by CI)
 #
 # Environment:
 #   SAMPLE_JAR             the jar to put in the image (default: sample-app/target/sample-app.jar,
@@ -56,6 +59,7 @@ cleanup() {
 	local c
 	for c in $(podman ps -a --filter "name=^$names" --format '{{.Names}}' 2>/dev/null); do podman rm -f -t 0 "$c" >/dev/null 2>&1 || true; done
 	for c in $(podman pod ps --filter "name=^$names" --format '{{.Name}}' 2>/dev/null); do podman pod rm -f "$c" >/dev/null 2>&1 || true; done
+	for c in $(podman volume ls --filter "name=^$names" --format '{{.Name}}' 2>/dev/null); do podman volume rm -f "$c" >/dev/null 2>&1 || true; done
 	jobs -p | xargs -r kill 2>/dev/null || true
 	rm -rf "$work"
 }
@@ -64,7 +68,8 @@ trap cleanup EXIT
 # ---------------------------------------------------------------------------- tools
 ensure_tools() {
 	local missing=() t
-	for t in podman:podman buildah:buildah runc:runc debootstrap:debootstrap curl:curl node:nodejs; do
+	# catatonit: the pod's infra (pause) container that `podman kube play` builds locally
+	for t in podman:podman buildah:buildah runc:runc catatonit:catatonit debootstrap:debootstrap curl:curl node:nodejs; do
 		command -v "${t%%:*}" >/dev/null 2>&1 || [[ -x "/usr/sbin/${t%%:*}" ]] || missing+=("${t#*:}")
 	done
 	if ((${#missing[@]})); then
@@ -72,6 +77,10 @@ ensure_tools() {
 		log "check-image: installing ${missing[*]} from Debian"
 		apt-get update -qq >&2
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+	fi
+	# the manifests are read with the yaml package deploy/check.sh installs (CI runs it first)
+	if [[ ! -d "$root/deploy/validate/node_modules/yaml" ]]; then
+		(cd "$root/deploy/validate" && npm ci --no-audit --no-fund --loglevel=error >&2)
 	fi
 	[[ "$(id -u)" == 0 ]] || { log "check-image: rootful podman is needed (run as root)"; exit 1; }
 	[[ -f "$jar" ]] || { log "check-image: no jar at $jar (CI's first pass builds it)"; exit 1; }
@@ -138,6 +147,16 @@ build_image() {
 	fi
 }
 
+# free_port_base: a port P such that P and P+1 are free (below the kernel's ephemeral range)
+free_port_base() {
+	local p
+	for _ in $(seq 1 50); do
+		p=$((20000 + RANDOM % 12000))
+		ss -ltnH "( sport = :$p or sport = :$((p + 1)) )" 2>/dev/null | grep -q . || { echo "$p"; return; }
+	done
+	echo "$p"
+}
+
 # manifest_field FILE WHAT: reads a value from a Deployment (the first container), with node's yaml
 # package from deploy/validate (installed by deploy/check.sh, which CI runs before this step)
 manifest_field() {
@@ -170,18 +189,27 @@ check_image() {
 	else
 		fail image-user "USER '${user}'; expected a numeric non-root user equal to the manifests' runAsUser:runAsGroup $want"
 	fi
-	tmp="$(podman run --rm --name "$names-tmp" --entrypoint /usr/bin/find "$image" /tmp -mindepth 1 -maxdepth 2 2>&1)" || true
+	local mnt
+	mnt="$(podman image mount "$image")"
+	tmp="$(cd "$mnt/tmp" && find . -mindepth 1 -maxdepth 2 | sed 's|^\./|/tmp/|')"
+	podman image unmount "$image" >/dev/null
 	if [[ -z "$tmp" ]]; then pass image-tmp "/tmp is empty (no perf data, native libraries or Tomcat work directories of the training run)"
 	else fail image-tmp "the image's /tmp holds: $(tr '\n' ' ' <<<"$tmp" | cut -c1-300)"; fi
 	local bins b label
 	label="$(podman image inspect "$image" --format '{{index .Config.Labels "lifecycle.dev/image-binaries"}}' | tr ',' '\n')"
 	bins="$( (manifest_field "$root/deploy/k8s/deployment.yaml" binaries; manifest_field "$root/deploy/k8s/variants/prestop-file/deployment.yaml" binaries; echo "$label") | sort -u | grep . || true)"
+	# each one run in the image (concurrently), as an exec hook would run it
+	local i=0
 	for b in $bins; do
-		if podman run --rm --name "$names-bin" --entrypoint "$b" "$image" --version >/dev/null 2>&1; then
-			pass image-binaries "$b runs in the image"
-		else
-			fail image-binaries "$b does not run in the image ($(podman run --rm --name "$names-bin" --entrypoint "$b" "$image" --version 2>&1 | tail -1))"
-		fi
+		i=$((i + 1))
+		(podman run --rm --name "$names-bin$i" --entrypoint "$b" "$image" --version >"$work/bin$i.out" 2>&1; echo $? >"$work/bin$i.rc") &
+	done
+	wait
+	i=0
+	for b in $bins; do
+		i=$((i + 1))
+		if [[ "$(cat "$work/bin$i.rc")" == 0 ]]; then pass image-binaries "$b runs in the image"
+		else fail image-binaries "$b does not run in the image: $(tail -1 "$work/bin$i.out")"; fi
 	done
 }
 
@@ -204,16 +232,42 @@ check_early_sigterm() {
 }
 
 # ---------------------------------------------------------------------------- the manifests, played
-# play NAME DEPLOYMENT.yaml: plays the ConfigMap and the Deployment (renamed NAME) and prints the
+# play NAME DEPLOYMENT.yaml: plays the Deployment (renamed NAME) with the ConfigMap and prints the
 # app container's name once its readiness is UP; its pod IP goes to $work/NAME.ip
 play() {
 	local name="$1" dep="$2" ctr ip
-	cp "$root/deploy/k8s/configmap.yaml" "$work/$name.yaml"
-	printf '\n---\n' >>"$work/$name.yaml"
-	sed "0,/^  name: sample-app\$/s//  name: $name/" "$dep" >>"$work/$name.yaml"
-	podman kube play --network podman "$work/$name.yaml" >"$work/$name.play.log" 2>&1 || { cat "$work/$name.play.log" >&2; return 1; }
-	ctr="$(podman ps -a --filter "pod=$name-pod" --format '{{.Names}}' | grep -v -- '-infra$' | head -1)"
-	ip="$(podman inspect "$(podman pod inspect "$name-pod" --format '{{.InfraContainerID}}')" --format '{{.NetworkSettings.Networks.podman.IPAddress}}')"
+	# podman 4.3 plays every replica, publishes each containerPort on the same host port and makes
+	# each emptyDir a named volume of the same name, shared by pods and kept after `kube down`: one
+	# replica, its ports on free host ports, its volumes and ConfigMap named after the pod (fresh
+	# ones, removed at the end), so that the two pods and anything else on the machine do not collide
+	(cd "$root/deploy/validate" && node --input-type=module -e '
+		import { readFileSync, writeFileSync } from "node:fs";
+		import YAML from "yaml";
+		const [src, cmSrc, out, cmOut, name, base] = process.argv.slice(1);
+		const dep = YAML.parseAllDocuments(readFileSync(src, "utf8")).map((d) => d.toJS()).find((o) => o?.kind === "Deployment");
+		const cm = YAML.parse(readFileSync(cmSrc, "utf8"));
+		const pod = dep.spec.template.spec;
+		dep.metadata.name = name;
+		dep.spec.replicas = 1;
+		let port = Number(base);
+		for (const c of pod.containers) {
+			for (const p of c.ports ?? []) p.hostPort = port++;
+			for (const m of c.volumeMounts ?? []) m.name = `${name}-${m.name}`;
+		}
+		for (const v of pod.volumes ?? []) {
+			if (v.configMap?.name === cm.metadata.name) v.configMap.name = `${name}-${cm.metadata.name}`;
+			v.name = `${name}-${v.name}`;
+		}
+		cm.metadata.name = `${name}-${cm.metadata.name}`;
+		writeFileSync(out, YAML.stringify(dep));
+		writeFileSync(cmOut, YAML.stringify(cm));
+	' "$dep" "$root/deploy/k8s/configmap.yaml" "$work/$name.yaml" "$work/$name.cm.yaml" "$name" "$(free_port_base)")
+	podman kube play --network podman --configmap "$work/$name.cm.yaml" "$work/$name.yaml" >"$work/$name.play.log" 2>&1 \
+		|| { cat "$work/$name.play.log" >&2; return 1; }
+	local pod
+	pod="$(podman pod ps --filter "name=^$name-pod" --format '{{.Name}}' | head -1)"
+	ctr="$(podman ps -a --filter "pod=$pod" --format '{{.Names}}' | grep -v -- '-infra$' | head -1)"
+	ip="$(podman inspect "$(podman pod inspect "$pod" --format '{{.InfraContainerID}}')" --format '{{.NetworkSettings.Networks.podman.IPAddress}}')"
 	echo "$ip" >"$work/$name.ip"
 	for _ in $(seq 1 900); do
 		[[ "$(curl -s -o /dev/null -w '%{http_code}' "http://$ip:8081/actuator/health/readiness")" == 200 ]] && { echo "$ctr"; return 0; }
@@ -234,45 +288,54 @@ load() {
 	done
 }
 
-# stop_and_check CHECK NAME CTR EXPECTED_REASON: stops the container the way the manifest's grace
-# period says, under load, and checks what a user notices
+# stop_and_check CHECK NAME CTR EXPECTED_REASON [HOOK...]: under a small load, runs the preStop
+# hook's command in the container when given, then stops the container the way the kubelet does
+# with the manifest's grace period (SIGTERM, SIGKILL when it runs out), and checks what a user notices
 stop_and_check() {
-	local check="$1" name="$2" ctr="$3" reason="$4" ip grace codes code first503 window=2 stopped took logs
+	local check="$1" name="$2" ctr="$3" reason="$4" ip grace codes answer first503="" window=2 stopped took logs exit
+	shift 4
 	ip="$(cat "$work/$name.ip")"
 	grace="$(manifest_field "$root/deploy/k8s/deployment.yaml" grace)"
 	load "$ip" "$work/$name.codes" &
 	local loader=$!
 	sleep 1
 	stopped=$SECONDS
-	podman stop -t "$grace" "$ctr" >/dev/null 2>&1 &
+	(
+		if (($#)); then podman exec "$ctr" "$@" >"$work/$name.hook" 2>&1 || echo "hook-exit-$?" >>"$work/$name.hook"; fi
+		podman stop -t "$grace" "$ctr" >/dev/null 2>&1
+	) &
 	local stopper=$!
 	# readiness must turn 503 while the app still serves; then, as Kubernetes would after the
 	# readiness window (periodSeconds x failureThreshold), the load stops being routed here
-	first503=""
-	for _ in $(seq 1 300); do
-		code="$(curl -s -o /dev/null -w '%{http_code}' --max-time 1 "http://$ip:8081/actuator/health/readiness" || true)"
-		[[ "$code" == 503 ]] && { first503=yes; break; }
-		[[ "$code" == 200 ]] || break
+	for _ in $(seq 1 600); do
+		answer="$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "http://$ip:8081/actuator/health/readiness" || true)"
+		[[ "$answer" == 503 ]] && { first503=yes; break; }
+		[[ "$answer" == 200 || "$answer" == 000 ]] || break
+		[[ "$(podman inspect "$ctr" --format '{{.State.Running}}' 2>/dev/null)" == true ]] || break
 		sleep 0.05
 	done
 	sleep "$window"
 	touch "$work/stop-load.$ip"
 	wait "$loader" || true
 	wait "$stopper" || true
-	code="$(podman inspect "$ctr" --format '{{.State.ExitCode}}')"
+	exit="$(podman inspect "$ctr" --format '{{.State.ExitCode}}')"
 	took=$((SECONDS - stopped))
 	logs="$(podman logs "$ctr" 2>&1)"
 	podman kube down "$work/$name.yaml" >/dev/null 2>&1 || true
 	codes="$(sort "$work/$name.codes" | uniq -c | awk '{printf "%s%sx%s", sep, $1, $2; sep=" "}')"
 	local bad
 	bad="$(grep -cv '^20[02]$' "$work/$name.codes" || true)"
-	[[ -n "$first503" ]] || fail "$check" "readiness did not turn 503 while the app served (last readiness answer: ${code:-none})"
+	if [[ -s "$work/$name.hook" ]] && grep -q 'hook-exit-' "$work/$name.hook"; then
+		fail "$check" "the manifest's preStop hook failed in the container: $(tail -2 "$work/$name.hook" | tr '\n' ' ')"
+	fi
+	[[ -n "$first503" ]] || fail "$check" "readiness did not turn 503 while the app served (last readiness answer: ${answer:-none})"
 	[[ "$bad" == 0 && -s "$work/$name.codes" ]] || fail "$check" "requests failed during the stop: $codes"
 	grep -q "shutdown initiated (reason=$reason" <<<"$logs" || fail "$check" "the shutdown was not recorded as $reason: $(grep -o 'shutdown initiated ([^)]*)' <<<"$logs" | head -1)"
 	grep -q 'shutdown complete (clean=true, exitCode=0' <<<"$logs" || fail "$check" "no clean shutdown report: $(grep -o 'shutdown \(complete\|incomplete\) ([^)]*)' <<<"$logs" | head -1)"
-	[[ "$code" == 0 ]] || fail "$check" "exit $code (137: killed before the drain ended)"
-	if [[ -n "$first503" && "$bad" == 0 && "$code" == 0 ]] && grep -q "reason=$reason" <<<"$logs" && grep -q 'clean=true, exitCode=0' <<<"$logs"; then
-		pass "$check" "readiness 503 first, requests $codes, reason=$reason, clean=true, exit 0 in ${took} s (podman stop -t $grace, the manifest's grace period)"
+	[[ "$exit" == 0 ]] || fail "$check" "exit $exit (137: killed before the shutdown ended)"
+	if [[ -n "$first503" && "$bad" == 0 && "$exit" == 0 ]] && ! grep -q 'hook-exit-' "$work/$name.hook" 2>/dev/null \
+		&& grep -q "shutdown initiated (reason=$reason" <<<"$logs" && grep -q 'clean=true, exitCode=0' <<<"$logs"; then
+		pass "$check" "${*:+hook run, }readiness 503 first, requests $codes, reason=$reason, clean=true, exit 0 in ${took} s (podman stop -t $grace, the manifest's grace period)"
 	fi
 }
 
@@ -285,15 +348,51 @@ check_kube() {
 check_prestop() {
 	local ctr hook
 	if ! ctr="$(play "$names-prestop" "$root/deploy/k8s/variants/prestop-file/deployment.yaml")"; then fail prestop "the preStop variant did not start under podman kube play"; return; fi
+	# the kubelet runs the hook, then sends SIGTERM: the manifest's own command, as the container's user
 	mapfile -t hook < <(manifest_field "$root/deploy/k8s/variants/prestop-file/deployment.yaml" prestop)
-	# the kubelet runs the hook, then sends SIGTERM: here the hook, then the same stop
-	if ! out="$(podman exec "$ctr" "${hook[@]}" 2>&1)"; then
-		fail prestop "the manifest's hook failed in the container: $(tail -1 <<<"$out")"
-	fi
-	stop_and_check prestop "$names-prestop" "$ctr" prestop
+	stop_and_check prestop "$names-prestop" "$ctr" prestop "${hook[@]}"
+}
+
+# ---------------------------------------------------------------------------- figures
+measure() {
+	local runs="$1" variant cid port started ready code t0 i
+	ensure_tools
+	base_image
+	manifest_config >"$work/application.yml"
+	for variant in true false; do
+		aot=$variant
+		build_image >/dev/null
+		podman tag "$image" "localhost/$names-aot-$variant"
+		echo "AOT_CACHE=$variant: image $(podman image inspect "$image" --format '{{.Size}}' | awk '{printf "%.0f MB", $1/1e6}')"
+		for ((i = 1; i <= runs; i++)); do
+			port="$(free_port_base)"
+			t0=$(date +%s%N)
+			cid="$(podman run -d --name "$names-m$i" --read-only --tmpfs /tmp:mode=1777 --tmpfs /data:mode=1777 \
+				-v "$work/application.yml:/config/application.yml:ro,Z" -e SPRING_CONFIG_ADDITIONAL_LOCATION=file:/config/ \
+				-p "127.0.0.1:$port:8081" "localhost/$names-aot-$variant")"
+			until [[ "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/actuator/health/readiness")" == 200 ]]; do sleep 0.05; done
+			ready=$(( ($(date +%s%N) - t0) / 1000000 ))
+			t0=$(date +%s%N)
+			podman kill --signal TERM "$cid" >/dev/null
+			code="$(podman wait "$cid")"
+			echo "  run $i: ready after $ready ms; SIGTERM -> exit $(( ($(date +%s%N) - t0) / 1000000 )) ms (exit $code)"
+			podman rm -f "$cid" >/dev/null
+		done
+		podman rmi "localhost/$names-aot-$variant" >/dev/null
+	done
+}
+
+# manifest_config: the ConfigMap's application.yml
+manifest_config() {
+	(cd "$root/deploy/validate" && node --input-type=module -e '
+		import { readFileSync } from "node:fs";
+		import YAML from "yaml";
+		process.stdout.write(YAML.parse(readFileSync(process.argv[1], "utf8")).data["application.yml"]);
+	' "$root/deploy/k8s/configmap.yaml")
 }
 
 main() {
+	if [[ "${1:-}" == --measure ]]; then measure "${2:-3}"; return; fi
 	local started=$SECONDS
 	phase "tools" ensure_tools
 	phase "base image" base_image
