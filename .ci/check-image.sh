@@ -32,7 +32,7 @@
 # machine): this script writes its own containers.conf and points CONTAINERS_CONF at it.
 set -euo pipefail
 
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+root="${IMAGE_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
 jar="${SAMPLE_JAR:-$root/sample-app/target/sample-app.jar}"
 cache="${IMAGE_CACHE:-/var/cache/lifecycle-ci/image}"
 aot="${IMAGE_AOT_CACHE:-false}"
@@ -278,13 +278,21 @@ play() {
 	return 1
 }
 
-# load IP OUT: POSTs events one after another until $work/stop-load exists; one status code a line
+# load IP OUT: POSTs events one after another, each followed by a readiness probe, as a client behind
+# a Kubernetes Service sees it: once readiness has said 503, requests keep coming for the readiness
+# window (periodSeconds x failureThreshold: 2 s) and then stop, as the endpoint is removed. One line
+# per request: its status code (000: no answer) and whether readiness had said 503 before it.
 load() {
-	local ip="$1" out="$2" i=0
+	local ip="$1" out="$2" i=0 code ready first503="" window_ms=2000 after
 	while [[ ! -e "$work/stop-load.$ip" ]]; do
 		i=$((i + 1))
-		curl -s -o /dev/null -w '%{http_code}\n' --max-time 10 -XPOST -H 'Content-Type: application/json' \
-			"http://$ip:8080/events" -d "{\"id\":\"$names-$i\",\"key\":\"image\",\"value\":1}" >>"$out" || echo "curl-exit-$?" >>"$out"
+		after=${first503:+after-503}
+		code="$(curl -s -o /dev/null -w '%{http_code}' --max-time 10 -XPOST -H 'Content-Type: application/json' \
+			"http://$ip:8080/events" -d "{\"id\":\"$names-$i\",\"key\":\"image\",\"value\":1}" || true)"
+		echo "${code:-000} ${after:-before-503}" >>"$out"
+		ready="$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "http://$ip:8081/actuator/health/readiness" || true)"
+		if [[ -z "$first503" && "$ready" == 503 ]]; then first503=$(date +%s%3N); touch "$out.503"; fi
+		[[ -n "$first503" ]] && (($(date +%s%3N) - first503 >= window_ms)) && break
 	done
 }
 
@@ -292,7 +300,7 @@ load() {
 # hook's command in the container when given, then stops the container the way the kubelet does
 # with the manifest's grace period (SIGTERM, SIGKILL when it runs out), and checks what a user notices
 stop_and_check() {
-	local check="$1" name="$2" ctr="$3" reason="$4" ip grace codes answer first503="" window=2 stopped took logs exit
+	local check="$1" name="$2" ctr="$3" reason="$4" ip grace codes first503="" stopped took logs exit
 	shift 4
 	ip="$(cat "$work/$name.ip")"
 	grace="$(manifest_field "$root/deploy/k8s/deployment.yaml" grace)"
@@ -305,30 +313,21 @@ stop_and_check() {
 		podman stop -t "$grace" "$ctr" >/dev/null 2>&1
 	) &
 	local stopper=$!
-	# readiness must turn 503 while the app still serves; then, as Kubernetes would after the
-	# readiness window (periodSeconds x failureThreshold), the load stops being routed here
-	for _ in $(seq 1 600); do
-		answer="$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "http://$ip:8081/actuator/health/readiness" || true)"
-		[[ "$answer" == 503 ]] && { first503=yes; break; }
-		[[ "$answer" == 200 || "$answer" == 000 ]] || break
-		[[ "$(podman inspect "$ctr" --format '{{.State.Running}}' 2>/dev/null)" == true ]] || break
-		sleep 0.05
-	done
-	sleep "$window"
+	wait "$stopper" || true
 	touch "$work/stop-load.$ip"
 	wait "$loader" || true
-	wait "$stopper" || true
+	[[ -e "$work/$name.codes.503" ]] && first503=yes
 	exit="$(podman inspect "$ctr" --format '{{.State.ExitCode}}')"
 	took=$((SECONDS - stopped))
 	logs="$(podman logs "$ctr" 2>&1)"
 	podman kube down "$work/$name.yaml" >/dev/null 2>&1 || true
-	codes="$(sort "$work/$name.codes" | uniq -c | awk '{printf "%s%sx%s", sep, $1, $2; sep=" "}')"
+	codes="$(sort "$work/$name.codes" | uniq -c | awk '{printf "%s%s x %s %s", sep, $1, $2, $3; sep=", "}')"
 	local bad
-	bad="$(grep -cv '^20[02]$' "$work/$name.codes" || true)"
+	bad="$(grep -cv '^20[02] ' "$work/$name.codes" || true)"
 	if [[ -s "$work/$name.hook" ]] && grep -q 'hook-exit-' "$work/$name.hook"; then
 		fail "$check" "the manifest's preStop hook failed in the container: $(tail -2 "$work/$name.hook" | tr '\n' ' ')"
 	fi
-	[[ -n "$first503" ]] || fail "$check" "readiness did not turn 503 while the app served (last readiness answer: ${answer:-none})"
+	[[ -n "$first503" ]] || fail "$check" "readiness did not turn 503 while the app served"
 	[[ "$bad" == 0 && -s "$work/$name.codes" ]] || fail "$check" "requests failed during the stop: $codes"
 	grep -q "shutdown initiated (reason=$reason" <<<"$logs" || fail "$check" "the shutdown was not recorded as $reason: $(grep -o 'shutdown initiated ([^)]*)' <<<"$logs" | head -1)"
 	grep -q 'shutdown complete (clean=true, exitCode=0' <<<"$logs" || fail "$check" "no clean shutdown report: $(grep -o 'shutdown \(complete\|incomplete\) ([^)]*)' <<<"$logs" | head -1)"
