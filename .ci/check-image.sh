@@ -28,6 +28,8 @@
 #                          (default: false in CI, to save its time; the Dockerfile's default is true)
 #   IMAGE_JDK              the JDK copied into the base (default: /usr/lib/jvm/temurin-25*)
 #   IMAGE_NO_INSTALL=1     do not apt-get install missing tools, fail instead
+#   IMAGE_STOP_TIMEOUT     podman stop's -t instead of the manifest's grace period (to see what a
+#                          stop shorter than the shutdown does: exit 137, no report)
 # Podman runs here only with the runc runtime and explicit ulimits (crun fails on this kind of
 # machine): this script writes its own containers.conf and points CONTAINERS_CONF at it.
 set -euo pipefail
@@ -303,7 +305,7 @@ stop_and_check() {
 	local check="$1" name="$2" ctr="$3" reason="$4" ip grace codes first503="" stopped took logs exit
 	shift 4
 	ip="$(cat "$work/$name.ip")"
-	grace="$(manifest_field "$root/deploy/k8s/deployment.yaml" grace)"
+	grace="${IMAGE_STOP_TIMEOUT:-$(manifest_field "$root/deploy/k8s/deployment.yaml" grace)}"
 	load "$ip" "$work/$name.codes" &
 	local loader=$!
 	sleep 1
