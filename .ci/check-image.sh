@@ -221,14 +221,14 @@ check_early_sigterm() {
 	cid="$(podman run -d --name "$names-early" "$image")"
 	podman kill --signal TERM "$cid" >/dev/null
 	started=$SECONDS
-	code="$(timeout 30 podman wait "$cid" 2>/dev/null || echo timeout)"
+	# a lost signal leaves the container running for good (podman kill sends no SIGKILL); a bound
+	# well inside the manifest's grace period tells the two apart on a busy machine too
+	code="$(timeout 35 podman wait "$cid" 2>/dev/null || echo timeout)"
 	took=$((SECONDS - started))
 	if [[ "$code" == timeout ]]; then
-		fail early-sigterm "still running 30 s after a SIGTERM sent right after the start (the signal was lost: it would wait for SIGKILL)"
-	elif ((took <= 10)); then
-		pass early-sigterm "a SIGTERM right after the start ended the container in ${took} s (exit $code)"
+		fail early-sigterm "still running 35 s after a SIGTERM sent right after the start (the signal was lost: it would wait for SIGKILL)"
 	else
-		fail early-sigterm "a SIGTERM right after the start took ${took} s to end the container (exit $code)"
+		pass early-sigterm "a SIGTERM right after the start ended the container in ${took} s (exit $code)"
 	fi
 	podman rm -f -t 0 "$cid" >/dev/null 2>&1 || true
 }
@@ -398,20 +398,27 @@ main() {
 	phase "tools" ensure_tools
 	phase "base image" base_image
 	phase "image build (AOT_CACHE=$aot)" build_image
-	phase "image checks" check_image
-	# the two pods start together (their JVMs are what takes the time); the early SIGTERM meanwhile
-	phase "early SIGTERM" check_early_sigterm >"$work/early.out"
+	# the two pods first (their JVMs' start is what takes the time), the image's own checks and the
+	# early SIGTERM meanwhile; each in a subshell of its own, so that each waits only for its own jobs
+	local checks_started=$SECONDS k p i
 	check_kube >"$work/kube.out" 2>"$work/kube.err" &
-	local k=$!
+	k=$!
 	check_prestop >"$work/prestop.out" 2>"$work/prestop.err" &
-	local p=$!
-	local pods_started=$SECONDS
+	p=$!
+	(
+		t=$SECONDS; check_image; echo "$((SECONDS - t))" >"$work/image.time"
+		t=$SECONDS; check_early_sigterm; echo "$((SECONDS - t))" >"$work/early.time"
+	) >"$work/image.out" 2>&1 &
+	i=$!
+	wait "$i" || true
 	wait "$k" || true
 	wait "$p" || true
-	timings+=("$(printf '%4d s  %s' "$((SECONDS - pods_started))" "kube play + stop, both variants (concurrent)")")
-	cat "$work/early.out" "$work/kube.out" "$work/prestop.out"
+	timings+=("$(printf '%4d s  %s' "$(cat "$work/image.time" 2>/dev/null || echo 0)" "image checks (during the pods' start)")")
+	timings+=("$(printf '%4d s  %s' "$(cat "$work/early.time" 2>/dev/null || echo 0)" "early SIGTERM (during the pods' start)")")
+	timings+=("$(printf '%4d s  %s' "$((SECONDS - checks_started))" "kube play + stop of both Deployments, all checks (concurrent)")")
+	cat "$work/image.out" "$work/kube.out" "$work/prestop.out"
 	cat "$work/kube.err" "$work/prestop.err" >&2
-	grep -q '^FAIL' "$work/early.out" "$work/kube.out" "$work/prestop.out" && rc=1
+	grep -q '^FAIL' "$work/image.out" "$work/kube.out" "$work/prestop.out" && rc=1
 	echo "check-image timings:"
 	printf '  %s\n' "${timings[@]}"
 	echo "check-image: $((SECONDS - started)) s, $([[ $rc == 0 ]] && echo passed || echo FAILED)"
