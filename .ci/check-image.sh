@@ -139,9 +139,15 @@ build_image() {
 	cp "$root/deploy/aot-cache/build-aot-cache.sh" "$ctx/deploy/aot-cache/"
 	cp "$jar" "$ctx/app/"
 	image="$(manifest_field "$root/deploy/k8s/deployment.yaml" image)"
-	local out
+	local out previous
+	previous="$(podman image inspect "$image" --format '{{.Id}}' 2>/dev/null || true)"
 	if out="$(podman build --pull=never -f "$root/deploy/aot-cache/Dockerfile" --build-arg BASE="$base" \
 		--build-arg JAR="app/$(basename "$jar")" --build-arg AOT_CACHE="$aot" -t "$image" "$ctx" 2>&1)"; then
+		# the previous build of this tag, and bases of other keys, would pile up run after run
+		if [[ -n "$previous" && "$previous" != "$(podman image inspect "$image" --format '{{.Id}}')" ]]; then
+			podman rmi "$previous" >/dev/null 2>&1 || true
+		fi
+		podman images --format '{{.Repository}}:{{.Tag}}' | grep '^localhost/lc-image-base:' | grep -vx "$base" | xargs -r podman rmi >/dev/null 2>&1 || true
 		pass image-base "built $image on $base (--build-arg BASE, AOT_CACHE=$aot); $(podman image inspect "$image" --format '{{.Size}}' | awk '{printf "%.0f MB", $1/1e6}')"
 	else
 		fail image-base "the build failed:"; tail -30 <<<"$out" | sed 's/^/    /'
