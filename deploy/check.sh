@@ -120,7 +120,7 @@ prom_hash() { cat "$1/prometheus/lifecycle-rules.yml" "$1/prometheus/lifecycle-r
 
 copy_tree() {
   mkdir -p "$2"
-  cp -R "$1/k8s" "$1/prometheus" "$1/grafana" "$2/"
+  cp -R "$1/k8s" "$1/prometheus" "$1/grafana" "$1/aot-cache" "$2/"
 }
 
 # self_test_one NAME EXPECT DIR APP_CONFIG: applies one breakage to a fresh copy at DIR and prints

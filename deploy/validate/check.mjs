@@ -485,6 +485,60 @@ function consistency(set, setName, bound) {
   } catch (e) { fail(C("handler-fits-ceiling"), e.message); }
 }
 
+// ------------------------------------------------------------------ the image (aot-cache/Dockerfile)
+// The manifests run the image this Dockerfile builds: its base must be swappable, its user the
+// manifests' runAsUser, PID 1 an init, and every binary a hook may use declared by the image.
+// .ci/check-image.sh checks the same against the built image, by running it.
+function dockerfile(text) {
+  const lines = text.replace(/\\\n/g, " ").split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
+  const ins = lines.map((l) => { const m = /^(\w+)\s+(.*)$/.exec(l); return m ? { op: m[1].toUpperCase(), arg: m[2] } : null; }).filter(Boolean);
+  const fromAt = ins.findIndex((i) => i.op === "FROM");
+  const globalArgs = Object.fromEntries(ins.slice(0, fromAt < 0 ? 0 : fromAt).filter((i) => i.op === "ARG")
+    .map((i) => { const [k, ...v] = i.arg.split("="); return [k.trim(), v.length ? v.join("=").replace(/^"|"$/g, "") : undefined]; }));
+  const last = (op) => [...ins].reverse().find((i) => i.op === op)?.arg;
+  const labels = {};
+  for (const i of ins.filter((x) => x.op === "LABEL")) for (const m of i.arg.matchAll(/([\w./-]+)="([^"]*)"/g)) labels[m[1]] = m[2];
+  let entrypoint = null;
+  try { entrypoint = JSON.parse(last("ENTRYPOINT") ?? "null"); } catch { entrypoint = last("ENTRYPOINT"); }
+  return { from: fromAt < 0 ? null : ins[fromAt].arg, globalArgs, user: last("USER"), entrypoint, labels };
+}
+
+function imageConsistency(root, sets) {
+  const file = join(root, "aot-cache/Dockerfile");
+  if (!existsSync(file)) { fail("dockerfile", `no ${file}`); return; }
+  const d = dockerfile(readFileSync(file, "utf8"));
+  // FROM ${BASE} with a fully qualified default: a short name fails where no unqualified-search
+  // registry is configured, and a literal FROM cannot be swapped with --build-arg
+  const arg = /^\$\{?(\w+)\}?(\s|$)/.exec(d.from ?? "")?.[1];
+  const dflt = arg ? d.globalArgs[arg] : undefined;
+  const qualified = (ref) => { const first = ref.split("/")[0]; return ref.includes("/") && (first.includes(".") || first.includes(":") || first === "localhost"); };
+  if (!arg) fail("dockerfile-base", `FROM ${d.from}: the base is not a build argument (ARG before FROM), so --build-arg cannot swap it`);
+  else if (dflt === undefined) fail("dockerfile-base", `ARG ${arg} has no default`);
+  else if (!qualified(dflt)) fail("dockerfile-base", `ARG ${arg}=${dflt} is a short name: it fails where no unqualified-search registry is configured; write registry/repository:tag`);
+  else pass("dockerfile-base", `FROM \${${arg}}, default ${dflt} (fully qualified)`);
+  // PID 1 must be an init: the kernel drops a signal to a PID 1 that has no handler yet
+  const ep = Array.isArray(d.entrypoint) ? d.entrypoint : null;
+  if (!ep) fail("dockerfile-init", `ENTRYPOINT ${d.entrypoint ?? "missing"} is not in exec form`);
+  else if (!/(^|\/)(tini|dumb-init|catatonit)$/.test(ep[0])) fail("dockerfile-init", `PID 1 is ${ep[0]}, not an init: a SIGTERM before the JVM installs its handlers is lost and the pod waits for SIGKILL`);
+  else pass("dockerfile-init", `PID 1 is ${ep[0]}, which forwards signals to ${ep.find((a, i) => i > 0 && a !== "--") ?? "the app"}`);
+  const labelled = String(d.labels["lifecycle.dev/image-binaries"] ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  for (const { name, set } of sets) {
+    const dep = set.find((m) => m.obj.kind === "Deployment")?.obj;
+    if (!dep) continue;
+    const sc = dep.spec?.template?.spec?.securityContext ?? {};
+    const want = `${sc.runAsUser}:${sc.runAsGroup}`;
+    const m = /^(\d+)(?::(\d+))?$/.exec(d.user ?? "");
+    if (!m) fail(`dockerfile[${name}] dockerfile-user`, `USER ${d.user ?? "missing"} is not numeric: the image runs as root by default, and runAsNonRoot can only verify a numeric user`);
+    else if (m[1] === "0") fail(`dockerfile[${name}] dockerfile-user`, `USER ${d.user} is root`);
+    else if (`${m[1]}:${m[2]}` !== want) fail(`dockerfile[${name}] dockerfile-user`, `USER ${d.user} is not the Deployment's runAsUser:runAsGroup ${want}`);
+    else pass(`dockerfile[${name}] dockerfile-user`, `USER ${d.user} = runAsUser:runAsGroup`);
+    const annotated = String(dep.spec?.template?.metadata?.annotations?.["lifecycle.dev/image-binaries"] ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+    const missing = annotated.filter((b) => !labelled.includes(b));
+    if (missing.length) fail(`dockerfile[${name}] dockerfile-binaries`, `${missing.join(", ")} (lifecycle.dev/image-binaries) not in the image's label lifecycle.dev/image-binaries (${labelled.join(",") || "none"})`);
+    else pass(`dockerfile[${name}] dockerfile-binaries`, `${annotated.join(", ") || "no binaries"} declared by the image's label`);
+  }
+}
+
 function withoutHooks(dep) {
   const d = structuredClone(dep);
   for (const c of d.spec?.template?.spec?.containers ?? []) delete c.lifecycle;
@@ -512,6 +566,7 @@ async function cmdK8s(k8sDir, appConfig) {
   const bound = bindSpringSettings(appConfig, inputs);
 
   consistency(base, "base", bound.base);
+  imageConsistency(dirname(k8sDir), sets);
   const baseDep = base.find((m) => m.obj.kind === "Deployment")?.obj;
   for (const v of variantSets) {
     consistency(sets.find((s) => s.name === `variant ${v.name}`).set, `variant ${v.name}`, bound[`variant ${v.name}`]);
@@ -711,6 +766,13 @@ const MUTATIONS = {
   "service-target-port-wrong": ["service", (r) => editYaml(join(r, "k8s/service.yaml"), (s) => { s.spec.ports[0].targetPort = 8081; })],
   "pdb-selector-wrong": ["pdb", (r) => editYaml(join(r, "k8s/pdb.yaml"), (p) => { p.spec.selector.matchLabels = { "app.kubernetes.io/name": "other" }; })],
   "handler-exceeds-ceiling": ["handler-fits-ceiling", (r) => editConfigMap(r, (a) => { delete a.sample.pipeline["stop-timeout"]; })],
+  "dockerfile-base-short-name": ["dockerfile-base", (r) => editText(join(r, "aot-cache/Dockerfile"), "ARG BASE=docker.io/library/eclipse-temurin:25-jre", "ARG BASE=eclipse-temurin:25-jre")],
+  "dockerfile-root-user": ["dockerfile-user", (r) => editText(join(r, "aot-cache/Dockerfile"), "\nUSER 65532:65532\n", "\n")],
+  "dockerfile-jvm-pid1": ["dockerfile-init", (r) => editText(join(r, "aot-cache/Dockerfile"), 'ENTRYPOINT ["/usr/bin/tini", "--", ', "ENTRYPOINT [")],
+  "prestop-java-not-in-image": ["dockerfile-binaries", (r) => editYaml(variantDep(r), (d) => {
+    d.spec.template.metadata.annotations["lifecycle.dev/image-binaries"] = "/usr/bin/java";
+    container(d).lifecycle.preStop.exec.command[0] = "/usr/bin/java";
+  })],
   "rule-unknown-metric": ["rules-metrics", (r) => editText(rulesFile(r), "(lifecycle_component_healthy == 0)", "(lifecycle_component_health == 0)")],
   "rule-syntax-error": ["promtool-check-rules", (r) => editText(rulesFile(r), "round(lifecycle:component_shutdown_result:increase1h{result=\"timeout\"}) > 0", "round(lifecycle:component_shutdown_result:increase1h{result=\"timeout\"}) >")],
   "alert-threshold-broken": ["promtool-test-rules", (r) => editText(rulesFile(r), "round(lifecycle:component_shutdown_result:increase1h{result=\"timeout\"}) > 0", "round(lifecycle:component_shutdown_result:increase1h{result=\"timeout\"}) > 1")],
