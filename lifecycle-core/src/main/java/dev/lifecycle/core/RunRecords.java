@@ -56,7 +56,7 @@ final class RunRecords {
 		}
 		RunMarker opened = new RunMarker(file);
 		String left = opened.acquire().orElse(null);
-		this.previousRun = ShutdownRecorder.previous(opened.file(), left);
+		this.previousRun = PreviousRuns.read(opened.file(), left);
 		if (this.settings.shutdownReports() > 0) {
 			this.listeners.add(new ShutdownRecorder(opened.file(), this.settings.serviceName(), opened.content(),
 					this.settings.shutdownReports(), this.settings.applicationVersion()));
