@@ -29,7 +29,7 @@ final class ShutdownRecorder implements LifecycleListener {
 	static final int MAX_DIAGNOSTICS_CHARS = 64 * 1024;
 
 	/** How long a forced exit waits for a write under way before it records itself anyway. */
-	private static final long FORCED_WAIT_MS = 100;
+	private static final long FORCED_WAIT_MS = 50;
 
 	private static final Logger logger = LoggerFactory.getLogger(ShutdownRecorder.class);
 
