@@ -11,9 +11,13 @@ import org.jspecify.annotations.Nullable;
  * The little JSON the shutdown report needs, so the engine keeps depending on the JDK alone:
  * writes maps, lists, strings, numbers, booleans and nulls; reads them back into the same types
  * (numbers as {@link Long} or {@link Double}). Not a general-purpose parser: it rejects anything
- * malformed with an {@link IllegalArgumentException}.
+ * malformed, cut short or nested deeper than a report ever is with an
+ * {@link IllegalArgumentException}, and never fails in any other way.
  */
 final class Json {
+
+	/** Deeper than any report nests; deeper input is rejected rather than risking the stack. */
+	static final int MAX_DEPTH = 16;
 
 	private Json() {
 	}
@@ -84,12 +88,35 @@ final class Json {
 
 	static @Nullable Object parse(String text) {
 		Parser parser = new Parser(text);
-		Object value = parser.value();
+		Object value = parser.value(0);
 		parser.skipSpace();
 		if (parser.position != text.length()) {
 			throw parser.error("trailing characters");
 		}
 		return value;
+	}
+
+	/**
+	 * The string value of a top-level object's first member when it has this name, whatever the
+	 * whitespace; {@code null} for anything else, including text cut short after that member.
+	 */
+	static @Nullable String firstMember(String text, String name) {
+		try {
+			Parser parser = new Parser(text);
+			parser.skipSpace();
+			parser.expect('{');
+			parser.skipSpace();
+			if (!name.equals(parser.string())) {
+				return null;
+			}
+			parser.skipSpace();
+			parser.expect(':');
+			parser.skipSpace();
+			return (parser.peek() == '"') ? parser.string() : null;
+		}
+		catch (IllegalArgumentException ex) {
+			return null;
+		}
 	}
 
 	private static final class Parser {
@@ -102,15 +129,18 @@ final class Json {
 			this.text = text;
 		}
 
-		@Nullable Object value() {
+		@Nullable Object value(int depth) {
 			skipSpace();
 			if (this.position >= this.text.length()) {
 				throw error("unexpected end");
 			}
+			if (depth > MAX_DEPTH) {
+				throw error("nested too deep");
+			}
 			char c = this.text.charAt(this.position);
 			return switch (c) {
-				case '{' -> object();
-				case '[' -> array();
+				case '{' -> object(depth);
+				case '[' -> array(depth);
 				case '"' -> string();
 				case 't' -> literal("true", Boolean.TRUE);
 				case 'f' -> literal("false", Boolean.FALSE);
@@ -119,7 +149,7 @@ final class Json {
 			};
 		}
 
-		private Map<String, @Nullable Object> object() {
+		private Map<String, @Nullable Object> object(int depth) {
 			Map<String, @Nullable Object> map = new LinkedHashMap<>();
 			this.position++;
 			skipSpace();
@@ -132,7 +162,7 @@ final class Json {
 				String key = string();
 				skipSpace();
 				expect(':');
-				map.put(key, value());
+				map.put(key, value(depth + 1));
 				skipSpace();
 				if (peek() == ',') {
 					this.position++;
@@ -143,7 +173,7 @@ final class Json {
 			}
 		}
 
-		private List<@Nullable Object> array() {
+		private List<@Nullable Object> array(int depth) {
 			List<@Nullable Object> list = new ArrayList<>();
 			this.position++;
 			skipSpace();
@@ -152,7 +182,7 @@ final class Json {
 				return list;
 			}
 			while (true) {
-				list.add(value());
+				list.add(value(depth + 1));
 				skipSpace();
 				if (peek() == ',') {
 					this.position++;
@@ -163,7 +193,7 @@ final class Json {
 			}
 		}
 
-		private String string() {
+		String string() {
 			expect('"');
 			StringBuilder out = new StringBuilder();
 			while (true) {
@@ -178,6 +208,9 @@ final class Json {
 					out.append(c);
 					continue;
 				}
+				if (this.position >= this.text.length()) {
+					throw error("unterminated escape");
+				}
 				char escaped = this.text.charAt(this.position++);
 				switch (escaped) {
 					case 'n' -> out.append('\n');
@@ -185,13 +218,25 @@ final class Json {
 					case 't' -> out.append('\t');
 					case 'b' -> out.append('\b');
 					case 'f' -> out.append('\f');
-					case 'u' -> {
-						out.append((char) Integer.parseInt(this.text.substring(this.position, this.position + 4), 16));
-						this.position += 4;
-					}
-					default -> out.append(escaped);
+					case 'u' -> out.append(unicode());
+					case '"', '\\', '/' -> out.append(escaped);
+					default -> throw error("bad escape");
 				}
 			}
+		}
+
+		private char unicode() {
+			int value = 0;
+			for (int i = 0; i < 4; i++) {
+				int digit = (this.position < this.text.length()) ? Character.digit(this.text.charAt(this.position), 16)
+						: -1;
+				if (digit < 0) {
+					throw error("bad unicode escape");
+				}
+				value = value * 16 + digit;
+				this.position++;
+			}
+			return (char) value;
 		}
 
 		private Number number() {
@@ -222,11 +267,11 @@ final class Json {
 			return value;
 		}
 
-		private char peek() {
+		char peek() {
 			return (this.position < this.text.length()) ? this.text.charAt(this.position) : '\0';
 		}
 
-		private void expect(char c) {
+		void expect(char c) {
 			if (peek() != c) {
 				throw error("expected '" + c + "'");
 			}

@@ -27,8 +27,11 @@ public interface LifecycleHost {
 
 	/**
 	 * Records that a second signal forces the exit before the sequence finished: the listeners hear
-	 * of it, so the report on disk says {@code forced} before this returns, and the run marker stays.
-	 * @return {@link ExitCodes#FORCED}, for the caller to exit with at once
+	 * of it, so the report on disk says {@code forced} before this returns, and the run marker stays;
+	 * a sequence that ends after this call no longer changes the records. If the sequence had
+	 * already ended, nothing is recorded and its report's exit code is returned.
+	 * @return {@link ExitCodes#FORCED}, or the finished report's exit code, for the caller to exit
+	 * with at once
 	 */
 	int forceExit();
 

@@ -1,7 +1,6 @@
 package dev.lifecycle.core;
 
 import java.nio.file.Path;
-import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
@@ -13,15 +12,10 @@ import org.jspecify.annotations.Nullable;
  * shutdown (SIGKILL, OOM kill, a crash, a forced exit or the global ceiling)
  * @param summary one line for the log, e.g. {@code "previous shutdown: signal, clean, 6.2 s, exit 0"}
  * or {@code "previous run ended without a shutdown: SIGKILL, OOM kill or crash"}
- * @param reportFile the report of the previous process's shutdown, if one was written
- * @param report that report's content (see the README's report schema); empty without one
+ * @param reportFile the report of the previous process's shutdown, if one was written and could be read
+ * @param report that report, or {@code null} without one
  */
 public record PreviousRun(boolean unclean, String summary, @Nullable Path reportFile,
-		Map<String, @Nullable Object> report) {
-
-	/** Keeps the report from changing after it was read. */
-	public PreviousRun {
-		report = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(report));
-	}
+		@Nullable ShutdownRecord report) {
 
 }

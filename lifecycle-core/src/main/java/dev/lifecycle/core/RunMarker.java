@@ -56,12 +56,21 @@ final class RunMarker {
 	}
 
 	/**
-	 * Writes the marker and reports what a previous process left behind, if it did.
-	 * @return the previous process's marker content, empty if it finished its shutdown
+	 * Writes the marker and reports what a previous process left behind, if it did. A marker whose
+	 * owner is still running (another instance given the same path) is neither taken over nor
+	 * reported: this process then keeps no marker.
+	 * @return the previous process's marker content, empty if it finished its shutdown; or that
+	 * the marker belongs to a live process
 	 * @throws InvalidOptionException for {@code runMarker} when the path holds something else
 	 */
-	Optional<String> acquire() {
+	Acquired acquire() {
 		String previous = read(this.file);
+		if (previous != null && ownerIsAlive(previous)) {
+			logger.warn("Lifecycle: run marker {} belongs to a process that is still running ({}): another instance "
+					+ "uses the same path. This process keeps no run marker and writes no shutdown report; give each "
+					+ "instance its own lifecycle.run-marker.path", this.file, previous);
+			return new Acquired(false, null);
+		}
 		if (previous != null) {
 			logger.warn("Lifecycle: the previous process did not finish its shutdown (run marker {} found: {})",
 					this.file, previous);
@@ -88,7 +97,47 @@ final class RunMarker {
 		catch (IOException ex) {
 			logger.warn("Lifecycle: cannot write run marker {}: {}", this.file, ex.toString());
 		}
-		return Optional.ofNullable(previous);
+		return new Acquired(true, previous);
+	}
+
+	/**
+	 * Whether the process that wrote a marker is another one still running: its pid is alive and
+	 * that process began before the marker was written (a pid reused by a later process is not the
+	 * owner). This process's own pid is never a live owner: the marker is then a previous manager's
+	 * in this JVM, or a previous container's that had the same pid. When the start time cannot be
+	 * known the process is taken to be the owner, so that a live owner is never reported as crashed.
+	 */
+	static boolean ownerIsAlive(String content) {
+		Matcher matcher = FORMAT.matcher(content);
+		if (!matcher.matches()) {
+			return false;
+		}
+		try {
+			long pid = Long.parseLong(matcher.group(1));
+			if (pid == ProcessHandle.current().pid()) {
+				return false;
+			}
+			Instant written = Instant.parse(matcher.group(2));
+			Optional<ProcessHandle> handle = ProcessHandle.of(pid);
+			if (handle.isEmpty() || !handle.get().isAlive()) {
+				return false;
+			}
+			Optional<Instant> began = handle.get().info().startInstant();
+			// The clock's granularity for a process's start is coarse (jiffies): allow a second.
+			return began.isEmpty() || !began.get().isAfter(written.plusSeconds(1));
+		}
+		catch (RuntimeException ex) {
+			return false;
+		}
+	}
+
+	/**
+	 * What {@link #acquire()} found.
+	 *
+	 * @param owned whether this process now holds the marker
+	 * @param previous what a previous process left in it, or {@code null}
+	 */
+	record Acquired(boolean owned, @Nullable String previous) {
 	}
 
 	String content() {

@@ -55,8 +55,12 @@ final class RunRecords {
 			return;
 		}
 		RunMarker opened = new RunMarker(file);
-		String left = opened.acquire().orElse(null);
-		this.previousRun = ShutdownRecorder.previous(opened.file(), left);
+		RunMarker.Acquired acquired = opened.acquire();
+		if (!acquired.owned()) {
+			// Another live process's records: neither its previous run nor its files are this one's.
+			return;
+		}
+		this.previousRun = PreviousRuns.read(opened.file(), acquired.previous());
 		if (this.settings.shutdownReports() > 0) {
 			this.listeners.add(new ShutdownRecorder(opened.file(), this.settings.serviceName(), opened.content(),
 					this.settings.shutdownReports(), this.settings.applicationVersion()));

@@ -33,6 +33,11 @@ final class Termination {
 
 	private final EngineThreads threads;
 
+	/** The report once the sequence ended, or a forced exit's mark: whichever came first wins. */
+	private @Nullable ShutdownReport ended;
+
+	private boolean forced;
+
 	Termination(RunRecords records, @Nullable PreStopWatcher preStopWatcher, Listeners listeners,
 			EngineThreads threads) {
 		this.records = records;
@@ -41,23 +46,45 @@ final class Termination {
 		this.threads = threads;
 	}
 
-	/** The end of the sequence, normal or cut by the ceiling; runs once. */
+	/**
+	 * The end of the sequence, normal or cut by the ceiling; runs once. After a forced exit the
+	 * records keep saying forced, since the process is halting with that code: the marker stays
+	 * and the listeners are not told of a completion the process will not exit with.
+	 */
 	void finish(ShutdownReport finished) {
-		this.records.close(finished);
+		boolean afterForcedExit;
+		synchronized (this) {
+			this.ended = finished;
+			afterForcedExit = this.forced;
+		}
 		if (this.preStopWatcher != null) {
 			this.preStopWatcher.close();
 		}
-		this.listeners.shutdownCompleted(finished);
+		if (!afterForcedExit) {
+			this.records.close(finished);
+			this.listeners.shutdownCompleted(finished);
+		}
 		this.report.complete(finished);
 		// Last: when the ceiling fired this runs on the scheduler's own thread, which this ends.
 		this.threads.shutdown();
 	}
 
-	/** A second signal: the listeners record the forced exit before the caller halts. */
+	/**
+	 * A second signal: the listeners record the forced exit, then the line is logged, and the caller
+	 * halts at once with the code returned. If the sequence already ended, its report's code is
+	 * returned and nothing is recorded, so that the records and the exit code always agree.
+	 */
 	int forceExit() {
+		synchronized (this) {
+			if (this.ended != null) {
+				return this.ended.exitCode();
+			}
+			this.forced = true;
+		}
+		this.listeners.forcedExit(ExitCodes.FORCED);
+		// Last before the halt: nothing the process does after this line is acknowledged for long.
 		logger.error("Lifecycle: second shutdown signal; forcing exit with code {} before the sequence finished",
 				ExitCodes.FORCED);
-		this.listeners.forcedExit(ExitCodes.FORCED);
 		return ExitCodes.FORCED;
 	}
 

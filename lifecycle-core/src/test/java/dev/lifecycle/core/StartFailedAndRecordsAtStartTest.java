@@ -31,7 +31,7 @@ class StartFailedAndRecordsAtStartTest {
 	}
 
 	private List<Path> reports() {
-		return ShutdownRecorder.reports(this.directory, "lifecycle-orders");
+		return new ReportFiles(this.directory.resolve("lifecycle-orders.running")).list();
 	}
 
 	@SuppressWarnings("unchecked")

@@ -12,6 +12,7 @@ import dev.lifecycle.core.ComponentView;
 import dev.lifecycle.core.HealthStatus;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.PreviousRun;
+import dev.lifecycle.core.ShutdownRecord;
 import dev.lifecycle.core.ShutdownReport;
 import dev.lifecycle.core.ShutdownTrigger;
 import dev.lifecycle.core.Tier;
@@ -99,8 +100,8 @@ public final class LifecycleEndpoint {
 			return null;
 		}
 		return this.manager.previousRun()
-			.filter((previous) -> !previous.report().isEmpty())
-			.map((previous) -> ShutdownTimeline.svg(previous.report()))
+			.map(PreviousRun::report)
+			.map(ShutdownTimeline::svg)
 			.orElse(null);
 	}
 
@@ -131,15 +132,15 @@ public final class LifecycleEndpoint {
 	 * @param unclean whether it ended without finishing a shutdown
 	 * @param summary the one line the start logged
 	 * @param reportFile its shutdown report, or {@code null}
-	 * @param report that report's content (its schema is in the reference manual), or {@code null}
+	 * @param report that report (its schema is in the reference manual), or {@code null}
 	 */
 	public record PreviousRunDescriptor(boolean unclean, String summary, @Nullable String reportFile,
-			@Nullable Map<String, Object> report) {
+			@Nullable ShutdownRecord report) {
 
 		static PreviousRunDescriptor of(PreviousRun previous) {
 			return new PreviousRunDescriptor(previous.unclean(), previous.summary(),
 					(previous.reportFile() != null) ? previous.reportFile().toString() : null,
-					previous.report().isEmpty() ? null : previous.report());
+					previous.report());
 		}
 
 	}

@@ -3,12 +3,13 @@ package dev.lifecycle.autoconfigure.actuate;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
+import dev.lifecycle.core.ShutdownRecord;
+import dev.lifecycle.core.StepResult;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Draws a shutdown report (the JSON the engine writes next to its run marker) as an SVG timeline,
+ * Draws a shutdown report (the {@link ShutdownRecord} the engine writes next to its run marker) as an SVG timeline,
  * readable at a glance: the trigger and result in the title, one grey bar per step of the
  * sequence, then one bar per component from the moment it was told to stop to its end, coloured
  * by outcome (green completed, orange timeout, red died, grey still running when the report was
@@ -29,19 +30,19 @@ final class ShutdownTimeline {
 	private ShutdownTimeline() {
 	}
 
-	static String svg(Map<String, Object> report) {
-		List<Map<String, Object>> steps = list(report.get("steps"));
-		List<Map<String, Object>> components = new ArrayList<>(list(report.get("components")));
-		components.removeIf((component) -> number(component.get("stopStartMs")) < 0);
+	static String svg(ShutdownRecord report) {
+		List<ShutdownRecord.Step> steps = report.steps();
+		List<ShutdownRecord.ComponentEntry> components = new ArrayList<>(report.components());
+		components.removeIf((component) -> component.stopStartMs() == null);
 		if (components.size() > MAX_COMPONENT_ROWS) {
 			components = components.subList(0, MAX_COMPONENT_ROWS);
 		}
-		long span = Math.max(1, number(report.get("elapsedMs")));
-		for (Map<String, Object> step : steps) {
-			span = Math.max(span, number(step.get("startMs")) + number(step.get("durationMs")));
+		long span = Math.max(1, (report.elapsedMs() != null) ? report.elapsedMs() : -1);
+		for (ShutdownRecord.Step step : steps) {
+			span = Math.max(span, step.startMs() + step.durationMs());
 		}
-		for (Map<String, Object> component : components) {
-			span = Math.max(span, number(component.get("stopStartMs")) + number(component.get("durationMs")));
+		for (ShutdownRecord.ComponentEntry component : components) {
+			span = Math.max(span, start(component) + component.durationMs());
 		}
 		int rows = steps.size() + components.size() + 1;
 		int height = TOP + rows * ROW + 40;
@@ -54,51 +55,50 @@ final class ShutdownTimeline {
 		svg.append("<text x=\"10\" y=\"42\" fill=\"#555\">").append(escape(subtitle(report))).append("</text>\n");
 		axis(svg, span, height);
 		int y = TOP;
-		for (Map<String, Object> step : steps) {
-			String result = String.valueOf(step.get("result"));
-			String colour = dev.lifecycle.core.StepResult.OK.label().equals(result) ? "#9e9e9e" : "#e53935";
-			bar(svg, y, String.valueOf(step.get("name")), number(step.get("startMs")), number(step.get("durationMs")),
-					span, colour, result);
+		for (ShutdownRecord.Step step : steps) {
+			String result = String.valueOf(step.result());
+			String colour = StepResult.OK.label().equals(result) ? "#9e9e9e" : "#e53935";
+			bar(svg, y, step.name(), step.startMs(), step.durationMs(), span, colour, result);
 			y += ROW;
 		}
 		y += ROW / 2;
-		for (Map<String, Object> component : components) {
-			Object outcome = component.get("outcome");
-			String label = component.get("name") + " (phase " + component.get("phase") + ", "
-					+ component.get("tier") + ")";
-			bar(svg, y, label, number(component.get("stopStartMs")), number(component.get("durationMs")), span,
-					colour(outcome), (outcome != null) ? outcome.toString() : "running");
+		for (ShutdownRecord.ComponentEntry component : components) {
+			String outcome = component.outcome();
+			String label = component.name() + " (phase " + component.phase() + ", " + component.tier() + ")";
+			bar(svg, y, label, start(component), component.durationMs(), span, colour(outcome),
+					(outcome != null) ? outcome : "running");
 			y += ROW;
 		}
 		return svg.append("</svg>\n").toString();
 	}
 
-	private static String title(Map<String, Object> report) {
-		Object trigger = report.get("trigger");
-		String reason = "unknown trigger";
-		if (trigger instanceof Map<?, ?> map) {
-			// A signal's component is "signal", the pre-stop file's "prestop": say it once.
-			reason = String.valueOf(map.get("reason"));
-			if (!reason.equals(String.valueOf(map.get("component")))) {
-				reason += " from " + map.get("component");
-			}
-		}
-		String state = String.valueOf(report.get("state"));
-		String outcome = switch (state) {
-			case "completed" -> Boolean.TRUE.equals(report.get("clean")) ? "clean" : "not clean";
-			case "ceiling" -> "cut by the global ceiling";
-			case "forced" -> "forced by a second signal";
-			default -> "did not finish (the process was killed)";
-		};
-		String exit = (report.get("exitCode") != null) ? ", exit " + report.get("exitCode") : "";
-		return report.get("service") + ": shutdown (" + reason + "), " + outcome + exit;
+	private static long start(ShutdownRecord.ComponentEntry component) {
+		Long start = component.stopStartMs();
+		return (start != null) ? start : 0;
 	}
 
-	private static String subtitle(Map<String, Object> report) {
-		long elapsed = number(report.get("elapsedMs"));
-		String took = (elapsed >= 0) ? String.format(Locale.ROOT, "took %.1f s", elapsed / 1000.0)
-				: "last written after step '" + report.get("lastStep") + "'";
-		return "initiated " + report.get("initiatedAt") + ", " + took + ", pid " + report.get("pid");
+	private static String title(ShutdownRecord report) {
+		// A signal's component is "signal", the pre-stop file's "prestop": say it once.
+		String reason = report.trigger().reason();
+		if (!reason.equals(report.trigger().component())) {
+			reason += " from " + report.trigger().component();
+		}
+		ShutdownRecord.State state = report.state();
+		String outcome = (state == null) ? "did not finish (the process was killed)" : switch (state) {
+			case COMPLETED -> Boolean.TRUE.equals(report.clean()) ? "clean" : "not clean";
+			case CEILING -> "cut by the global ceiling";
+			case FORCED -> "forced by a second signal";
+			case IN_PROGRESS -> "did not finish (the process was killed)";
+		};
+		String exit = (report.exitCode() != null) ? ", exit " + report.exitCode() : "";
+		return report.service() + ": shutdown (" + reason + "), " + outcome + exit;
+	}
+
+	private static String subtitle(ShutdownRecord report) {
+		Long elapsed = report.elapsedMs();
+		String took = (elapsed != null) ? String.format(Locale.ROOT, "took %.1f s", elapsed / 1000.0)
+				: "last written after step '" + report.lastStep() + "'";
+		return "initiated " + report.initiatedAt() + ", " + took + ", pid " + report.pid();
 	}
 
 	private static void axis(StringBuilder svg, long span, int height) {
@@ -140,11 +140,11 @@ final class ShutdownTimeline {
 		return LABEL_WIDTH + (WIDTH - LABEL_WIDTH - 20) * (double) millis / span;
 	}
 
-	private static String colour(@Nullable Object outcome) {
+	private static String colour(@Nullable String outcome) {
 		if (outcome == null) {
 			return "#bdbdbd";
 		}
-		return switch (outcome.toString()) {
+		return switch (outcome) {
 			case "completed" -> "#43a047";
 			case "timeout" -> "#fb8c00";
 			default -> "#e53935";
@@ -157,15 +157,6 @@ final class ShutdownTimeline {
 
 	private static String format(double value) {
 		return String.format(Locale.ROOT, "%.1f", value);
-	}
-
-	private static long number(@Nullable Object value) {
-		return (value instanceof Number number) ? number.longValue() : -1;
-	}
-
-	@SuppressWarnings("unchecked")
-	private static List<Map<String, Object>> list(Object value) {
-		return (value instanceof List<?> list) ? (List<Map<String, Object>>) list : List.of();
 	}
 
 	private static String escape(String text) {

@@ -9,6 +9,7 @@ import java.util.Optional;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.Outcome;
 import dev.lifecycle.core.PreviousRun;
+import dev.lifecycle.core.ShutdownRecord;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -97,16 +98,10 @@ final class StaleJobRecovery {
 
 	/** Whether the previous shutdown's report says its budget cut this component while jobs ran. */
 	private static boolean jobsCut(PreviousRun previous) {
-		if (!(previous.report().get("components") instanceof List<?> components)) {
-			return false;
-		}
-		for (Object component : components) {
-			if (component instanceof Map<?, ?> entry && BatchJobsComponent.NAME.equals(entry.get("name"))
-					&& Outcome.TIMEOUT.label().equals(entry.get("outcome"))) {
-				return true;
-			}
-		}
-		return false;
+		ShutdownRecord report = previous.report();
+		return report != null && report.component(BatchJobsComponent.NAME)
+			.map((entry) -> Outcome.TIMEOUT.label().equals(entry.outcome()))
+			.orElse(false);
 	}
 
 }

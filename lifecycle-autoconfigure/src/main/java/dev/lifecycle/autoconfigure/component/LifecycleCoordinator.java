@@ -6,6 +6,7 @@ import java.util.Optional;
 
 import dev.lifecycle.autoconfigure.process.ShutdownExit;
 import dev.lifecycle.autoconfigure.process.SignalTrap;
+import dev.lifecycle.autoconfigure.process.StartProgress;
 import dev.lifecycle.core.Internal;
 import dev.lifecycle.core.LifecycleListener;
 import dev.lifecycle.core.LifecycleManager;
@@ -114,7 +115,17 @@ public final class LifecycleCoordinator implements SmartLifecycle, SmartInitiali
 		}
 		this.exit.contextClosing();
 		if (!this.manager.isShutdownInitiated()) {
-			if (this.refreshed) {
+			ApplicationContext context = this.context;
+			StartProgress.Stage stage = (context != null) ? StartProgress.of(context) : null;
+			boolean jvmEnding = this.exit.jvmIsEnding();
+			if (stage == StartProgress.Stage.REFRESHED && !jvmEnding) {
+				// Closed after the refresh but before the application was ready: a runner or an
+				// ApplicationReadyEvent listener threw, and the run fails with exit code 1.
+				this.manager.triggerShutdown(ShutdownReason.START_FAILED, TriggerSource.APPLICATION_RUN.label(),
+						"the application's run failed after the refresh (a runner or a ready listener threw)");
+			}
+			else if ((stage == null) ? this.refreshed
+					: (stage == StartProgress.Stage.READY || jvmEnding && this.refreshed)) {
 				this.manager.triggerShutdown(ShutdownReason.SIGNAL, TriggerSource.CONTEXT_CLOSE.label());
 			}
 			else {

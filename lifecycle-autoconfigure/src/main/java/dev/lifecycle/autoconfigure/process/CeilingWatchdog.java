@@ -19,7 +19,8 @@ import org.jspecify.annotations.Nullable;
  * engine's sequence (beans left to Spring, {@code @PreDestroy} methods, JVM shutdown hooks): still
  * alive {@link #GRACE} after the global ceiling, the process logs every thread that can hold it
  * (naming the bean it destroys), runs the {@link CeilingHaltHook}s and halts with
- * {@link ExitCodes#CEILING}. A halt, not an exit, because {@code System.exit} blocks for ever once
+ * {@link ExitCodes#CEILING}; the log and the hooks get at most {@link #BEFORE_HALT}, so the halt is
+ * called by the ceiling + {@link #GRACE} + {@link #BEFORE_HALT} at the latest. A halt, not an exit, because {@code System.exit} blocks for ever once
  * shutdown hooks are running.
  */
 @Internal
@@ -27,6 +28,9 @@ public final class CeilingWatchdog {
 
 	/** Time after the ceiling for the engine's own report and the exit to happen first. */
 	static final Duration GRACE = Duration.ofMillis(1500);
+
+	/** The most the thread dump and the halt hooks may add before the halt. */
+	public static final Duration BEFORE_HALT = Duration.ofMillis(500);
 
 	private static final Log logger = LogFactory.getLog(CeilingWatchdog.class);
 
@@ -92,19 +96,31 @@ public final class CeilingWatchdog {
 		if (!this.ending.getAsBoolean()) {
 			return;
 		}
+		// The thread dump and the hooks (a push over the network) must not move the halt: they get
+		// a bounded time on a thread of their own, then the halt happens whether they finished or not.
+		Thread last = new Thread(this::beforeHalt, "lifecycle-ceiling-diagnostics");
+		last.setDaemon(true);
 		try {
-			logger.error(diagnostics());
-			for (CeilingHaltHook hook : this.armedHooks) {
-				try {
-					hook.beforeHalt();
-				}
-				catch (RuntimeException ex) {
-					logger.error("Lifecycle: " + hook + " failed before the halt", ex);
-				}
-			}
+			last.start();
+			last.join(BEFORE_HALT.toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
 		}
 		finally {
 			this.halt.accept(ExitCodes.CEILING);
+		}
+	}
+
+	private void beforeHalt() {
+		logger.error(diagnostics());
+		for (CeilingHaltHook hook : this.armedHooks) {
+			try {
+				hook.beforeHalt();
+			}
+			catch (RuntimeException ex) {
+				logger.error("Lifecycle: " + hook + " failed before the halt", ex);
+			}
 		}
 	}
 

@@ -8,8 +8,13 @@ import java.util.Map;
 import dev.lifecycle.autoconfigure.LifecycleSwitch;
 import dev.lifecycle.autoconfigure.RunKind;
 import dev.lifecycle.core.ExitCodes;
+import dev.lifecycle.core.LifecycleHost;
+import dev.lifecycle.core.LifecycleManager;
+import dev.lifecycle.core.ShutdownReason;
+import dev.lifecycle.core.TriggerSource;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
@@ -38,6 +43,9 @@ final class EarlySignalTrap implements ApplicationListener<SpringApplicationEven
 	private static final List<String> received = new ArrayList<>();
 
 	private static boolean installed;
+
+	/** The manager whose records a forced exit during start-up goes into, once it exists. */
+	private static @Nullable LifecycleManager manager;
 
 	@Override
 	public void onApplicationEvent(SpringApplicationEvent event) {
@@ -81,20 +89,41 @@ final class EarlySignalTrap implements ApplicationListener<SpringApplicationEven
 
 	private static void early(String signal) {
 		int count;
+		LifecycleManager records;
 		synchronized (EarlySignalTrap.class) {
 			if (!installed) {
 				return;
 			}
 			received.add(signal);
 			count = received.size();
+			records = manager;
 		}
 		if (count == 1) {
 			logger.info("Lifecycle: received " + signal + " while the application starts; it shuts down as soon as "
 					+ "Lifecycle has started");
 			return;
 		}
-		logger.error("Lifecycle: second shutdown signal during start-up; forcing exit with code 128");
-		Runtime.getRuntime().halt(ExitCodes.FORCED);
+		if (records == null) {
+			// No manager yet, so no run marker either: nothing is left that could read as a crash.
+			logger.error("Lifecycle: second shutdown signal during start-up; forcing exit with code 128");
+			Runtime.getRuntime().halt(ExitCodes.FORCED);
+			return;
+		}
+		// The manager exists and its run marker is written: its report must say the exit was forced.
+		records.triggerShutdown(ShutdownReason.SIGNAL, TriggerSource.SIGNAL.label(), "during start-up");
+		Runtime.getRuntime().halt(LifecycleHost.of(records).forceExit());
+	}
+
+	/** The manager exists: a forced exit during start-up is recorded in its report. */
+	static synchronized void records(LifecycleManager records) {
+		manager = records;
+	}
+
+	/** The manager is being destroyed: nothing more is recorded through it from here. */
+	static synchronized void forget(LifecycleManager records) {
+		if (manager == records) {
+			manager = null;
+		}
 	}
 
 	/**
@@ -104,6 +133,7 @@ final class EarlySignalTrap implements ApplicationListener<SpringApplicationEven
 	static synchronized TakeOver takeOver() {
 		TakeOver takeOver = new TakeOver(new LinkedHashMap<>(originals), List.copyOf(received));
 		installed = false;
+		manager = null;
 		originals.clear();
 		received.clear();
 		return takeOver;
@@ -118,6 +148,7 @@ final class EarlySignalTrap implements ApplicationListener<SpringApplicationEven
 		originals.clear();
 		received.clear();
 		installed = false;
+		manager = null;
 	}
 
 	/**

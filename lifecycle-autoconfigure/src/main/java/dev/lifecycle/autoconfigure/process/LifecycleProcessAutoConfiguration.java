@@ -43,6 +43,12 @@ public final class LifecycleProcessAutoConfiguration {
 	}
 
 	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static FailedStartRecorder lifecycleFailedStartRecorder() {
+		return new FailedStartRecorder();
+	}
+
+	@Bean
 	ShutdownExit lifecycleShutdownExit(ConfigurableApplicationContext context, LifecycleExit exit,
 			LifecycleManager manager, LifecycleManagerProperties properties, BeanDestructionTracker destructions,
 			ObjectProvider<CeilingHaltHook> haltHooks) {

@@ -109,6 +109,14 @@ public final class ShutdownExit implements LifecycleListener, ExitCodeGenerator 
 		return (this.context.isClosed() && this.context.isActive()) || isJvmShuttingDown();
 	}
 
+	/**
+	 * Whether the JVM is running its shutdown hooks: a context closed then was closed by the JVM's
+	 * end (a signal Lifecycle does not trap), not by a failed start.
+	 */
+	public boolean jvmIsEnding() {
+		return isJvmShuttingDown();
+	}
+
 	private static boolean isJvmShuttingDown() {
 		Thread probe = new Thread(() -> {
 		}, "lifecycle-shutdown-probe");

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
 
@@ -132,6 +133,7 @@ public final class SignalTrap {
 
 	/** What a trapped signal does; called on the JVM's signal thread, so it must not block. */
 	void handle(String signal) {
+		long arrived = System.nanoTime();
 		if (this.received.incrementAndGet() == 1) {
 			Optional<ShutdownTrigger> under = this.manager.trigger();
 			if (under.isPresent()) {
@@ -151,7 +153,11 @@ public final class SignalTrap {
 					+ "report's code is under way");
 			return;
 		}
-		this.halt.accept(LifecycleHost.of(this.manager).forceExit());
+		int code = LifecycleHost.of(this.manager).forceExit();
+		// Nothing else runs between the record and the halt: no hook, no close, no flush.
+		logger.error("Lifecycle: halting with code " + code + ", "
+				+ TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - arrived) + " ms after " + signal);
+		this.halt.accept(code);
 	}
 
 }

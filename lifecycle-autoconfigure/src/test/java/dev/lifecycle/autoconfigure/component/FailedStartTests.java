@@ -9,6 +9,7 @@ import dev.lifecycle.core.ComponentHandle;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.PassiveComponent;
 import dev.lifecycle.core.PreviousRun;
+import dev.lifecycle.core.ShutdownRecord;
 import dev.lifecycle.spring.ManagedComponent;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -73,11 +74,13 @@ public class FailedStartTests {
 		assertThat(marker()).doesNotExist();
 		PreviousRun previous = nextStart();
 		assertThat(previous.unclean()).isFalse();
-		assertThat(previous.report()).containsEntry("clean", false)
-			.containsEntry("exitCode", 1L)
-			.containsEntry("state", "completed")
-			.containsEntry("trigger", Map.of("reason", "start-failed", "component", "licenceCheck", "detail",
+		assertThat(previous.report()).satisfies((report) -> {
+			assertThat(report.clean()).isEqualTo(false);
+			assertThat(report.exitCode()).isEqualTo(1);
+			assertThat(report.state()).isEqualTo(ShutdownRecord.State.COMPLETED);
+			assertThat(report.trigger()).isEqualTo(new ShutdownRecord.Trigger("start-failed", "licenceCheck",
 					"java.lang.IllegalStateException: licence expired"));
+		});
 		assertThat(previous.summary()).contains("): start-failed of 'licenceCheck', not clean, ").endsWith(", exit 1");
 		assertThat(initiated("licenceCheck", "start-failed")).isEqualTo(1.0);
 		assertThat(this.registry.find("lifecycle.shutdown.completed").tag("clean", "false").counter())
@@ -95,10 +98,12 @@ public class FailedStartTests {
 		assertThat(this.stops.counts()).isEmpty();
 		assertThat(marker()).doesNotExist();
 		PreviousRun previous = nextStart();
-		assertThat(previous.report()).containsEntry("clean", false)
-			.containsEntry("exitCode", 1L)
-			.containsEntry("trigger", Map.of("reason", "start-failed", "component", "earlyClient", "detail",
+		assertThat(previous.report()).satisfies((report) -> {
+			assertThat(report.clean()).isEqualTo(false);
+			assertThat(report.exitCode()).isEqualTo(1);
+			assertThat(report.trigger()).isEqualTo(new ShutdownRecord.Trigger("start-failed", "earlyClient",
 					"java.lang.IllegalStateException: licence expired"));
+		});
 	}
 
 	@Test
@@ -109,10 +114,12 @@ public class FailedStartTests {
 
 		assertThat(this.stops.counts()).containsExactlyInAnyOrderEntriesOf(Map.of("worker", 1));
 		PreviousRun previous = nextStart();
-		assertThat(previous.report()).containsEntry("clean", false)
-			.containsEntry("exitCode", 1L)
-			.containsEntry("trigger", Map.of("reason", "start-failed", "component", "broken", "detail",
+		assertThat(previous.report()).satisfies((report) -> {
+			assertThat(report.clean()).isEqualTo(false);
+			assertThat(report.exitCode()).isEqualTo(1);
+			assertThat(report.trigger()).isEqualTo(new ShutdownRecord.Trigger("start-failed", "broken",
 					"java.lang.IllegalStateException: broker unreachable"));
+		});
 		assertThat(initiated("broken", "start-failed")).isEqualTo(1.0);
 	}
 
@@ -125,10 +132,12 @@ public class FailedStartTests {
 
 		assertThat(this.stops.counts()).containsExactlyInAnyOrderEntriesOf(Map.of("worker", 1));
 		PreviousRun previous = nextStart();
-		assertThat(previous.report()).containsEntry("clean", false)
-			.containsEntry("exitCode", 1L)
-			.containsEntry("trigger", Map.of("reason", "start-failed", "component", "refresh", "detail",
+		assertThat(previous.report()).satisfies((report) -> {
+			assertThat(report.clean()).isEqualTo(false);
+			assertThat(report.exitCode()).isEqualTo(1);
+			assertThat(report.trigger()).isEqualTo(new ShutdownRecord.Trigger("start-failed", "refresh",
 					"the application context's refresh failed after the components started"));
+		});
 	}
 
 	@Test
@@ -142,11 +151,12 @@ public class FailedStartTests {
 			.run((context) -> assertThat(context).hasFailed());
 
 		assertThat(this.stops.counts()).containsExactlyInAnyOrderEntriesOf(Map.of("worker", 1));
-		assertThat(nextStart().report()).containsEntry("clean", false)
-			.containsEntry("exitCode", 1L)
-			.extractingByKey("trigger")
-			.isEqualTo(Map.of("reason", "start-failed", "component", "refresh", "detail",
+		assertThat(nextStart().report()).satisfies((report) -> {
+			assertThat(report.clean()).isEqualTo(false);
+			assertThat(report.exitCode()).isEqualTo(1);
+			assertThat(report.trigger()).isEqualTo(new ShutdownRecord.Trigger("start-failed", "refresh",
 					"the application context's refresh failed after the components started"));
+		});
 	}
 
 	@Test
@@ -154,10 +164,12 @@ public class FailedStartTests {
 		runner().withBean(Worker.class).run((context) -> assertThat(context).hasNotFailed());
 
 		assertThat(this.stops.counts()).containsExactlyInAnyOrderEntriesOf(Map.of("worker", 1));
-		assertThat(nextStart().report()).containsEntry("clean", true)
-			.containsEntry("exitCode", 0L)
-			.extractingByKey("trigger")
-			.isEqualTo(Map.of("reason", "signal", "component", "context-close", "detail", ""));
+		assertThat(nextStart().report()).satisfies((report) -> {
+			assertThat(report.clean()).isEqualTo(true);
+			assertThat(report.exitCode()).isEqualTo(0);
+			assertThat(report.trigger()).isEqualTo(new ShutdownRecord.Trigger("signal", "context-close",
+					""));
+		});
 	}
 
 	@Test
@@ -173,11 +185,12 @@ public class FailedStartTests {
 
 		assertThat(RunnerApplication.workerStops).hasValue(1);
 		assertThat(marker()).doesNotExist();
-		assertThat(nextStart().report()).containsEntry("clean", false)
-			.containsEntry("exitCode", 1L)
-			.extractingByKey("trigger")
-			.isEqualTo(Map.of("reason", "start-failed", "component", "application-run", "detail",
+		assertThat(nextStart().report()).satisfies((report) -> {
+			assertThat(report.clean()).isEqualTo(false);
+			assertThat(report.exitCode()).isEqualTo(1);
+			assertThat(report.trigger()).isEqualTo(new ShutdownRecord.Trigger("start-failed", "application-run",
 					"java.lang.IllegalStateException: import file missing"));
+		});
 	}
 
 	private double initiated(String component, String reason) {

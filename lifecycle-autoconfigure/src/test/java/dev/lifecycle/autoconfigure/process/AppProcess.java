@@ -199,6 +199,19 @@ final class AppProcess {
 		}
 	}
 
+	/**
+	 * Sends SIGTERM straight from this JVM (no {@code kill} process in between) and returns the
+	 * milliseconds until the process has ended.
+	 */
+	long millisToEndAfterSigterm(Duration timeout) throws InterruptedException {
+		long start = System.nanoTime();
+		this.process.destroy();
+		if (!this.process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+			throw new AssertionError(this.name + " still running after " + timeout + ":\n" + log());
+		}
+		return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+	}
+
 	/** Waits for the process to end and returns its exit code. */
 	int awaitExit(Duration timeout) throws InterruptedException {
 		if (!this.process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {

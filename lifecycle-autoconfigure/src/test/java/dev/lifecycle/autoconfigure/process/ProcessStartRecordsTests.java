@@ -1,0 +1,184 @@
+package dev.lifecycle.autoconfigure.process;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.lifecycle.core.ExitCodes;
+import dev.lifecycle.core.LifecycleManager;
+import dev.lifecycle.core.PreviousRun;
+import dev.lifecycle.core.ShutdownReason;
+import dev.lifecycle.core.ShutdownRecord;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A real JVM's records say what it did, whatever way its start ends: a start that fails before,
+ * during or after the engine's start is a failed start, never a crash; a forced exit during start-up
+ * is a forced exit; a second instance on the same marker does not call the first one crashed; a
+ * damaged report does not stop a start. The next start is read here by a manager over the same
+ * files, as the next process's would be.
+ */
+@EnabledOnOs({ OS.LINUX, OS.MAC })
+class ProcessStartRecordsTests {
+
+	private static final Duration START_TO_EXIT = Duration.ofSeconds(90);
+
+	private final List<AppProcess> processes = new ArrayList<>();
+
+	@TempDir
+	Path directory;
+
+	@RegisterExtension
+	final AfterTestExecutionCallback printLogsOnFailure = (context) -> {
+		if (context.getExecutionException().isPresent()) {
+			for (AppProcess process : this.processes) {
+				System.err.println("----- " + process.name() + " (pid " + process.pid() + ", "
+						+ process.logFile() + ") -----\n" + process.log());
+			}
+		}
+	};
+
+	@AfterEach
+	void destroy() throws InterruptedException {
+		for (AppProcess process : this.processes) {
+			process.destroyForcibly();
+		}
+	}
+
+	@Test
+	void aBeanConstructorThatThrowsIsAFailedStartOfTheRefreshNotACrash() throws Exception {
+		AppProcess failing = launch("failing", "--process-test.throwing-constructor=true");
+
+		assertThat(failing.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.FAILURE);
+		assertFailedStart("refresh", "the application context failed before Lifecycle started");
+	}
+
+	@Test
+	void anUnknownComponentKeyFailsTheStartAndIsRecordedAsAFailedStart() throws Exception {
+		AppProcess failing = launch("misspelt", "--lifecycle.components.wroker.phase=3");
+
+		assertThat(failing.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.FAILURE);
+		assertThat(failing.log()).contains("wroker");
+		assertFailedStart("refresh", "the application context failed before Lifecycle started");
+	}
+
+	@Test
+	void aRefreshListenerThatThrowsIsAFailedStartOfTheRefresh() throws Exception {
+		AppProcess failing = launch("refresh", "--process-test.throwing-refresh-listener=true");
+
+		assertThat(failing.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.FAILURE);
+		assertFailedStart("refresh", "the application context's refresh failed after the components started");
+	}
+
+	@Test
+	void aReadyListenerThatThrowsIsAFailedStartOfTheApplicationRun() throws Exception {
+		AppProcess failing = launch("ready", "--process-test.throwing-ready-listener=true");
+
+		assertThat(failing.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.FAILURE);
+		assertFailedStart("application-run",
+				"the application's run failed after the refresh (a runner or a ready listener threw)");
+	}
+
+	@Test
+	void aSecondSignalDuringStartUpIsRecordedAsAForcedExitNotACrash() throws Exception {
+		AppProcess starting = launch("forced", "--process-test.pause-after-manager=20s");
+		starting.awaitLog("pause after manager: waiting", START_TO_EXIT);
+		starting.signal("TERM");
+		starting.awaitLog("while the application starts", Duration.ofSeconds(20));
+		starting.signal("TERM");
+
+		assertThat(starting.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.FORCED);
+		PreviousRun previous = nextStart();
+		assertThat(previous.summary()).contains("forced by a second signal: signal, ").endsWith(", exit 128")
+			.doesNotContain("SIGKILL");
+		assertThat(previous.report().state()).isEqualTo(ShutdownRecord.State.FORCED);
+	}
+
+	@Test
+	void aSecondInstanceOnTheSameRunMarkerDoesNotCallTheRunningFirstOneCrashed() throws Exception {
+		AppProcess first = start("first");
+		String marker = Files.readString(AppProcess.runMarker(this.directory));
+
+		AppProcess second = start("second");
+
+		assertThat(second.log()).doesNotContain("ended without a shutdown", "previous process did not finish")
+			.contains("belongs to a process that is still running", "lifecycle.run-marker.path");
+		assertThat(AppProcess.runMarker(this.directory)).hasContent(marker);
+		second.signal("TERM");
+		assertThat(second.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.CLEAN);
+		assertThat(AppProcess.runMarker(this.directory)).hasContent(marker);
+		first.signal("TERM");
+		assertThat(first.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.CLEAN);
+		assertThat(AppProcess.runMarker(this.directory)).doesNotExist();
+	}
+
+	@Test
+	void aReportCutInsideAStringEscapeIsSkippedWithAWarnAndTheServiceStarts() throws Exception {
+		Path torn = this.directory.resolve("marker.shutdown-000000000007.json");
+		Files.writeString(torn, "{\n  \"schema\": \"dev.lifecycle/shutdown-report\",\n  \"version\": 1,\n"
+				+ "  \"trigger\": {\"reason\": \"signal\", \"detail\": \"a \\");
+
+		AppProcess service = start("service");
+
+		assertThat(service.log()).contains("Lifecycle: skipping " + torn.toAbsolutePath() + ": not valid JSON");
+		service.signal("TERM");
+		assertThat(service.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.CLEAN);
+	}
+
+	/** The run marker is gone, one report says the start failed, and the next start says so. */
+	private void assertFailedStart(String component, String detail) throws Exception {
+		assertThat(AppProcess.runMarker(this.directory)).doesNotExist();
+		assertThat(reports()).singleElement();
+		PreviousRun previous = nextStart();
+		assertThat(previous.unclean()).isFalse();
+		assertThat(previous.summary()).contains("): start-failed of '" + component + "', not clean, ")
+			.endsWith(", exit 1");
+		assertThat(previous.report().trigger())
+			.isEqualTo(new ShutdownRecord.Trigger("start-failed", component, detail));
+		assertThat(previous.report().exitCode()).isEqualTo(ExitCodes.FAILURE);
+	}
+
+	/** What the next start finds, read by a manager over the same files, which then ends cleanly. */
+	private PreviousRun nextStart() throws InterruptedException {
+		LifecycleManager next = LifecycleManager.builder("process-test")
+			.runMarker(AppProcess.runMarker(this.directory))
+			.build();
+		PreviousRun previous = next.previousRun().orElseThrow();
+		next.triggerShutdown(ShutdownReason.SIGNAL, "test");
+		next.awaitTermination();
+		return previous;
+	}
+
+	private List<Path> reports() throws IOException {
+		List<Path> reports = new ArrayList<>();
+		try (DirectoryStream<Path> stream = Files.newDirectoryStream(this.directory, "*.shutdown-*.json")) {
+			stream.forEach(reports::add);
+		}
+		return reports;
+	}
+
+	private AppProcess launch(String name, String... arguments) throws IOException {
+		AppProcess process = AppProcess.launch(name, this.directory, arguments);
+		this.processes.add(process);
+		return process;
+	}
+
+	private AppProcess start(String name, String... arguments) throws IOException {
+		AppProcess process = AppProcess.start(name, this.directory, arguments);
+		this.processes.add(process);
+		return process;
+	}
+
+}
