@@ -41,8 +41,9 @@ import org.springframework.scheduling.concurrent.SimpleAsyncTaskScheduler;
  * The context's {@code lifecycleProcessor}: Spring's own {@link DefaultLifecycleProcessor}, except
  * that every {@link Lifecycle} bean Lifecycle does not run itself is adopted as a component when the
  * context refreshes and left out when Spring stops its beans on close, so that the whole application
- * drains in one order. Spring still starts every bean; the engine stops them, executors, schedulers
- * and pools in the {@link Tier#INFRASTRUCTURE} tier after the web server. Why this seam and not
+ * drains in one order. Spring still starts every bean; the engine stops them, and executors,
+ * schedulers and the beans that Spring stops after the web server or that the web server and the
+ * components use ({@link AdoptionOrder}) in the {@link Tier#INFRASTRUCTURE} tier after the web server. Why this seam and not
  * proxies or a close listener: {@code docs/decisions.md}; what is adopted and what is left to
  * Spring: {@code docs/whole-application.md}.
  */
@@ -67,13 +68,6 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 
 	/** Spring Boot's separate management server (its child context): observability, stopped last. */
 	private static final String MANAGEMENT_SERVER_LIFECYCLE = "org.springframework.boot.actuate.autoconfigure.web.server.ChildManagementContextInitializer";
-
-	/**
-	 * Endings of the type names of {@code Lifecycle} beans that others use rather than do work:
-	 * pools and factories of connections, producers and clients.
-	 */
-	private static final List<String> INFRASTRUCTURE_TYPES = List.of("DataSource", "ConnectionPool", "Pool",
-			"ConnectionFactory", "ProducerFactory", "ClientFactory");
 
 	private final ObjectProvider<LifecycleManager> manager;
 
@@ -303,6 +297,9 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 		Map<String, Lifecycle> beans = getLifecycleBeans();
 		addWebServerClosingSteps(manager, beans);
 		addManagementServerLastStep(manager, beans);
+		AdoptionOrder order = new AdoptionOrder(this.beanFactory, webServerPhase(beans),
+				this.registrar::isManagedComponentBean);
+		Map<String, String> afterWebServer = new LinkedHashMap<>();
 		beans.forEach((name, bean) -> {
 			if (bean instanceof LifecycleCoordinator || WEB_SERVER_LIFECYCLES.contains(bean.getClass().getName())
 					|| bean.getClass().getName().equals(LOGGING_LIFECYCLE)
@@ -315,8 +312,12 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 				return;
 			}
 			AdoptedExecutor executor = (bean instanceof Executor pool) ? executor(name, pool) : null;
-			Tier tier = (executor != null || isInfrastructure(bean)) ? Tier.INFRASTRUCTURE : Tier.STANDARD;
-			register(manager, name, bean, getPhase(bean), tier, "Spring Lifecycle bean '" + name + "' ("
+			AdoptionOrder.Place place = order.place(name, bean, getPhase(bean));
+			Tier tier = (executor != null) ? Tier.INFRASTRUCTURE : place.tier();
+			if (executor == null && place.why() != null) {
+				afterWebServer.put(name, place.why());
+			}
+			register(manager, name, bean, place.phase(), tier, "Spring Lifecycle bean '" + name + "' ("
 					+ bean.getClass().getName() + ")", new AdoptedLifecycleBean(bean, executor), overrides);
 		});
 		adoptExecutors(manager, overrides);
@@ -325,6 +326,8 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 			logger.info("Lifecycle: adopted " + this.adopted.size() + " Spring lifecycle bean(s) as components: "
 					+ this.adopted.keySet());
 		}
+		afterWebServer.forEach((name, why) -> logger.info("Lifecycle: adopted bean '" + name
+				+ "' stops with the infrastructure, after the web server and the components: " + why));
 		if (!this.plainExecutors.isEmpty()) {
 			logger.info("Lifecycle: adopted " + this.plainExecutors.size() + " executor bean(s) as infrastructure: "
 					+ this.plainExecutors);
@@ -341,9 +344,23 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 		return bean.getClass().getName().startsWith(LifecycleManager.class.getPackageName() + ".");
 	}
 
-	private static boolean isInfrastructure(Lifecycle bean) {
-		String type = bean.getClass().getSimpleName();
-		return INFRASTRUCTURE_TYPES.stream().anyMatch(type::endsWith);
+	/**
+	 * The phase at which Spring begins the web server's shutdown: its graceful shutdown's, or its
+	 * stop's when it has none; {@code null} without a web server.
+	 */
+	private @Nullable Integer webServerPhase(Map<String, Lifecycle> beans) {
+		Integer stop = null;
+		for (Lifecycle bean : beans.values()) {
+			String type = bean.getClass().getName();
+			if (!WEB_SERVER_LIFECYCLES.contains(type)) {
+				continue;
+			}
+			if (type.endsWith(".WebServerGracefulShutdownLifecycle")) {
+				return getPhase(bean);
+			}
+			stop = getPhase(bean);
+		}
+		return stop;
 	}
 
 	/**
