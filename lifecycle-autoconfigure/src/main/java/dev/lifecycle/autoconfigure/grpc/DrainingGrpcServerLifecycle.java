@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.grpc.server.GrpcServerFactory;
+import org.springframework.grpc.server.InProcessGrpcServerFactory;
 import org.springframework.grpc.server.lifecycle.GrpcServerLifecycle;
 import org.springframework.grpc.server.lifecycle.GrpcServerStartedEvent;
 
@@ -66,6 +67,11 @@ final class DrainingGrpcServerLifecycle extends GrpcServerLifecycle {
 
 	String name() {
 		return this.name;
+	}
+
+	/** Whether only clients in this process can reach the server. */
+	boolean servesOnlyThisProcess() {
+		return getFactory() instanceof InProcessGrpcServerFactory;
 	}
 
 	@Override
