@@ -296,6 +296,8 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 		Map<String, LifecycleManagerProperties.Component> overrides = this.properties.getComponents();
 		Map<String, Lifecycle> beans = getLifecycleBeans();
 		addWebServerClosingSteps(manager, beans);
+		// Before the management server's stop: what it serves may still tell about the wait.
+		manager.addLastStep("common pool", this.springTimeout, CommonPool::awaitQuiet);
 		addManagementServerLastStep(manager, beans);
 		AdoptionOrder order = new AdoptionOrder(this.beanFactory, webServerPhase(beans),
 				this.registrar::isManagedComponentBean);
@@ -381,6 +383,11 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 			}
 			Object bean = this.beanFactory.getSingleton(name);
 			if (!(bean instanceof Executor pool) || bean instanceof Lifecycle || isEngines(bean)) {
+				continue;
+			}
+			if (CommonPool.is(bean)) {
+				logger.info("Lifecycle: executor bean '" + name + "' is the JDK's common pool, which never terminates:"
+						+ " not adopted; the shutdown's last step waits for the work handed to it");
 				continue;
 			}
 			AdoptedExecutor executor = executor(name, pool);
