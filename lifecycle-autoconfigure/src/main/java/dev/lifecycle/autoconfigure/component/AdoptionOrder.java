@@ -6,13 +6,12 @@ import java.util.HashSet;
 import java.util.Set;
 import java.util.function.Predicate;
 
+import dev.lifecycle.autoconfigure.ProcessLocalServer;
 import dev.lifecycle.core.Tier;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.context.Lifecycle;
-import org.springframework.grpc.server.InProcessGrpcServerFactory;
-import org.springframework.grpc.server.lifecycle.GrpcServerLifecycle;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -22,16 +21,13 @@ import org.springframework.util.ClassUtils;
  * the web server (its phase is below the web server's graceful-shutdown phase) is never stopped
  * before it. Beyond that, whatever the web server or a component uses stops after them: a bean that
  * a web server factory or a {@code @ManagedComponent} bean depends on, directly or not, and a
- * server that only this process's own clients reach (an in-process gRPC server), which stops last
- * of all. Decided from phases, dependencies and what the bean serves, never from a type's name; a
+ * {@link ProcessLocalServer} (an in-process gRPC server), which only this process's own clients
+ * reach and which stops last of all. Decided from phases, dependencies and what the bean serves, never from a type's name; a
  * {@code lifecycle.components.<bean>.tier} or {@code .phase} property still wins.
  */
 final class AdoptionOrder {
 
 	private static final String WEB_SERVER_FACTORY = "org.springframework.boot.web.server.WebServerFactory";
-
-	private static final boolean GRPC_PRESENT = ClassUtils.isPresent(
-			"org.springframework.grpc.server.lifecycle.GrpcServerLifecycle", AdoptionOrder.class.getClassLoader());
 
 	private final ConfigurableListableBeanFactory beanFactory;
 
@@ -63,7 +59,7 @@ final class AdoptionOrder {
 	 * @param phase its Spring phase
 	 */
 	Place place(String name, Lifecycle bean, int phase) {
-		if (GRPC_PRESENT && InProcessServers.isOne(bean)) {
+		if (bean instanceof ProcessLocalServer server && server.servesOnlyThisProcess()) {
 			return new Place(Tier.INFRASTRUCTURE, Integer.MIN_VALUE,
 					"serves only this process's own clients: stops after everything that may call it");
 		}
@@ -109,15 +105,6 @@ final class AdoptionOrder {
 	 * @param why why it stops after the web server, {@code null} in the standard drain
 	 */
 	record Place(Tier tier, int phase, @Nullable String why) {
-	}
-
-	/** Kept apart so that Spring gRPC's types load only when it is present. */
-	private static final class InProcessServers {
-
-		static boolean isOne(Lifecycle bean) {
-			return bean instanceof GrpcServerLifecycle server && server.getFactory() instanceof InProcessGrpcServerFactory;
-		}
-
 	}
 
 }

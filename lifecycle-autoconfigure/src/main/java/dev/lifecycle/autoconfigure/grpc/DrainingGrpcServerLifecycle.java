@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import dev.lifecycle.autoconfigure.ProcessLocalServer;
 import io.grpc.Server;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -24,7 +25,7 @@ import org.springframework.grpc.server.lifecycle.GrpcServerStartedEvent;
  * the server, so the stop always runs inside the sequence; events, log lines and port stay Spring
  * gRPC's.
  */
-final class DrainingGrpcServerLifecycle extends GrpcServerLifecycle {
+final class DrainingGrpcServerLifecycle extends GrpcServerLifecycle implements ProcessLocalServer {
 
 	private static final Log logger = LogFactory.getLog(DrainingGrpcServerLifecycle.class);
 
@@ -69,8 +70,8 @@ final class DrainingGrpcServerLifecycle extends GrpcServerLifecycle {
 		return this.name;
 	}
 
-	/** Whether only clients in this process can reach the server. */
-	boolean servesOnlyThisProcess() {
+	@Override
+	public boolean servesOnlyThisProcess() {
 		return getFactory() instanceof InProcessGrpcServerFactory;
 	}
 
