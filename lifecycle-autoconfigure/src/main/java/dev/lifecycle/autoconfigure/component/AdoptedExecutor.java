@@ -3,10 +3,15 @@ package dev.lifecycle.autoconfigure.component;
 import java.lang.reflect.Field;
 import java.util.LinkedHashSet;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.RejectedExecutionHandler;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -26,9 +31,11 @@ import org.springframework.util.ReflectionUtils;
  * One adopted executor or scheduler bean as the engine drains it, whatever its threads (Spring's
  * executors and schedulers, on virtual threads or not, and plain {@link ExecutorService} beans). At
  * its turn it takes no new work and waits, interrupting nothing, for every task it accepted, within
- * the engine's budget, so that a clean report means no accepted task was abandoned. A later task
+ * the engine's budget, so that a clean report means no accepted task was abandoned; a scheduled
+ * executor drops its triggers not yet due and waits only for the tasks running or due. A later task
  * runs on its caller (a plain {@link ThreadPoolExecutor} through its rejection policy, the JDK's
- * other executors through {@link CallerRunsAfterShutdown}). Threads still running tasks are named
+ * other executors through {@link CallerRunsAfterShutdown}); an executor of the application's own
+ * class that is no thread pool rejects it as its class does. Threads still running tasks are named
  * with their stacks when the budget or the ceiling runs out.
  */
 final class AdoptedExecutor {
@@ -133,8 +140,47 @@ final class AdoptedExecutor {
 				}
 			});
 		}
+		if (service instanceof ScheduledThreadPoolExecutor scheduled) {
+			// Triggers not yet due are dropped at shutdown rather than waited for.
+			scheduled.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+			scheduled.setContinueExistingPeriodicTasksAfterShutdownPolicy(false);
+		}
+		else if (service instanceof ScheduledExecutorService scheduled) {
+			dropNotYetDue(scheduled);
+			return;
+		}
 		// Not shutdownNow: a task that is running is allowed to finish within the budget.
 		service.shutdown();
+		while (!service.awaitTermination(1, TimeUnit.HOURS)) {
+			// The engine's budget, not this loop, decides how long the wait may last.
+		}
+	}
+
+	/**
+	 * A scheduled executor that hides its pool (the JDK's single-thread one) offers no policy to
+	 * drop its triggers at shutdown: a task submitted now runs once the tasks running or due before
+	 * it have finished; then the triggers not yet due are dropped. On a hidden pool of several
+	 * threads, a task still running on another thread at that instant is interrupted.
+	 */
+	private static void dropNotYetDue(ScheduledExecutorService service) throws InterruptedException {
+		Future<?> dueDone = null;
+		try {
+			dueDone = service.submit(() -> {
+			});
+		}
+		catch (RejectedExecutionException ex) {
+			// Already shut down by its owner: only its own termination is left to wait for.
+		}
+		service.shutdown();
+		if (dueDone != null) {
+			try {
+				dueDone.get();
+			}
+			catch (ExecutionException | CancellationException ex) {
+				// Nothing runs in it; it only marks the moment the earlier tasks were done.
+			}
+			service.shutdownNow();
+		}
 		while (!service.awaitTermination(1, TimeUnit.HOURS)) {
 			// The engine's budget, not this loop, decides how long the wait may last.
 		}

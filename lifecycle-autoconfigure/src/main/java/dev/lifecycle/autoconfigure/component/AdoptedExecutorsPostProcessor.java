@@ -9,6 +9,8 @@ import java.util.concurrent.ExecutorService;
 import dev.lifecycle.autoconfigure.ComponentOverrides;
 import dev.lifecycle.autoconfigure.LifecycleManagerProperties;
 import dev.lifecycle.spring.ManagedComponent;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.ObjectProvider;
@@ -25,6 +27,8 @@ import org.springframework.util.ClassUtils;
  * and {@code @Async} calls be rejected during the drain delay and the shutdown handlers.
  */
 final class AdoptedExecutorsPostProcessor implements BeanPostProcessor {
+
+	private static final Log logger = LogFactory.getLog(AdoptedExecutorsPostProcessor.class);
 
 	private final ObjectProvider<LifecycleManagerProperties> properties;
 
@@ -47,8 +51,16 @@ final class AdoptedExecutorsPostProcessor implements BeanPostProcessor {
 
 	@Override
 	public Object postProcessAfterInitialization(Object bean, String beanName) throws BeansException {
-		if (this.executors.containsKey(beanName) && CallerRunsAfterShutdown.appliesTo(bean)) {
+		if (!this.executors.containsKey(beanName)) {
+			return bean;
+		}
+		if (CallerRunsAfterShutdown.appliesTo(bean)) {
 			return CallerRunsAfterShutdown.decorate((ExecutorService) bean);
+		}
+		if (CallerRunsAfterShutdown.leftToItsClass(bean) && !CommonPool.is(bean)) {
+			logger.info("Lifecycle: executor bean '" + beanName + "' (" + bean.getClass().getName()
+					+ ") keeps its type: a task submitted to it after its turn in the shutdown is rejected as its"
+					+ " class rejects it, not run on its caller (that would take a proxy of another type)");
 		}
 		return bean;
 	}

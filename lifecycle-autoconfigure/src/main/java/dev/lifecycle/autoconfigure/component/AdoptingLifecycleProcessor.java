@@ -42,8 +42,9 @@ import org.springframework.scheduling.concurrent.SimpleAsyncTaskScheduler;
  * The context's {@code lifecycleProcessor}: Spring's own {@link DefaultLifecycleProcessor}, except
  * that every {@link Lifecycle} bean Lifecycle does not run itself is adopted as a component when the
  * context refreshes and left out when Spring stops its beans on close, so that the whole application
- * drains in one order. Spring still starts every bean; the engine stops them, executors, schedulers
- * and pools in the {@link Tier#INFRASTRUCTURE} tier after the web server. Why this seam and not
+ * drains in one order. Spring still starts every bean; the engine stops them, and executors,
+ * schedulers and the beans that Spring stops after the web server or that the web server and the
+ * components use ({@link AdoptionOrder}) in the {@link Tier#INFRASTRUCTURE} tier after the web server. Why this seam and not
  * proxies or a close listener: {@code docs/decisions.md}; what is adopted and what is left to
  * Spring: {@code docs/whole-application.md}.
  */
@@ -68,13 +69,6 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 
 	/** Spring Boot's separate management server (its child context): observability, stopped last. */
 	private static final String MANAGEMENT_SERVER_LIFECYCLE = "org.springframework.boot.actuate.autoconfigure.web.server.ChildManagementContextInitializer";
-
-	/**
-	 * Endings of the type names of {@code Lifecycle} beans that others use rather than do work:
-	 * pools and factories of connections, producers and clients.
-	 */
-	private static final List<String> INFRASTRUCTURE_TYPES = List.of("DataSource", "ConnectionPool", "Pool",
-			"ConnectionFactory", "ProducerFactory", "ClientFactory");
 
 	private final ObjectProvider<LifecycleManager> manager;
 
@@ -304,12 +298,17 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 		Map<String, Lifecycle> beans = getLifecycleBeans();
 		try {
 			addWebServerClosingSteps(manager, beans);
+			// Before the management server's stop: what it serves may still tell about the wait.
+			manager.addLastStep("common pool", this.springTimeout, CommonPool::awaitQuiet);
 			addManagementServerLastStep(manager, beans);
 		}
 		catch (InvalidOptionException ex) {
 			// Their timeout is Spring's per-phase timeout: the engine's error names that property.
 			throw OptionErrors.setting(ex, OptionErrors.SPRING_PHASE_TIMEOUT);
 		}
+		AdoptionOrder order = new AdoptionOrder(this.beanFactory, webServerPhase(beans),
+				this.registrar::isManagedComponentBean);
+		Map<String, String> afterWebServer = new LinkedHashMap<>();
 		beans.forEach((name, bean) -> {
 			if (bean instanceof LifecycleCoordinator || WEB_SERVER_LIFECYCLES.contains(bean.getClass().getName())
 					|| bean.getClass().getName().equals(LOGGING_LIFECYCLE)
@@ -322,8 +321,12 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 				return;
 			}
 			AdoptedExecutor executor = (bean instanceof Executor pool) ? executor(name, pool) : null;
-			Tier tier = (executor != null || isInfrastructure(bean)) ? Tier.INFRASTRUCTURE : Tier.STANDARD;
-			register(manager, name, bean, getPhase(bean), tier, "Spring Lifecycle bean '" + name + "' ("
+			AdoptionOrder.Place place = order.place(name, bean, getPhase(bean));
+			Tier tier = (executor != null) ? Tier.INFRASTRUCTURE : place.tier();
+			if (executor == null && place.why() != null) {
+				afterWebServer.put(name, place.why());
+			}
+			register(manager, name, bean, place.phase(), tier, "Spring Lifecycle bean '" + name + "' ("
 					+ bean.getClass().getName() + ")", new AdoptedLifecycleBean(bean, executor), overrides);
 		});
 		adoptExecutors(manager, overrides);
@@ -332,6 +335,8 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 			logger.info("Lifecycle: adopted " + this.adopted.size() + " Spring lifecycle bean(s) as components: "
 					+ this.adopted.keySet());
 		}
+		afterWebServer.forEach((name, why) -> logger.info("Lifecycle: adopted bean '" + name
+				+ "' stops with the infrastructure, after the web server and the components: " + why));
 		if (!this.plainExecutors.isEmpty()) {
 			logger.info("Lifecycle: adopted " + this.plainExecutors.size() + " executor bean(s) as infrastructure: "
 					+ this.plainExecutors);
@@ -348,9 +353,23 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 		return bean.getClass().getName().startsWith(LifecycleManager.class.getPackageName() + ".");
 	}
 
-	private static boolean isInfrastructure(Lifecycle bean) {
-		String type = bean.getClass().getSimpleName();
-		return INFRASTRUCTURE_TYPES.stream().anyMatch(type::endsWith);
+	/**
+	 * The phase at which Spring begins the web server's shutdown: its graceful shutdown's, or its
+	 * stop's when it has none; {@code null} without a web server.
+	 */
+	private @Nullable Integer webServerPhase(Map<String, Lifecycle> beans) {
+		Integer stop = null;
+		for (Lifecycle bean : beans.values()) {
+			String type = bean.getClass().getName();
+			if (!WEB_SERVER_LIFECYCLES.contains(type)) {
+				continue;
+			}
+			if (type.endsWith(".WebServerGracefulShutdownLifecycle")) {
+				return getPhase(bean);
+			}
+			stop = getPhase(bean);
+		}
+		return stop;
 	}
 
 	/**
@@ -371,6 +390,11 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 			}
 			Object bean = this.beanFactory.getSingleton(name);
 			if (!(bean instanceof Executor pool) || bean instanceof Lifecycle || isEngines(bean)) {
+				continue;
+			}
+			if (CommonPool.is(bean)) {
+				logger.info("Lifecycle: executor bean '" + name + "' is the JDK's common pool, which never terminates:"
+						+ " not adopted; the shutdown's last step waits for the work handed to it");
 				continue;
 			}
 			AdoptedExecutor executor = executor(name, pool);

@@ -16,7 +16,6 @@ import java.util.concurrent.FutureTask;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 
-import dev.lifecycle.core.LifecycleManager;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.ClassUtils;
@@ -27,8 +26,8 @@ import org.springframework.util.ClassUtils;
  * shut down at its turn runs on its caller, as a thread pool's does, rather than failing the
  * caller. Only {@code execute}, {@code submit} and {@code invoke*} run on the caller; a scheduled
  * task is still rejected, since running it at once would ignore its delay. Applied only to beans
- * whose class is not public, which no injection point can name, so the decorator changes no bean's
- * injectable type.
+ * of the JDK's own non-public classes, which no application code can name, so the decorator changes
+ * no bean's injectable type; an application's own class, public or not, is never replaced.
  */
 final class CallerRunsAfterShutdown implements InvocationHandler {
 
@@ -40,14 +39,27 @@ final class CallerRunsAfterShutdown implements InvocationHandler {
 
 	/**
 	 * Whether a bean is an executor service this decorator is for: not a thread pool (its rejection
-	 * policy does the same), not the engine's own critical executor (a component of its own), and
-	 * of a class no injection point can name.
+	 * policy does the same) and of a non-public class of the JDK's own modules, which no injection
+	 * point can name.
 	 */
 	static boolean appliesTo(Object bean) {
 		Class<?> type = bean.getClass();
 		return bean instanceof ExecutorService && !(bean instanceof ThreadPoolExecutor)
-				&& !Modifier.isPublic(type.getModifiers()) && !Proxy.isProxyClass(type)
-				&& !type.getName().startsWith(LifecycleManager.class.getPackageName() + ".");
+				&& !Modifier.isPublic(type.getModifiers()) && isJdks(type);
+	}
+
+	/**
+	 * Whether an executor service's late tasks are left to its own class: it is no thread pool and
+	 * caller-runs could only be given by a proxy that would change its type.
+	 */
+	static boolean leftToItsClass(Object bean) {
+		return bean instanceof ExecutorService && !(bean instanceof ThreadPoolExecutor) && !appliesTo(bean)
+				&& !isJdks(bean.getClass());
+	}
+
+	private static boolean isJdks(Class<?> type) {
+		Module module = type.getModule();
+		return module.isNamed() && module.getName().startsWith("java.");
 	}
 
 	/** The bean with every interface it implements, decorated. */

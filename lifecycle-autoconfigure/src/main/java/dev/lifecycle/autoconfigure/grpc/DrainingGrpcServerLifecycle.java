@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import dev.lifecycle.autoconfigure.ProcessLocalServer;
 import io.grpc.Server;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -12,6 +13,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.grpc.server.GrpcServerFactory;
+import org.springframework.grpc.server.InProcessGrpcServerFactory;
 import org.springframework.grpc.server.lifecycle.GrpcServerLifecycle;
 import org.springframework.grpc.server.lifecycle.GrpcServerStartedEvent;
 
@@ -23,7 +25,7 @@ import org.springframework.grpc.server.lifecycle.GrpcServerStartedEvent;
  * the server, so the stop always runs inside the sequence; events, log lines and port stay Spring
  * gRPC's.
  */
-final class DrainingGrpcServerLifecycle extends GrpcServerLifecycle {
+final class DrainingGrpcServerLifecycle extends GrpcServerLifecycle implements ProcessLocalServer {
 
 	private static final Log logger = LogFactory.getLog(DrainingGrpcServerLifecycle.class);
 
@@ -66,6 +68,11 @@ final class DrainingGrpcServerLifecycle extends GrpcServerLifecycle {
 
 	String name() {
 		return this.name;
+	}
+
+	@Override
+	public boolean servesOnlyThisProcess() {
+		return getFactory() instanceof InProcessGrpcServerFactory;
 	}
 
 	@Override
