@@ -2,10 +2,12 @@ package dev.lifecycle.core;
 
 import java.time.Duration;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -64,6 +66,9 @@ final class Component implements ComponentView {
 	private volatile @Nullable Thread thread;
 
 	private volatile HealthStatus healthStatus;
+
+	/** The work its stop cut short, as the component named it. */
+	private final List<String> cut = new CopyOnWriteArrayList<>();
 
 	Component(String name, ComponentOptions options, int registrationIndex, Work work, ComponentEvents events,
 			EngineThreads threads, CoarseClock clock) {
@@ -354,7 +359,13 @@ final class Component implements ComponentView {
 	}
 
 	ComponentReport report() {
-		return new ComponentReport(this.name, this.options.tier(), this.options.phase(), outcome(), this.duration);
+		return new ComponentReport(this.name, this.options.tier(), this.options.phase(), outcome(), this.duration,
+				List.copyOf(this.cut));
+	}
+
+	void recordCut(String what) {
+		this.cut.add(what);
+		logger.warn("Lifecycle: component '{}' cut short: {}", this.name, what);
 	}
 
 	void logCallbackFailure(RuntimeException ex) {

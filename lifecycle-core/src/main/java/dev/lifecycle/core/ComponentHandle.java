@@ -203,6 +203,18 @@ public final class ComponentHandle {
 		return this.component.openCritical();
 	}
 
+	/**
+	 * Names work this component's stop cut short: a call or request cancelled because a grace period,
+	 * a budget or the ceiling ran out. Each makes the shutdown report not clean and is listed in this
+	 * component's {@link ComponentReport#cut()}. Callable from any thread; once the shutdown report
+	 * is published it is only logged.
+	 * @param what what was cut, e.g. {@code "test.Drain/Slow (unary, running for 2004 ms)"}
+	 */
+	public void reportCut(String what) {
+		Objects.requireNonNull(what, "what");
+		this.component.recordCut(what);
+	}
+
 	long lastHeartbeat() {
 		return this.lastHeartbeat;
 	}

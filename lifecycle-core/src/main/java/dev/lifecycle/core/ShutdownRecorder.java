@@ -261,6 +261,9 @@ final class ShutdownRecorder implements LifecycleListener {
 		entry.put("outcome", (component.outcome() != null) ? component.outcome().label() : null);
 		entry.put("stopStartMs", stopStartMs);
 		entry.put("durationMs", component.duration().toMillis());
+		if (!component.cut().isEmpty()) {
+			entry.put("cut", component.cut());
+		}
 		return entry;
 	}
 

@@ -7,7 +7,7 @@ import java.util.List;
 /**
  * Turns what a sequence saw into its {@link ShutdownReport}. The exit code is decided here only:
  * the ceiling wins, then an unclean trigger, a death or a failed step; and a report is clean only
- * with exit code 0 and every waited-for component completed, so a dashboard and an exit code agree.
+ * with exit code 0, every waited-for component completed and none cut work short, so a dashboard and an exit code agree.
  */
 final class ShutdownVerdict {
 
@@ -20,6 +20,7 @@ final class ShutdownVerdict {
 		List<ComponentReport> reports = new ArrayList<>();
 		boolean abnormal = false;
 		boolean allCompleted = true;
+		boolean nothingCut = true;
 		for (Component component : components) {
 			Outcome outcome = component.outcome();
 			if (component.tier() == Tier.ADVISORY) {
@@ -28,7 +29,9 @@ final class ShutdownVerdict {
 				}
 				continue;
 			}
-			reports.add(component.report());
+			ComponentReport report = component.report();
+			reports.add(report);
+			nothingCut &= report.cut().isEmpty();
 			abnormal |= component.isDead();
 			allCompleted &= (outcome == Outcome.COMPLETED);
 		}
@@ -42,7 +45,7 @@ final class ShutdownVerdict {
 		else {
 			exitCode = ExitCodes.CLEAN;
 		}
-		boolean clean = exitCode == ExitCodes.CLEAN && allCompleted;
+		boolean clean = exitCode == ExitCodes.CLEAN && allCompleted && nothingCut;
 		return new ShutdownReport(trigger, reports, clean, exitCode, ceilingFired, Duration.ofNanos(elapsedNanos),
 				failedSteps, steps, diagnostics, failedRequests);
 	}
