@@ -365,7 +365,6 @@ final class Component implements ComponentView {
 
 	void recordCut(String what) {
 		this.cut.add(what);
-		logger.warn("Lifecycle: component '{}' cut short: {}", this.name, what);
 	}
 
 	void logCallbackFailure(RuntimeException ex) {
