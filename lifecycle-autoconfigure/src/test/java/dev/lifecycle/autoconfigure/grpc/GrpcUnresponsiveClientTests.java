@@ -108,7 +108,7 @@ class GrpcUnresponsiveClientTests {
 				"--lifecycle.grpc.client-grace=1s");
 		String name = "/" + GrpcDrainApplication.NAME.getFullMethodName();
 		try (DeafGrpcClient client = new DeafGrpcClient(port(context))) {
-			assertThat(client.call(name, Duration.ofSeconds(10))).as("served before the shutdown").isEqualTo("0");
+			assertThat(client.call(name, Duration.ofSeconds(30))).as("served before the shutdown").isEqualTo("0");
 
 			long trigger = System.nanoTime();
 			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
