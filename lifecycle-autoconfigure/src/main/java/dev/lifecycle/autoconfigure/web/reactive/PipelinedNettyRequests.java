@@ -1,6 +1,7 @@
 package dev.lifecycle.autoconfigure.web.reactive;
 
 import java.lang.reflect.Field;
+import java.time.Duration;
 import java.util.Collection;
 
 import io.netty.buffer.ByteBuf;
@@ -51,7 +52,7 @@ final class PipelinedNettyRequests {
 		if (channel.eventLoop().inEventLoop()) {
 			return Mono.just(pipelined(request));
 		}
-		return Mono.create((answer) -> {
+		Mono<Boolean> onTheLoop = Mono.create((answer) -> {
 			try {
 				channel.eventLoop().execute(() -> answer.success(pipelined(request)));
 			}
@@ -60,7 +61,11 @@ final class PipelinedNettyRequests {
 				answer.success(false);
 			}
 		});
+		// A loop that does not get to it in time (stopping, or stalled) holds no response: it says close.
+		return onTheLoop.timeout(LOOP_WAIT, Mono.just(false));
 	}
+
+	private static final Duration LOOP_WAIT = Duration.ofSeconds(1);
 
 	/**
 	 * Whether another request already follows this one on its connection; only on its event loop.
