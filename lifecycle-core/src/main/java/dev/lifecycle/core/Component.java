@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -78,6 +79,9 @@ final class Component implements ComponentView {
 
 	/** The work it says it leaves unfinished, as last told; empty for none. */
 	private volatile List<String> unfinishedWork = List.of();
+
+	/** The work its stop cut short, as the component named it. */
+	private final List<String> cut = new CopyOnWriteArrayList<>();
 
 	Component(String name, ComponentOptions options, int registrationIndex, ComponentWork work, ComponentEvents events,
 			EngineThreads threads, CoarseClock clock) {
@@ -436,7 +440,12 @@ final class Component implements ComponentView {
 	}
 
 	ComponentReport report() {
-		return new ComponentReport(this.name, this.options.tier(), this.options.phase(), outcome(), this.duration);
+		return new ComponentReport(this.name, this.options.tier(), this.options.phase(), outcome(), this.duration,
+				List.copyOf(this.cut));
+	}
+
+	void recordCut(String what) {
+		this.cut.add(what);
 	}
 
 	void logCallbackFailure(RuntimeException ex) {

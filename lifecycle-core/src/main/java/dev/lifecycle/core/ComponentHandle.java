@@ -217,6 +217,18 @@ public final class ComponentHandle {
 		return this.component.openCritical();
 	}
 
+	/**
+	 * Names work this component's stop cut short: a call or request cancelled because a grace period,
+	 * a budget or the ceiling ran out. Each makes the shutdown report not clean and is listed in this
+	 * component's {@link ComponentReport#cut()}. Callable from any thread; what is named after the
+	 * shutdown report was made (the ceiling fired) is in no report, so the caller logs it too.
+	 * @param what what was cut, e.g. {@code "test.Drain/Slow (unary, running for 2004 ms)"}
+	 */
+	public void reportCut(String what) {
+		Objects.requireNonNull(what, "what");
+		this.component.recordCut(what);
+	}
+
 	long lastHeartbeat() {
 		return this.lastHeartbeat;
 	}

@@ -56,7 +56,9 @@ final class ReportCodec {
 			entry.put("outcome", component.outcome());
 			entry.put("stopStartMs", component.stopStartMs());
 			entry.put("durationMs", component.durationMs());
-			putIfPresent(entry, "detail", component.detail());
+			if (!component.cut().isEmpty()) {
+				entry.put("cut", component.cut());
+			}
 			components.add(entry);
 		}
 		out.put("components", components);
@@ -129,7 +131,7 @@ final class ReportCodec {
 				components.add(new ShutdownRecord.ComponentEntry(name, text(component.get("tier")),
 						number(component.get("phase"), 0), text(component.get("outcome")),
 						boxed(component.get("stopStartMs")), number(component.get("durationMs"), 0),
-						text(component.get("detail"))));
+						texts(component.get("cut"))));
 			}
 		}
 		List<String> failedSteps = texts(map.get("failedSteps"));

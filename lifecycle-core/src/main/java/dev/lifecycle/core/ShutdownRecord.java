@@ -140,16 +140,21 @@ public record ShutdownRecord(long sequence, @Nullable String service, @Nullable 
 	 * @param outcome its {@link Outcome}'s label, {@code null} while it had not ended
 	 * @param stopStartMs when it was told to stop, from initiation, if that was seen
 	 * @param durationMs how long it took to end
-	 * @param detail what the part that stopped it adds about its end (e.g. calls it cut), or
-	 * {@code null} when it adds nothing
+	 * @param cut the work its stop cut short (calls or requests a grace period, a budget or the
+	 * ceiling cancelled), each named; empty when it cut nothing
 	 */
 	public record ComponentEntry(String name, @Nullable String tier, long phase, @Nullable String outcome,
-			@Nullable Long stopStartMs, long durationMs, @Nullable String detail) {
+			@Nullable Long stopStartMs, long durationMs, List<String> cut) {
+
+		/** Copies the list so an entry cannot change after it is made. */
+		public ComponentEntry {
+			cut = List.copyOf(cut);
+		}
 
 		static ComponentEntry of(ComponentReport component, @Nullable Long stopStartMs) {
 			return new ComponentEntry(component.name(), component.tier().name().toLowerCase(Locale.ROOT),
 					component.phase(), (component.outcome() != null) ? component.outcome().label() : null,
-					stopStartMs, component.duration().toMillis(), null);
+					stopStartMs, component.duration().toMillis(), component.cut());
 		}
 
 	}

@@ -6,9 +6,10 @@ import java.util.List;
 
 /**
  * Turns what a sequence saw into its {@link ShutdownReport}. The exit code is decided here only:
- * the ceiling wins, then an unclean trigger, a death or a failed step, then work cut short (a
- * budget that ran out, or work a component left unfinished); and a report is clean only with exit
- * code 0, so a dashboard and an exit code agree.
+ * the ceiling wins, then an unclean trigger, a death or a failed step, then work left for a later
+ * run (a budget that ran out, or work a component left unfinished); and a report is clean only with
+ * exit code 0, every waited-for component completed and none cut work short, so a dashboard and an
+ * exit code agree.
  */
 final class ShutdownVerdict {
 
@@ -22,6 +23,7 @@ final class ShutdownVerdict {
 		boolean abnormal = false;
 		boolean allCompleted = true;
 		List<String> unfinished = new ArrayList<>();
+		boolean nothingCut = true;
 		for (Component component : components) {
 			Outcome outcome = component.outcome();
 			if (component.tier() == Tier.ADVISORY) {
@@ -30,7 +32,9 @@ final class ShutdownVerdict {
 				}
 				continue;
 			}
-			reports.add(component.report());
+			ComponentReport report = component.report();
+			reports.add(report);
+			nothingCut &= report.cut().isEmpty();
 			abnormal |= component.isDead();
 			allCompleted &= (outcome == Outcome.COMPLETED);
 			for (String work : component.unfinishedWork()) {
@@ -55,7 +59,7 @@ final class ShutdownVerdict {
 		else {
 			exitCode = ExitCodes.CLEAN;
 		}
-		boolean clean = exitCode == ExitCodes.CLEAN && allCompleted;
+		boolean clean = exitCode == ExitCodes.CLEAN && allCompleted && nothingCut;
 		return new ShutdownReport(trigger, reports, clean, exitCode, ceilingFired, Duration.ofNanos(elapsedNanos),
 				failedSteps, steps, diagnostics, failedRequests, unfinished);
 	}

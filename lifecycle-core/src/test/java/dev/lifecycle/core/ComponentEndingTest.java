@@ -39,6 +39,24 @@ class ComponentEndingTest {
 	}
 
 	@Test
+	void aComponentThatCutWorkShortCompletesButMakesTheReportNotCleanAndNamesWhatItCut() throws InterruptedException {
+		LifecycleManager manager = newManager();
+		manager.registerPassive("server", ComponentOptions.defaults(),
+				(handle) -> handle.reportCut("orders/Place (unary, running for 2000 ms)"));
+		manager.start();
+
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		ShutdownReport report = manager.awaitTermination();
+
+		assertThat(report.component("server")).get().satisfies((c) -> {
+			assertThat(c.outcome()).isEqualTo(Outcome.COMPLETED);
+			assertThat(c.cut()).containsExactly("orders/Place (unary, running for 2000 ms)");
+		});
+		assertThat(report.clean()).isFalse();
+		assertThat(report.exitCode()).isEqualTo(ExitCodes.CLEAN);
+	}
+
+	@Test
 	void eachComponentOfAPhaseIsJudgedAtItsOwnDeadline() throws InterruptedException {
 		LifecycleManager manager = newManager();
 		CountDownLatch longDone = new CountDownLatch(1);

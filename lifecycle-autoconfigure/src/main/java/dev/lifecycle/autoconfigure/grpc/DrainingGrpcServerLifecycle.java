@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 import dev.lifecycle.autoconfigure.ProcessLocalServer;
 import io.grpc.Server;
@@ -21,19 +22,29 @@ import org.springframework.grpc.server.lifecycle.GrpcServerStartedEvent;
  * Spring gRPC's server lifecycle with its stop split in two, because a drain needs the GOAWAY
  * early and the wait late: {@link #goAway()} when the drain delay ends (no new calls, calls in
  * flight go on), then the stop in the standard drain waits for them and {@link #cancel(String)}
- * names what is left when the budget runs out. It counts as running until its stop has released
- * the server, so the stop always runs inside the sequence; events, log lines and port stay Spring
- * gRPC's.
+ * names what is left when the budget runs out. No client holds the stop: a client's grace after the
+ * GOAWAY, new calls are refused, and once nothing but streams whose clients do not read their end
+ * is left, the remaining connections are closed (those streams reset). Every call cancelled by the
+ * grace period, the budget or the ceiling is named to the engine, which reports the shutdown not
+ * clean. It counts as running until its stop has released the server, so the stop always runs
+ * inside the sequence; events, log lines and port stay Spring gRPC's.
  */
 final class DrainingGrpcServerLifecycle extends GrpcServerLifecycle implements ProcessLocalServer {
 
 	private static final Log logger = LogFactory.getLog(DrainingGrpcServerLifecycle.class);
+
+	/** How often the stop looks whether only clients that do not act hold the server. */
+	private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
 	private final String name;
 
 	private final Duration gracePeriod;
 
 	private final GrpcCallTracker calls;
+
+	private final Duration clientGrace;
+
+	private final Consumer<String> cuts;
 
 	private final ServerCapture capture;
 
@@ -46,11 +57,13 @@ final class DrainingGrpcServerLifecycle extends GrpcServerLifecycle implements P
 	private volatile boolean released;
 
 	private DrainingGrpcServerLifecycle(String name, GrpcServerFactory factory, Duration gracePeriod,
-			GrpcCallTracker calls, ServerCapture capture) {
+			GrpcCallTracker calls, Drain drain, ServerCapture capture) {
 		super(factory, gracePeriod, capture);
 		this.name = name;
 		this.gracePeriod = gracePeriod;
 		this.calls = calls;
+		this.clientGrace = drain.clientGrace();
+		this.cuts = drain.cuts();
 		this.capture = capture;
 	}
 
@@ -59,11 +72,21 @@ final class DrainingGrpcServerLifecycle extends GrpcServerLifecycle implements P
 	 * @param factory the server factory Spring gRPC configured
 	 * @param gracePeriod Spring gRPC's {@code spring.grpc.server.shutdown.grace-period}
 	 * @param calls the calls the server has open
+	 * @param drain what the server gives its clients and where it names the calls it cuts
 	 * @param publisher where Spring gRPC's server events go
 	 */
 	static DrainingGrpcServerLifecycle of(String name, GrpcServerFactory factory, Duration gracePeriod,
-			GrpcCallTracker calls, ApplicationEventPublisher publisher) {
-		return new DrainingGrpcServerLifecycle(name, factory, gracePeriod, calls, new ServerCapture(publisher));
+			GrpcCallTracker calls, Drain drain, ApplicationEventPublisher publisher) {
+		return new DrainingGrpcServerLifecycle(name, factory, gracePeriod, calls, drain,
+				new ServerCapture(publisher));
+	}
+
+	/**
+	 * How the server treats clients that do not act on its drain, and where it names what it cuts.
+	 * @param clientGrace how long a client has to act on the GOAWAY and to read the end of its stream
+	 * @param cuts told each call cancelled, as its description
+	 */
+	record Drain(Duration clientGrace, Consumer<String> cuts) {
 	}
 
 	String name() {
@@ -101,6 +124,7 @@ final class DrainingGrpcServerLifecycle extends GrpcServerLifecycle implements P
 		}
 		this.goneAway = true;
 		this.goAwayNanos = System.nanoTime();
+		this.calls.refuseNewCallsFrom(this.goAwayNanos + this.clientGrace.toNanos());
 		server.shutdown();
 		logger.info("Lifecycle: gRPC server '" + this.name + "' sent GOAWAY and takes no new calls ("
 				+ this.calls.openCalls() + " call(s) in flight)");
@@ -121,7 +145,23 @@ final class DrainingGrpcServerLifecycle extends GrpcServerLifecycle implements P
 		if (!open.isEmpty()) {
 			logger.warn("Lifecycle: gRPC server '" + this.name + "' cancelled " + open.size()
 					+ " call(s) still running when " + why + ": " + String.join(", ", open));
+			open.forEach(this.cuts);
 		}
+	}
+
+	/**
+	 * Closes the connections still open when no call is left but streams whose clients have not read
+	 * their end: a client that ignored the GOAWAY (and the PING after it) would otherwise hold the
+	 * connection, and a client that stopped reading its stream would hold the server, until the
+	 * budget. Their streams are reset; no call the application works on is cut.
+	 */
+	private void closeConnections(Server server) {
+		List<String> unread = this.calls.describeOpenCalls();
+		server.shutdownNow();
+		logger.info("Lifecycle: gRPC server '" + this.name + "' closed the connections still open "
+				+ this.clientGrace.toMillis() + " ms after its GOAWAY with no call running"
+				+ (unread.isEmpty() ? "" : "; reset " + unread.size()
+						+ " ended stream(s) whose clients did not read their end: " + String.join(", ", unread)));
 	}
 
 	@Override
@@ -144,20 +184,40 @@ final class DrainingGrpcServerLifecycle extends GrpcServerLifecycle implements P
 
 	/**
 	 * Waits for the calls in flight, up to Spring gRPC's grace period counted from the GOAWAY; a
-	 * cancellation (the budget ran out) ends the wait early.
+	 * cancellation (the budget ran out) ends the wait early. Once the client grace after the GOAWAY
+	 * has passed and nothing is left but ends no client reads, the connections are closed.
 	 * @return whether the server terminated
 	 */
 	private boolean awaitGracePeriod(Server server) {
+		long goAway;
+		synchronized (this) {
+			goAway = this.goAwayNanos;
+		}
+		long grace = this.clientGrace.toNanos();
+		boolean closed = false;
 		try {
-			if (this.gracePeriod.isNegative()) {
-				server.awaitTermination();
-				return true;
+			while (true) {
+				long now = System.nanoTime();
+				if (!closed && now - goAway >= grace && this.calls.onlyUnreadEndsOpen(now, grace)
+						&& !server.isTerminated()) {
+					closed = true;
+					closeConnections(server);
+				}
+				long wait = POLL_NANOS;
+				if (!this.gracePeriod.isNegative()) {
+					long remaining = goAway + this.gracePeriod.toNanos() - now;
+					if (remaining <= 0) {
+						return server.isTerminated();
+					}
+					wait = Math.min(wait, remaining);
+				}
+				if (server.awaitTermination(wait, TimeUnit.NANOSECONDS)) {
+					return true;
+				}
+				if (this.cancelled.get()) {
+					return server.isTerminated();
+				}
 			}
-			long remaining;
-			synchronized (this) {
-				remaining = this.goAwayNanos + this.gracePeriod.toNanos() - System.nanoTime();
-			}
-			return server.awaitTermination(Math.max(0, remaining), TimeUnit.NANOSECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

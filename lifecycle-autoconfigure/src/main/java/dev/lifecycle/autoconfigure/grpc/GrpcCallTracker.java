@@ -32,13 +32,26 @@ final class GrpcCallTracker implements ServerInterceptor {
 	static final String ENDED_DESCRIPTION = "The server is shutting down: this stream was ended by its drain; "
 			+ "retry to reach another instance";
 
+	/** What a client reads when it opens a call long after the server's GOAWAY. */
+	static final String REFUSED_DESCRIPTION = "The server is shutting down and takes no new calls; "
+			+ "retry to reach another instance";
+
 	private final Set<TrackedCall<?, ?>> open = ConcurrentHashMap.newKeySet();
 
 	private volatile boolean streamsEnded;
 
+	private volatile boolean refusing;
+
+	private volatile long refuseFrom;
+
 	@Override
 	public <ReqT, RespT> ServerCall.Listener<ReqT> interceptCall(ServerCall<ReqT, RespT> call, Metadata headers,
 			ServerCallHandler<ReqT, RespT> next) {
+		if (this.refusing && System.nanoTime() - this.refuseFrom >= 0) {
+			call.close(Status.UNAVAILABLE.withDescription(REFUSED_DESCRIPTION), new Metadata());
+			return new ServerCall.Listener<>() {
+			};
+		}
 		TrackedCall<ReqT, RespT> tracked = new TrackedCall<>(call, System.nanoTime());
 		if (tracked.isStream() && this.streamsEnded) {
 			tracked.endByDrain();
@@ -75,6 +88,29 @@ final class GrpcCallTracker implements ServerInterceptor {
 		}
 	}
 
+	/**
+	 * Refuses, with {@code UNAVAILABLE}, every call that starts from that instant on: a client that
+	 * still opens calls then has ignored its GOAWAY. Calls already open go on.
+	 * @param from a {@link System#nanoTime()} instant
+	 */
+	void refuseNewCallsFrom(long from) {
+		this.refuseFrom = from;
+		this.refusing = true;
+	}
+
+	/**
+	 * Whether every open call is a stream this tracker ended at least {@code grace} ago, whose end
+	 * its client has not read: nothing the application still works on. {@code true} with no call open.
+	 */
+	boolean onlyUnreadEndsOpen(long now, long grace) {
+		for (TrackedCall<?, ?> call : this.open) {
+			if (!call.endedByDrain || now - call.endedAt < grace) {
+				return false;
+			}
+		}
+		return true;
+	}
+
 	/** The calls open right now, each as {@code service/method (type, running for …)}, oldest first. */
 	List<String> describeOpenCalls() {
 		long now = System.nanoTime();
@@ -107,6 +143,8 @@ final class GrpcCallTracker implements ServerInterceptor {
 
 		private volatile boolean endedByDrain;
 
+		private volatile long endedAt;
+
 		TrackedCall(ServerCall<ReqT, RespT> delegate, long startNanos) {
 			super(delegate);
 			this.startNanos = startNanos;
@@ -124,6 +162,7 @@ final class GrpcCallTracker implements ServerInterceptor {
 					return false;
 				}
 				this.closed = true;
+				this.endedAt = System.nanoTime();
 				this.endedByDrain = true;
 				super.close(Status.UNAVAILABLE.withDescription(ENDED_DESCRIPTION), new Metadata());
 				return true;

@@ -2,6 +2,8 @@ package dev.lifecycle.autoconfigure.grpc;
 
 import java.time.Duration;
 
+import dev.lifecycle.core.LifecycleManager;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.grpc.server.autoconfigure.GrpcServerProperties;
@@ -22,11 +24,18 @@ final class GrpcServerLifecyclePostProcessor implements BeanPostProcessor {
 
 	private final ObjectProvider<GrpcServerProperties> properties;
 
+	private final ObjectProvider<LifecycleGrpcProperties> drain;
+
+	private final ObjectProvider<LifecycleManager> manager;
+
 	GrpcServerLifecyclePostProcessor(ObjectProvider<GrpcCallTracker> calls, ApplicationEventPublisher publisher,
-			ObjectProvider<GrpcServerProperties> properties) {
+			ObjectProvider<GrpcServerProperties> properties, ObjectProvider<LifecycleGrpcProperties> drain,
+			ObjectProvider<LifecycleManager> manager) {
 		this.calls = calls;
 		this.publisher = publisher;
 		this.properties = properties;
+		this.drain = drain;
+		this.manager = manager;
 	}
 
 	@Override
@@ -37,8 +46,13 @@ final class GrpcServerLifecyclePostProcessor implements BeanPostProcessor {
 			GrpcServerLifecycle lifecycle = (GrpcServerLifecycle) bean;
 			// Spring Boot builds its lifecycles with this grace period.
 			Duration gracePeriod = properties.getShutdown().getGracePeriod();
+			Duration clientGrace = this.drain.getObject().getClientGrace();
+			// The adopted lifecycle's component bears the bean's name.
+			DrainingGrpcServerLifecycle.Drain drain = new DrainingGrpcServerLifecycle.Drain(clientGrace,
+					(call) -> this.manager.ifAvailable((manager) -> manager.handle(beanName)
+						.ifPresent((handle) -> handle.reportCut(call))));
 			return DrainingGrpcServerLifecycle.of(beanName, lifecycle.getFactory(), gracePeriod,
-					this.calls.getObject(), this.publisher);
+					this.calls.getObject(), drain, this.publisher);
 		}
 		return bean;
 	}

@@ -64,8 +64,9 @@ public final class LifecycleGrpcAutoConfiguration {
 	@Bean
 	static GrpcServerLifecyclePostProcessor lifecycleGrpcServerLifecyclePostProcessor(
 			ObjectProvider<GrpcCallTracker> tracker, ApplicationEventPublisher publisher,
-			ObjectProvider<GrpcServerProperties> properties) {
-		return new GrpcServerLifecyclePostProcessor(tracker, publisher, properties);
+			ObjectProvider<GrpcServerProperties> properties, ObjectProvider<LifecycleGrpcProperties> drain,
+			ObjectProvider<LifecycleManager> manager) {
+		return new GrpcServerLifecyclePostProcessor(tracker, publisher, properties, drain, manager);
 	}
 
 	@Bean

@@ -1,5 +1,7 @@
 package dev.lifecycle.autoconfigure.grpc;
 
+import java.time.Duration;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -29,6 +31,14 @@ public class LifecycleGrpcProperties {
 	 */
 	private boolean endStreams = true;
 
+	/**
+	 * How long a client has, after the GOAWAY, to stop opening calls on its connection, and, after
+	 * its stream ended, to read that end. Later calls are refused with UNAVAILABLE; once no call is
+	 * running, the connections still open are closed and the ended streams nobody read are reset,
+	 * so that no client holds the server's stop.
+	 */
+	private Duration clientGrace = Duration.ofSeconds(2);
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -43,6 +53,14 @@ public class LifecycleGrpcProperties {
 
 	public void setHealth(boolean health) {
 		this.health = health;
+	}
+
+	public Duration getClientGrace() {
+		return this.clientGrace;
+	}
+
+	public void setClientGrace(Duration clientGrace) {
+		this.clientGrace = clientGrace;
 	}
 
 	public boolean isEndStreams() {

@@ -43,6 +43,11 @@ class GrpcDrainApplication {
 
 	static final MethodDescriptor<String, String> TICKS = method("Ticks", MethodDescriptor.MethodType.SERVER_STREAMING);
 
+	static final MethodDescriptor<String, String> FLOOD = method("Flood", MethodDescriptor.MethodType.SERVER_STREAMING);
+
+	/** Set once a flood stream could not send because its client reads nothing. */
+	final CountDownLatch floodStalled = new CountDownLatch(1);
+
 	final List<Integer> exitCodes = new CopyOnWriteArrayList<>();
 
 	final CountDownLatch releaseStuck = new CountDownLatch(1);
@@ -78,6 +83,7 @@ class GrpcDrainApplication {
 				}
 			}))
 			.addMethod(TICKS, ServerCalls.asyncServerStreamingCall(this::tick))
+			.addMethod(FLOOD, ServerCalls.asyncServerStreamingCall(this::flood))
 			.build();
 		return () -> definition;
 	}
@@ -95,6 +101,25 @@ class GrpcDrainApplication {
 				this.ticksSent.incrementAndGet();
 			}
 		}, 0, 50, TimeUnit.MILLISECONDS);
+	}
+
+	/** Sends 16 KiB messages as fast as the client's flow control lets it, until the call ends. */
+	private void flood(String request, StreamObserver<String> response) {
+		ServerCallStreamObserver<String> stream = (ServerCallStreamObserver<String>) response;
+		String message = "x".repeat(16 * 1024);
+		ScheduledFuture<?>[] task = new ScheduledFuture<?>[1];
+		stream.setOnCancelHandler(() -> task[0].cancel(false));
+		task[0] = this.ticker.scheduleAtFixedRate(() -> {
+			if (stream.isCancelled()) {
+				return;
+			}
+			if (stream.isReady()) {
+				stream.onNext(message);
+			}
+			else {
+				this.floodStalled.countDown();
+			}
+		}, 0, 5, TimeUnit.MILLISECONDS);
 	}
 
 	private static void reply(StreamObserver<String> response, String value) {

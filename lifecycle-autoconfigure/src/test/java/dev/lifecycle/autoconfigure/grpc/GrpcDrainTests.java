@@ -278,6 +278,10 @@ class GrpcDrainTests {
 			.isInstanceOfSatisfying(StatusRuntimeException.class,
 					(ex) -> assertThat(ex.getStatus().getCode()).isNotEqualTo(Status.Code.OK));
 		assertThat(report.component("nettyGrpcServerLifecycle").orElseThrow().outcome()).isEqualTo(Outcome.TIMEOUT);
+		assertThat(report.component("nettyGrpcServerLifecycle").orElseThrow().cut()).as("named in the report")
+			.singleElement()
+			.asString()
+			.startsWith("test.Drain/Stuck (unary, running for ");
 		assertThat(report.clean()).isFalse();
 		assertThat(report.ceilingFired()).isFalse();
 		assertThat(elapsed).as("drain delay + budget, far from the 20 s ceiling").isLessThan(Duration.ofSeconds(8));

@@ -80,30 +80,38 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 	private void closeWhenCommittedAfterTheShutdownBegan(ServerWebExchange exchange) {
 		ServerHttpResponse response = exchange.getResponse();
 		response.beforeCommit(() -> {
-			if (!this.manager.isShutdownInitiated() || pipelinedAfter(exchange)) {
-				// The last request of a pipeline says close; those before it are served on the connection.
+			if (!this.manager.isShutdownInitiated()) {
 				return Mono.empty();
 			}
-			response.getHeaders().set(HttpHeaders.CONNECTION, "close");
-			try {
-				HttpStatusCode status = response.getStatusCode();
-				ChunkedFraming.keep(ServerHttpResponseDecorator.getNativeResponse(response),
-						HttpMethod.HEAD.equals(exchange.getRequest().getMethod()), (status != null) ? status.value() : 200,
-						response.getHeaders().getContentLength() >= 0);
-			}
-			catch (IllegalArgumentException ex) {
-				// A response with no native response behind it (a test double): nothing to frame.
-			}
-			return Mono.empty();
+			// The last request of a pipeline says close; those before it are served on the connection.
+			return pipelinedAfter(exchange).doOnNext((pipelined) -> {
+				if (!pipelined) {
+					sayClose(exchange, response);
+				}
+			}).then();
 		});
 	}
 
-	private static boolean pipelinedAfter(ServerWebExchange exchange) {
+	private static void sayClose(ServerWebExchange exchange, ServerHttpResponse response) {
+		response.getHeaders().set(HttpHeaders.CONNECTION, "close");
 		try {
-			return PipelinedNettyRequests.pipelined(ServerHttpRequestDecorator.getNativeRequest(exchange.getRequest()));
+			HttpStatusCode status = response.getStatusCode();
+			ChunkedFraming.keep(ServerHttpResponseDecorator.getNativeResponse(response),
+					HttpMethod.HEAD.equals(exchange.getRequest().getMethod()), (status != null) ? status.value() : 200,
+					response.getHeaders().getContentLength() >= 0);
 		}
 		catch (IllegalArgumentException ex) {
-			return false;
+			// A response with no native response behind it (a test double): nothing to frame.
+		}
+	}
+
+	private static Mono<Boolean> pipelinedAfter(ServerWebExchange exchange) {
+		try {
+			return PipelinedNettyRequests
+				.pipelinedAfter(ServerHttpRequestDecorator.getNativeRequest(exchange.getRequest()));
+		}
+		catch (IllegalArgumentException ex) {
+			return Mono.just(false);
 		}
 	}
 

@@ -1,13 +1,16 @@
 package dev.lifecycle.autoconfigure.web.reactive;
 
 import java.lang.reflect.Field;
+import java.time.Duration;
 import java.util.Collection;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelPipeline;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
 import reactor.netty.Connection;
 import reactor.netty.NettyPipeline;
 
@@ -22,7 +25,9 @@ import org.springframework.util.ReflectionUtils;
  * the drain says {@code Connection: close} only on the last request of an HTTP/1.1 pipeline.
  * A request that follows is either still undecoded in its HTTP codec's input
  * (Netty hands each request on as it decodes it, so the next ones wait there while this one is
- * answered on the same thread) or decoded and queued in its traffic handler.
+ * answered on the same thread) or decoded and queued in its traffic handler. Both belong to the
+ * connection's event loop and are read there only: a handler that answers on another thread would
+ * otherwise see them half-updated, or a buffer Netty has already released and reused.
  */
 final class PipelinedNettyRequests {
 
@@ -34,7 +39,36 @@ final class PipelinedNettyRequests {
 	}
 
 	/**
-	 * Whether another request already follows this one on its connection.
+	 * Whether another request already follows this one on its connection, decided on the
+	 * connection's event loop: at once when called there, else when the loop runs it.
+	 * @param request the native request of Reactor Netty
+	 * @return {@code true} only when Netty is known to hold a further request
+	 */
+	static Mono<Boolean> pipelinedAfter(Object request) {
+		if (!(request instanceof Connection connection)) {
+			return Mono.just(false);
+		}
+		Channel channel = connection.channel();
+		if (channel.eventLoop().inEventLoop()) {
+			return Mono.just(pipelined(request));
+		}
+		Mono<Boolean> onTheLoop = Mono.create((answer) -> {
+			try {
+				channel.eventLoop().execute(() -> answer.success(pipelined(request)));
+			}
+			catch (RuntimeException ex) {
+				// The loop is shutting down: the connection goes with it.
+				answer.success(false);
+			}
+		});
+		// A loop that does not get to it in time (stopping, or stalled) holds no response: it says close.
+		return onTheLoop.timeout(LOOP_WAIT, Mono.just(false));
+	}
+
+	private static final Duration LOOP_WAIT = Duration.ofSeconds(1);
+
+	/**
+	 * Whether another request already follows this one on its connection; only on its event loop.
 	 * @param request the native request of Reactor Netty
 	 * @return {@code true} only when Netty is known to hold a further request
 	 */

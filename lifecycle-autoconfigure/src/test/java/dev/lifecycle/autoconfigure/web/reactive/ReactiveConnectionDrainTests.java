@@ -224,6 +224,12 @@ public class ReactiveConnectionDrainTests {
 				return "hello";
 			}
 
+			/** Answers later, on another thread than the one that read the request. */
+			@GetMapping("/hello-later")
+			reactor.core.publisher.Mono<String> helloLater() {
+				return reactor.core.publisher.Mono.delay(Duration.ofMillis(5)).thenReturn("hello");
+			}
+
 			/** Reads its body before it answers, as an API that stores what it is sent does. */
 			@org.springframework.web.bind.annotation.PostMapping("/hello")
 			reactor.core.publisher.Mono<String> helloWithBody(
