@@ -128,6 +128,33 @@ public class ReactiveConnectionDrainTests {
 	}
 
 	@Test
+	void theReadinessProbesOwn503sDuringTheDrainAreNotFailedRequestsWhileAnApplicationServerErrorIs()
+			throws Exception {
+		ConfigurableApplicationContext context = start("lifecycle.drain-delay=4s",
+				"management.endpoints.web.base-path=/manage", "management.endpoint.health.probes.enabled=true");
+		LifecycleManager manager = context.getBean(LifecycleManager.class);
+		try {
+			int port = port(context);
+			manager.triggerShutdown(ShutdownReason.SIGNAL, "test");
+			assertThat(status(port, "/manage/health/readiness")).as("the probe at the configured base path")
+				.isEqualTo(503);
+			assertThat(status(port, "/manage/health/readiness")).isEqualTo(503);
+			assertThat(status(port, "/broken")).isEqualTo(500);
+		}
+		finally {
+			context.close();
+		}
+		assertThat(manager.report().orElseThrow().failedRequests()).as("the application's error only").isEqualTo(1);
+	}
+
+	private static int status(int port, String path) throws Exception {
+		try (Socket socket = new Socket("localhost", port)) {
+			socket.setSoTimeout((int) Duration.ofSeconds(10).toMillis());
+			return RawHttp.get(socket, path).status();
+		}
+	}
+
+	@Test
 	void anEndlessEventStreamCompletesWhenTheDrainDelayEnds() throws Exception {
 		try (ConfigurableApplicationContext context = start()) {
 			HttpResponse<java.util.stream.Stream<String>> response = HttpClient.newHttpClient()
@@ -229,6 +256,11 @@ public class ReactiveConnectionDrainTests {
 			reactor.core.publisher.Mono<String> helloWithBody(
 					@org.springframework.web.bind.annotation.RequestBody reactor.core.publisher.Mono<String> body) {
 				return body.map((read) -> "hello");
+			}
+
+			@GetMapping("/broken")
+			String broken() {
+				throw new IllegalStateException("a dependency is gone");
 			}
 
 			@GetMapping("/nothing")
