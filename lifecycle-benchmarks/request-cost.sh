@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
-# What the starter costs per request: the request-cost app (an MVC GET /hello and a gRPC unary echo,
-# with the actuator and the Prometheus registry) run with Lifecycle's jars on its class path and
+# What the starter costs per request: the request-cost app (a GET /hello on MVC/Tomcat, the same on
+# WebFlux/Reactor Netty, and a gRPC unary echo, with the actuator and the Prometheus registry) run with Lifecycle's jars on its class path and
 # without them (the app uses no Lifecycle type, so the classes are the same), in interleaved rounds
-# (with, without, with, ... the order alternating per round) after one discarded warm-up round each.
-# Every variant's server runs for the whole stack; only one is under load at a time.
+# (with, without, with, ... the order alternating per round) after one discarded warm-up round each
+# (WARMUP seconds, default 20).
+# Every variant's server runs for the whole stack (started afresh for each stack); only one is under
+# load at a time.
 #   cpu_us_per_req  server JVM CPU time (utime + stime from /proc/<pid>/stat) over the round / requests
 #                   answered: robust on a shared machine, where wall-clock figures are not
 #   rps             requests (calls) answered per second
 #   p99_ms          99th percentile latency reported by the load client
 # The table gives each measure's median over the rounds for each variant and the ratio with/without.
 #
-# Load: HTTP with wrk (1 thread, CONNECTIONS keep-alive connections); gRPC with the project's GrpcLoad
+# Load: HTTP (stacks http and webflux) with wrk (1 thread, CONNECTIONS keep-alive connections); gRPC with the project's GrpcLoad
 # (saturation: CONCURRENCY calls in flight over 2 channels, no streams).
 #
-# Usage: lifecycle-benchmarks/request-cost.sh [--rounds 6] [--seconds 10] [--stacks "http grpc"]
+# Usage: lifecycle-benchmarks/request-cost.sh [--rounds 6] [--seconds 10] [--warmup 20] [--stacks "http grpc webflux"]
 #          [--baseline DIR] [--out DIR]
 #   --baseline DIR  adds a variant "baseline": Lifecycle's jars from DIR (lifecycle-core, -autoconfigure
 #                   and -starter jars of another build) instead of the current ones, so a change is
@@ -25,11 +27,12 @@ set -uo pipefail
 # shellcheck source=scripts/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/scripts/lib.sh"
 
-ROUNDS=6 SECONDS_PER_ROUND=10 STACKS="http grpc" BASELINE= OUT=$BENCH_DIR/target/results
+ROUNDS=6 SECONDS_PER_ROUND=10 WARMUP=20 STACKS="http grpc webflux" BASELINE= OUT=$BENCH_DIR/target/results
 while (($#)); do
   case $1 in
     --rounds) ROUNDS=$2; shift 2 ;;
     --seconds) SECONDS_PER_ROUND=$2; shift 2 ;;
+    --warmup) WARMUP=$2; shift 2 ;;
     --stacks) STACKS=$2; shift 2 ;;
     --baseline) BASELINE=$(cd "$2" && pwd); shift 2 ;;
     --out) OUT=$2; shift 2 ;;
@@ -65,16 +68,17 @@ classpath() { # variant -> the app's class path for it
   esac
 }
 
-start() { # variant index -> starts the server, sets PIDS[variant]
-  local v=$1 http=$((BASE_PORT + 2 * $2)) grpc=$((BASE_PORT + 2 * $2 + 1)) dir=$WORK/$1
+start() { # variant index stack -> starts the server, sets PIDS[variant]
+  local v=$1 http=$((BASE_PORT + 2 * $2)) grpc=$((BASE_PORT + 2 * $2 + 1)) dir=$WORK/$1-$3 extra=()
   mkdir -p "$dir"
+  [[ $3 == webflux ]] && extra=(--spring.main.web-application-type=reactive
+    --spring.autoconfigure.exclude=org.springframework.boot.tomcat.autoconfigure.reactive.TomcatReactiveWebServerAutoConfiguration)
   port_free "$http" && port_free "$grpc" || die "port $http or $grpc is in use"
   "$JAVA" -Xms256m -Xmx256m -cp "$(classpath "$v")" dev.lifecycle.benchmarks.cost.RequestCostApplication \
     --server.port="$http" --spring.grpc.server.port="$grpc" \
-    --lifecycle.pre-stop.path="$dir/prestop" --lifecycle.run-marker.path="$dir/running" \
+    --lifecycle.pre-stop.path="$dir/prestop" --lifecycle.run-marker.path="$dir/running" "${extra[@]}" \
     >"$dir/app.log" 2>&1 &
   PIDS[$v]=$!
-  wait_http_200 "http://127.0.0.1:$http/actuator/health/readiness" 120 "${PIDS[$v]}" || die "$v did not start; see $dir/app.log"
   if [[ $v == without ]] && grep -q '/lifecycle-\(core\|autoconfigure\)' <(classpath without | tr ':' '\n'); then
     die "the variant without the starter has Lifecycle on its class path"
   fi
@@ -88,12 +92,13 @@ to_ms() { # wrk latency like 1.23ms, 456.00us, 1.02s -> ms
 
 round() { # stack round variant index
   local stack=$1 r=$2 v=$3 pid=${PIDS[$3]} http=$((BASE_PORT + 2 * $4)) grpc=$((BASE_PORT + 2 * $4 + 1))
-  local dir=$WORK/$v/$stack-$r requests rps p99 t0 t1 load
+  local dir=$WORK/$v/$stack-$r requests rps p99 t0 t1 load seconds=$SECONDS_PER_ROUND
+  [[ $r == warmup ]] && seconds=$WARMUP
   mkdir -p "$dir"
   load=$(load_avg)
   t0=$(cpu_ticks "$pid")
-  if [[ $stack == http ]]; then
-    wrk -t1 -c"$CONNECTIONS" -d"${SECONDS_PER_ROUND}s" --latency "http://127.0.0.1:$http/hello" >"$dir/wrk.txt" 2>&1
+  if [[ $stack != grpc ]]; then
+    wrk -t1 -c"$CONNECTIONS" -d"${seconds}s" --latency "http://127.0.0.1:$http/hello" >"$dir/wrk.txt" 2>&1
     t1=$(cpu_ticks "$pid")
     requests=$(awk '/requests in/ { print $1 }' "$dir/wrk.txt")
     rps=$(awk '/^Requests\/sec/ { print $2 }' "$dir/wrk.txt")
@@ -101,7 +106,7 @@ round() { # stack round variant index
     grep -q 'Non-2xx' "$dir/wrk.txt" && die "$v answered errors; see $dir/wrk.txt"
   else
     "$JAVA" -cp "$LOAD_JAR" dev.lifecycle.benchmarks.grpc.GrpcLoad --target="127.0.0.1:$grpc" --out="$dir" \
-      --stop-file="$dir/never" --max-seconds="$SECONDS_PER_ROUND" --streams=0 --channels=2 \
+      --stop-file="$dir/never" --max-seconds="$seconds" --streams=0 --channels=2 \
       --concurrency="$CONCURRENCY" >"$dir/load.log" 2>&1 || die "GrpcLoad failed; see $dir/load.log"
     t1=$(cpu_ticks "$pid")
     requests=$(jq '.statuses.OK // 0' "$dir/wrk-summary.json")
@@ -118,19 +123,26 @@ round() { # stack round variant index
   log "  $stack $v round $r: $requests requests, CPU $cpu s = $per us/request, $rps/s, p99 $p99 ms (load $load)"
 }
 
-log "request cost: stacks $STACKS, variants $VARIANTS, $ROUNDS rounds of $SECONDS_PER_ROUND s (load $(load_avg))"
-i=0
-for v in $VARIANTS; do start "$v" "$i"; i=$((i + 1)); done
+log "request cost: stacks $STACKS, variants $VARIANTS, $ROUNDS rounds of $SECONDS_PER_ROUND s after $WARMUP s of warm-up (load $(load_avg))"
 read -ra ORDER <<<"$VARIANTS"
 for stack in $STACKS; do
+  # Started together, then awaited: a busy machine takes minutes to start three JVMs one by one.
+  i=0; for v in "${ORDER[@]}"; do start "$v" "$i" "$stack"; i=$((i + 1)); done
+  i=0; for v in "${ORDER[@]}"; do
+    wait_http_200 "http://127.0.0.1:$((BASE_PORT + 2 * i))/actuator/health/readiness" 600 "${PIDS[$v]}" ||
+      die "$v did not start; see $WORK/$v-$stack/app.log"
+    i=$((i + 1))
+  done
   i=0; for v in "${ORDER[@]}"; do round "$stack" warmup "$v" "$i"; i=$((i + 1)); done
   for ((r = 1; r <= ROUNDS; r++)); do
     # The order alternates, so no variant always runs right after the same one.
     if ((r % 2)); then seq=$(seq 0 $((${#ORDER[@]} - 1))); else seq=$(seq $((${#ORDER[@]} - 1)) -1 0); fi
     for k in $seq; do round "$stack" "$r" "${ORDER[$k]}" "$k"; done
   done
+  for v in "${ORDER[@]}"; do kill -TERM "${PIDS[$v]}" 2>/dev/null; done
+  for v in "${ORDER[@]}"; do wait_pid_exit "${PIDS[$v]}" 60; done
+  PIDS=()
 done
-stop_all; PIDS=()
 
 med() { awk -F'\t' -v s="$1" -v v="$2" -v c="$3" '$1 == s && $3 == v { print $c }' "$TSV" >"$WORK/col"; median "$WORK/col"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
