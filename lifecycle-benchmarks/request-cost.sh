@@ -107,12 +107,13 @@ round() { # stack round variant index
   else
     "$JAVA" -cp "$LOAD_JAR" dev.lifecycle.benchmarks.grpc.GrpcLoad --target="127.0.0.1:$grpc" --out="$dir" \
       --stop-file="$dir/never" --max-seconds="$seconds" --streams=0 --channels=2 \
-      --concurrency="$CONCURRENCY" >"$dir/load.log" 2>&1 || die "GrpcLoad failed; see $dir/load.log"
+      --concurrency="$CONCURRENCY" --deadline-ms=60000 >"$dir/load.log" 2>&1 || die "GrpcLoad failed; see $dir/load.log"
     t1=$(cpu_ticks "$pid")
     requests=$(jq '.statuses.OK // 0' "$dir/wrk-summary.json")
     rps=$(jq '.statuses.OK / .duration_us * 1e6' "$dir/wrk-summary.json")
     p99=$(jq '.latency_us.p99 / 1000' "$dir/wrk-summary.json")
-    [[ $(jq '.requests - (.statuses.OK // 0)' "$dir/wrk-summary.json") == 0 ]] || die "$v failed calls; see $dir"
+    # A failed call is a broken run, except while warming up on a starved machine.
+    [[ $r == warmup || $(jq '.requests - (.statuses.OK // 0)' "$dir/wrk-summary.json") == 0 ]] || die "$v failed calls; see $dir"
     rm -f "$dir/acked-grpc.txt"
   fi
   ((requests > 0)) || die "$v answered nothing in $stack round $r"
