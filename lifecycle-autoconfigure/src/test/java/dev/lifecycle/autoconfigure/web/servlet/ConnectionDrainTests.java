@@ -131,13 +131,29 @@ class ConnectionDrainTests {
 	@Test
 	void theReadinessProbesOwn503sDuringTheDrainAreNotFailedRequestsWhileAnApplicationServerErrorIs()
 			throws Exception {
-		ConfigurableApplicationContext context = start("lifecycle.drain-delay=4s",
+		// An adaptive drain held open by the application's own traffic for as long as the test needs,
+		// however slow the machine: it ends once that traffic stops.
+		ConfigurableApplicationContext context = start("lifecycle.drain-delay=15s",
+				"lifecycle.drain-quiet-period=3s", "lifecycle.drain-minimum=1s",
 				"management.endpoints.web.base-path=/manage", "management.endpoint.health.probes.enabled=true",
 				"management.endpoint.health.probes.add-additional-paths=true");
 		LifecycleManager manager = context.getBean(LifecycleManager.class);
+		int port = port(context);
+		java.util.concurrent.atomic.AtomicBoolean traffic = new java.util.concurrent.atomic.AtomicBoolean(true);
+		Thread application = new Thread(() -> {
+			while (traffic.get()) {
+				try {
+					closingOrNot(port, "/hello");
+					Thread.sleep(100);
+				}
+				catch (Exception ex) {
+					return;
+				}
+			}
+		});
 		try {
-			int port = port(context);
 			manager.triggerShutdown(ShutdownReason.SIGNAL, "test");
+			application.start();
 			assertThat(closingOrNot(port, "/manage/health/readiness")).as("the probe at the configured base path")
 				.isEqualTo(503);
 			assertThat(closingOrNot(port, "/manage/health/readiness")).isEqualTo(503);
@@ -145,6 +161,8 @@ class ConnectionDrainTests {
 			assertThat(closingOrNot(port, "/broken")).isEqualTo(500);
 		}
 		finally {
+			traffic.set(false);
+			application.join();
 			context.close();
 		}
 		assertThat(manager.report().orElseThrow().failedRequests()).as("the application's error only").isEqualTo(1);
