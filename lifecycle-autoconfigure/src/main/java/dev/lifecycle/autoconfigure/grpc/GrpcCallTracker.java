@@ -137,6 +137,9 @@ final class GrpcCallTracker implements ServerInterceptor {
 
 		private final long startNanos;
 
+		/** Only a stream is ever closed from the drain's thread; other calls need no lock. */
+		private final boolean stream;
+
 		private final Object lock = new Object();
 
 		private boolean closed;
@@ -148,11 +151,12 @@ final class GrpcCallTracker implements ServerInterceptor {
 		TrackedCall(ServerCall<ReqT, RespT> delegate, long startNanos) {
 			super(delegate);
 			this.startNanos = startNanos;
+			MethodType type = delegate.getMethodDescriptor().getType();
+			this.stream = type == MethodType.SERVER_STREAMING || type == MethodType.BIDI_STREAMING;
 		}
 
 		boolean isStream() {
-			MethodType type = getMethodDescriptor().getType();
-			return type == MethodType.SERVER_STREAMING || type == MethodType.BIDI_STREAMING;
+			return this.stream;
 		}
 
 		/** Closes the call with the drain's status; {@code false} if it was closed already. */
@@ -171,6 +175,10 @@ final class GrpcCallTracker implements ServerInterceptor {
 
 		@Override
 		public void sendHeaders(Metadata headers) {
+			if (!this.stream) {
+				super.sendHeaders(headers);
+				return;
+			}
 			synchronized (this.lock) {
 				if (!this.closed) {
 					super.sendHeaders(headers);
@@ -180,6 +188,10 @@ final class GrpcCallTracker implements ServerInterceptor {
 
 		@Override
 		public void sendMessage(RespT message) {
+			if (!this.stream) {
+				super.sendMessage(message);
+				return;
+			}
 			synchronized (this.lock) {
 				if (!this.closed) {
 					super.sendMessage(message);
@@ -189,6 +201,10 @@ final class GrpcCallTracker implements ServerInterceptor {
 
 		@Override
 		public void close(Status status, Metadata trailers) {
+			if (!this.stream) {
+				super.close(status, trailers);
+				return;
+			}
 			synchronized (this.lock) {
 				if (!this.closed) {
 					this.closed = true;

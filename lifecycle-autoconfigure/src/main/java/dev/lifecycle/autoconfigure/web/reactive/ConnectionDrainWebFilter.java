@@ -1,6 +1,9 @@
 package dev.lifecycle.autoconfigure.web.reactive;
 
+import java.net.InetSocketAddress;
+
 import dev.lifecycle.autoconfigure.web.Http2Drain;
+import dev.lifecycle.autoconfigure.web.OwnRequests;
 import dev.lifecycle.autoconfigure.web.StreamDrain;
 import dev.lifecycle.autoconfigure.web.servlet.ChunkedFraming;
 import dev.lifecycle.core.LifecycleHost;
@@ -17,6 +20,7 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
+import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpRequestDecorator;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.http.server.reactive.ServerHttpResponseDecorator;
@@ -27,9 +31,11 @@ import org.springframework.web.server.WebFilterChain;
 /**
  * The reactive counterpart of {@link ConnectionDrainFilter} (Reactor Netty): from the first instant
  * of a shutdown every HTTP/1.x response carries {@code Connection: close}, so keep-alive clients
- * reconnect elsewhere during the drain delay (HTTP/2 gets a GOAWAY from {@link Http2Drain}); every
- * request counts for the adaptive drain, and streaming responses complete cleanly when the
- * {@link StreamDrain} says so, so none holds the graceful shutdown.
+ * reconnect elsewhere during the drain delay (HTTP/2 gets a GOAWAY from {@link Http2Drain}); the
+ * application's requests after the trigger count for the adaptive drain and, when they fail, for the
+ * report (the actuator's, probes included, are neither: {@link OwnRequests}), and streaming
+ * responses complete cleanly when the {@link StreamDrain} says so, so none holds the graceful
+ * shutdown.
  */
 final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 
@@ -39,18 +45,24 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 
 	private final Http2Drain http2;
 
+	private final OwnRequests own;
+
 	private final Sinks.Empty<Void> streamsEnded = Sinks.empty();
 
-	ConnectionDrainWebFilter(LifecycleManager manager, boolean connectionClose, StreamDrain streams, Http2Drain http2) {
+	ConnectionDrainWebFilter(LifecycleManager manager, boolean connectionClose, StreamDrain streams, Http2Drain http2,
+			OwnRequests own) {
 		this.manager = manager;
 		this.connectionClose = connectionClose;
 		this.http2 = http2;
+		this.own = own;
 		streams.register(this.streamsEnded::tryEmitEmpty);
 	}
 
 	@Override
 	public Mono<Void> filter(ServerWebExchange exchange, WebFilterChain chain) {
-		LifecycleHost.of(this.manager).recordActivity();
+		if (this.manager.isShutdownInitiated() && counts(exchange)) {
+			LifecycleHost.of(this.manager).recordActivity();
+		}
 		// A WebSocket upgrade keeps its connection: the socket ends with the streams instead. An
 		// offer of h2c the server does not take is answered in HTTP/1.1 like any request.
 		if (this.connectionClose
@@ -63,7 +75,8 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 		return chain.filter(exchange.mutate().response(response).build()).doFinally((signal) -> {
 			// An error is answered with a server error by the handler after this filter.
 			HttpStatusCode status = exchange.getResponse().getStatusCode();
-			if (signal == SignalType.ON_ERROR || (status != null && status.is5xxServerError())) {
+			if ((signal == SignalType.ON_ERROR || (status != null && status.is5xxServerError()))
+					&& this.manager.isShutdownInitiated() && counts(exchange)) {
 				LifecycleHost.of(this.manager).recordFailedRequest();
 			}
 			if (this.manager.isShutdownInitiated()) {
@@ -90,6 +103,13 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 				}
 			}).then();
 		});
+	}
+
+	/** Whether the request is the application's, not the actuator's. */
+	private boolean counts(ServerWebExchange exchange) {
+		ServerHttpRequest request = exchange.getRequest();
+		InetSocketAddress local = request.getLocalAddress();
+		return !this.own.isOwn(request.getPath().pathWithinApplication().value(), (local != null) ? local.getPort() : -1);
 	}
 
 	private static void sayClose(ServerWebExchange exchange, ServerHttpResponse response) {

@@ -4,6 +4,7 @@ import dev.lifecycle.autoconfigure.ConditionalOnLifecycleEnabled;
 import dev.lifecycle.autoconfigure.LifecycleManagerProperties;
 import dev.lifecycle.autoconfigure.web.Http2Drain;
 import dev.lifecycle.autoconfigure.web.LifecycleWebAutoConfiguration;
+import dev.lifecycle.autoconfigure.web.OwnRequests;
 import dev.lifecycle.autoconfigure.web.StreamDrain;
 import dev.lifecycle.core.LifecycleManager;
 
@@ -16,11 +17,13 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplicat
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.ImportRuntimeHints;
+import org.springframework.core.env.Environment;
 
 /**
  * Connection drain on the reactive stack (Reactor Netty): a web filter that closes HTTP/1.x
  * connections after their response once a shutdown began ({@code lifecycle.connection-close}),
- * counts requests for the adaptive drain and ends long-lived streams at their turn.
+ * counts the application's requests (not the actuator's) for the adaptive drain and the report, and
+ * ends long-lived streams at their turn.
  */
 @AutoConfiguration(after = LifecycleWebAutoConfiguration.class)
 @ConditionalOnLifecycleEnabled
@@ -36,8 +39,9 @@ public final class LifecycleReactiveDrainAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "lifecycleConnectionDrainWebFilter")
 		ConnectionDrainWebFilter lifecycleConnectionDrainWebFilter(LifecycleManager manager,
-				LifecycleManagerProperties properties, StreamDrain streams, Http2Drain http2) {
-			return new ConnectionDrainWebFilter(manager, properties.isConnectionClose(), streams, http2);
+				LifecycleManagerProperties properties, StreamDrain streams, Http2Drain http2, Environment environment) {
+			return new ConnectionDrainWebFilter(manager, properties.isConnectionClose(), streams, http2,
+					OwnRequests.from(environment));
 		}
 
 	}

@@ -4,6 +4,7 @@ import dev.lifecycle.autoconfigure.ConditionalOnLifecycleEnabled;
 import dev.lifecycle.autoconfigure.LifecycleManagerProperties;
 import dev.lifecycle.autoconfigure.web.Http2Drain;
 import dev.lifecycle.autoconfigure.web.LifecycleWebAutoConfiguration;
+import dev.lifecycle.autoconfigure.web.OwnRequests;
 import dev.lifecycle.autoconfigure.web.StreamDrain;
 import dev.lifecycle.core.LifecycleManager;
 
@@ -18,11 +19,13 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.core.Ordered;
+import org.springframework.core.env.Environment;
 
 /**
  * Connection drain on the servlet stacks (Tomcat, Jetty): a filter that closes HTTP/1.x
  * connections after their response once a shutdown began ({@code lifecycle.connection-close}),
- * counts requests for the adaptive drain and ends long-lived streams at their turn.
+ * counts the application's requests (not the actuator's) for the adaptive drain and the report, and
+ * ends long-lived streams at their turn.
  */
 @AutoConfiguration(after = LifecycleWebAutoConfiguration.class)
 @ConditionalOnLifecycleEnabled
@@ -38,9 +41,10 @@ public final class LifecycleServletDrainAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "lifecycleConnectionDrainFilter")
 		FilterRegistrationBean<ConnectionDrainFilter> lifecycleConnectionDrainFilter(LifecycleManager manager,
-				LifecycleManagerProperties properties, StreamDrain streams, Http2Drain http2) {
+				LifecycleManagerProperties properties, StreamDrain streams, Http2Drain http2, Environment environment) {
+			ServletTraffic traffic = new ServletTraffic(manager, OwnRequests.from(environment));
 			FilterRegistrationBean<ConnectionDrainFilter> registration = new FilterRegistrationBean<>(
-					new ConnectionDrainFilter(manager, properties.isConnectionClose(), streams, http2));
+					new ConnectionDrainFilter(manager, properties.isConnectionClose(), traffic, streams, http2));
 			registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
 			registration.setAsyncSupported(true);
 			return registration;

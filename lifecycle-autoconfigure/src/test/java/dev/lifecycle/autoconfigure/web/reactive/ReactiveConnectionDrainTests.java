@@ -128,6 +128,51 @@ public class ReactiveConnectionDrainTests {
 	}
 
 	@Test
+	void theReadinessProbesOwn503sDuringTheDrainAreNotFailedRequestsWhileAnApplicationServerErrorIs()
+			throws Exception {
+		// An adaptive drain held open by the application's own traffic for as long as the test needs,
+		// however slow the machine: it ends once that traffic stops.
+		ConfigurableApplicationContext context = start("lifecycle.drain-delay=15s", "lifecycle.drain-quiet-period=3s",
+				"lifecycle.drain-minimum=1s", "management.endpoints.web.base-path=/manage",
+				"management.endpoint.health.probes.enabled=true");
+		LifecycleManager manager = context.getBean(LifecycleManager.class);
+		int port = port(context);
+		java.util.concurrent.atomic.AtomicBoolean traffic = new java.util.concurrent.atomic.AtomicBoolean(true);
+		Thread application = new Thread(() -> {
+			while (traffic.get()) {
+				try {
+					status(port, "/hello");
+					Thread.sleep(100);
+				}
+				catch (Exception ex) {
+					return;
+				}
+			}
+		});
+		try {
+			manager.triggerShutdown(ShutdownReason.SIGNAL, "test");
+			application.start();
+			assertThat(status(port, "/manage/health/readiness")).as("the probe at the configured base path")
+				.isEqualTo(503);
+			assertThat(status(port, "/manage/health/readiness")).isEqualTo(503);
+			assertThat(status(port, "/broken")).isEqualTo(500);
+		}
+		finally {
+			traffic.set(false);
+			application.join();
+			context.close();
+		}
+		assertThat(manager.report().orElseThrow().failedRequests()).as("the application's error only").isEqualTo(1);
+	}
+
+	private static int status(int port, String path) throws Exception {
+		try (Socket socket = new Socket("localhost", port)) {
+			socket.setSoTimeout((int) Duration.ofSeconds(10).toMillis());
+			return RawHttp.get(socket, path).status();
+		}
+	}
+
+	@Test
 	void anEndlessEventStreamCompletesWhenTheDrainDelayEnds() throws Exception {
 		try (ConfigurableApplicationContext context = start()) {
 			HttpResponse<java.util.stream.Stream<String>> response = HttpClient.newHttpClient()
@@ -235,6 +280,11 @@ public class ReactiveConnectionDrainTests {
 			reactor.core.publisher.Mono<String> helloWithBody(
 					@org.springframework.web.bind.annotation.RequestBody reactor.core.publisher.Mono<String> body) {
 				return body.map((read) -> "hello");
+			}
+
+			@GetMapping("/broken")
+			String broken() {
+				throw new IllegalStateException("a dependency is gone");
 			}
 
 			@GetMapping("/nothing")

@@ -128,6 +128,82 @@ class ConnectionDrainTests {
 		assertThat(manager.report().orElseThrow().failedRequests()).isEqualTo(2);
 	}
 
+	@Test
+	void theReadinessProbesOwn503sDuringTheDrainAreNotFailedRequestsWhileAnApplicationServerErrorIs()
+			throws Exception {
+		// An adaptive drain held open by the application's own traffic for as long as the test needs,
+		// however slow the machine: it ends once that traffic stops.
+		ConfigurableApplicationContext context = start("lifecycle.drain-delay=15s",
+				"lifecycle.drain-quiet-period=3s", "lifecycle.drain-minimum=1s",
+				"management.endpoints.web.base-path=/manage", "management.endpoint.health.probes.enabled=true",
+				"management.endpoint.health.probes.add-additional-paths=true");
+		LifecycleManager manager = context.getBean(LifecycleManager.class);
+		int port = port(context);
+		java.util.concurrent.atomic.AtomicBoolean traffic = new java.util.concurrent.atomic.AtomicBoolean(true);
+		Thread application = new Thread(() -> {
+			while (traffic.get()) {
+				try {
+					closingOrNot(port, "/hello");
+					Thread.sleep(100);
+				}
+				catch (Exception ex) {
+					return;
+				}
+			}
+		});
+		try {
+			manager.triggerShutdown(ShutdownReason.SIGNAL, "test");
+			application.start();
+			assertThat(closingOrNot(port, "/manage/health/readiness")).as("the probe at the configured base path")
+				.isEqualTo(503);
+			assertThat(closingOrNot(port, "/manage/health/readiness")).isEqualTo(503);
+			assertThat(closingOrNot(port, "/readyz")).as("the probe at its additional path").isEqualTo(503);
+			assertThat(closingOrNot(port, "/broken")).isEqualTo(500);
+		}
+		finally {
+			traffic.set(false);
+			application.join();
+			context.close();
+		}
+		assertThat(manager.report().orElseThrow().failedRequests()).as("the application's error only").isEqualTo(1);
+	}
+
+	@Test
+	void probesPolledThroughTheDrainDoNotKeepAnAdaptiveDrainGoing() throws Exception {
+		try (ConfigurableApplicationContext context = start("lifecycle.drain-delay=15s",
+				"lifecycle.drain-quiet-period=300ms", "lifecycle.drain-minimum=500ms",
+				"management.endpoint.health.probes.enabled=true")) {
+			int port = port(context);
+			LifecycleManager manager = context.getBean(LifecycleManager.class);
+			manager.triggerShutdown(ShutdownReason.SIGNAL, "test");
+			java.util.concurrent.atomic.AtomicBoolean polling = new java.util.concurrent.atomic.AtomicBoolean(true);
+			Thread prober = new Thread(() -> {
+				while (polling.get()) {
+					try {
+						closingOrNot(port, "/actuator/health/readiness");
+						closingOrNot(port, "/actuator/health/liveness");
+						Thread.sleep(50);
+					}
+					catch (Exception ex) {
+						return;
+					}
+				}
+			});
+			prober.start();
+			try {
+				var report = manager.awaitTermination(Duration.ofSeconds(20)).orElseThrow();
+				assertThat(report.steps()).filteredOn((step) -> step.name().equals("drain delay"))
+					.singleElement()
+					.satisfies((step) -> assertThat(step.duration()).as("probes are not traffic")
+						.isLessThan(Duration.ofSeconds(8)));
+			}
+			finally {
+				polling.set(false);
+				prober.join();
+			}
+		}
+	}
+
 	private static int closingOrNot(int port, String path) throws Exception {
 		try (Socket socket = new Socket("localhost", port)) {
 			socket.setSoTimeout((int) Duration.ofSeconds(10).toMillis());

@@ -1,0 +1,141 @@
+package dev.lifecycle.autoconfigure.web.servlet;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.lifecycle.autoconfigure.web.StreamDrain;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletResponse;
+
+/**
+ * The asynchronous responses still open, each with the response the filter served it, so that the
+ * streaming ones end when the streams do and none holds the graceful shutdown. A response waiting
+ * for its single result is a request in flight like any other and is left to finish.
+ */
+final class AsyncResponses {
+
+	private final Map<AsyncContext, HttpServletResponse> open = new ConcurrentHashMap<>();
+
+	private final StreamDrain streams;
+
+	AsyncResponses(StreamDrain streams) {
+		this.streams = streams;
+		streams.register(this::endStreams);
+	}
+
+	/** Tracks a response until it completes, ending it at once if the streams have ended. */
+	void track(AsyncContext context, HttpServletResponse served) {
+		if (this.open.putIfAbsent(context, served) != null) {
+			return;
+		}
+		context.addListener(new Forgetting(context, served));
+		if (this.streams.isEnded()) {
+			endIfStreaming(context);
+		}
+	}
+
+	/** How many are tracked: those still open. */
+	int tracked() {
+		return this.open.size();
+	}
+
+	private void endStreams() {
+		this.open.keySet().forEach(this::endIfStreaming);
+	}
+
+	/**
+	 * Ends a response that streams: one whose body has begun, or that announced a stream (server-sent
+	 * events, NDJSON) and has sent nothing yet. A response still waiting for its single result (a
+	 * {@code Callable}, {@code DeferredResult} or {@code CompletableFuture} of a controller) is a
+	 * request in flight like any other: cutting it short would answer an empty body for work that
+	 * was done. It keeps its place here and ends at a later sweep if it starts streaming.
+	 */
+	private void endIfStreaming(AsyncContext context) {
+		try {
+			if (!isStreaming(context.getResponse())) {
+				return;
+			}
+		}
+		catch (IllegalStateException ex) {
+			// Completed meanwhile: nothing to end.
+			this.open.remove(context);
+			return;
+		}
+		complete(context);
+	}
+
+	private static boolean isStreaming(ServletResponse response) {
+		if (response.isCommitted()) {
+			return true;
+		}
+		String type = response.getContentType();
+		if (type == null) {
+			return false;
+		}
+		String lower = type.toLowerCase(Locale.ROOT);
+		return lower.startsWith("text/event-stream") || lower.startsWith("application/x-ndjson");
+	}
+
+	private void complete(AsyncContext context) {
+		HttpServletResponse served = this.open.remove(context);
+		try {
+			// A stream that has sent nothing yet is committed by its completion: it says close too.
+			if (served instanceof ClosingResponse closing) {
+				closing.closeIfShuttingDown();
+			}
+			context.complete();
+		}
+		catch (IllegalStateException ex) {
+			// Already completed by the application: nothing to end.
+		}
+	}
+
+	/** Forgets a response when it ends, following it into each new asynchronous cycle. */
+	private final class Forgetting implements AsyncListener {
+
+		private final AsyncContext context;
+
+		private final HttpServletResponse served;
+
+		Forgetting(AsyncContext context, HttpServletResponse served) {
+			this.context = context;
+			this.served = served;
+		}
+
+		@Override
+		public void onComplete(AsyncEvent event) {
+			forget();
+		}
+
+		@Override
+		public void onTimeout(AsyncEvent event) {
+			forget();
+		}
+
+		@Override
+		public void onError(AsyncEvent event) {
+			forget();
+		}
+
+		private void forget() {
+			AsyncResponses.this.open.remove(this.context);
+		}
+
+		@Override
+		public void onStartAsync(AsyncEvent event) {
+			// A result that is itself asynchronous (a DeferredResult of a StreamingResponseBody)
+			// starts a new cycle, whose events reach only the listeners registered for it.
+			forget();
+			AsyncContext next = event.getAsyncContext();
+			if (next != null) {
+				track(next, this.served);
+			}
+		}
+
+	}
+
+}
