@@ -14,6 +14,8 @@
 # Prints PASS/FAIL lines and the time of each phase; exit 1 if any check FAILs.
 #
 #   .ci/check-image.sh
+#   .ci/check-image.sh --prepare     only the tools and the base image (CI runs it in the background
+#                                    during its first pass, which needs neither)
 #   .ci/check-image.sh --measure N   the figures instead of the checks: image size with and without
 #                                    the AOT cache, time to ready and SIGTERM -> exit, N starts each,
 #                                    with the ConfigMap's settings (not run by CI)
@@ -400,6 +402,15 @@ manifest_config() {
 
 main() {
 	if [[ "${1:-}" == --measure ]]; then measure "${2:-3}"; return; fi
+	if [[ "${1:-}" == --prepare ]]; then
+		# the tools and the base image only: CI runs this in the background during its first pass
+		local started=$SECONDS
+		phase "tools" ensure_tools
+		phase "base image" base_image
+		printf '  %s\n' "${timings[@]}"
+		echo "check-image --prepare: $((SECONDS - started)) s"
+		return
+	fi
 	local started=$SECONDS
 	phase "tools" ensure_tools
 	phase "base image" base_image

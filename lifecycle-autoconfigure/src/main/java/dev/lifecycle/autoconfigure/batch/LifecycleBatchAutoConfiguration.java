@@ -57,8 +57,11 @@ public final class LifecycleBatchAutoConfiguration {
 		StaleJobRecovery recovery = new StaleJobRecovery(batch.isRecover(), owner(properties, environment),
 				manager, repository, operator);
 		BatchJobsComponent component = new BatchJobsComponent(running, operator, recovery);
-		manager.registerPassive(BatchJobsComponent.NAME,
-				ComponentOptions.defaults().withGracefulShutdown(BatchJobsComponent.DEFAULT_BUDGET), component);
+		// It serves the jobs the application launches: like an adopted bean, it neither holds back nor
+		// triggers the automatic completed shutdown of an application whose finite work is done.
+		manager.registerPassive(BatchJobsComponent.NAME, ComponentOptions.defaults()
+			.withGracefulShutdown(BatchJobsComponent.DEFAULT_BUDGET)
+			.withSupporting(true), component);
 		return component;
 	}
 

@@ -2,6 +2,8 @@ package dev.lifecycle.autoconfigure.web;
 
 import java.util.List;
 
+import dev.lifecycle.core.Internal;
+
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 
@@ -13,6 +15,7 @@ import org.springframework.core.env.Environment;
  * 503 during the drain is the drain working. On a management port of its own every request is the
  * actuator's.
  */
+@Internal
 public final class OwnRequests {
 
 	private final List<String> prefixes;
