@@ -73,7 +73,9 @@ public final class ComponentOverrides {
 		Declared declared = new Declared(options.phase(), options.tier(), options.gracefulShutdown().orElse(null),
 				options.livenessDeadline().orElse(null), options.stallThreshold(), options.finite(), Origin.CODE,
 				"the registration of component '" + name + "' in code");
-		return resolve(name, declared, overrides);
+		Resolved resolved = resolve(name, declared, overrides);
+		// No property sets it: a supporting component registered in code stays one.
+		return new Resolved(resolved.options().withSupporting(options.supporting()), resolved.origins());
 	}
 
 	/**
