@@ -8,6 +8,7 @@ import dev.lifecycle.autoconfigure.web.InFlightRequest;
 import dev.lifecycle.autoconfigure.web.RawHttp;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.ShutdownReason;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -294,6 +295,8 @@ class ConnectionDrainTests {
 		}
 	}
 
+	// Its request must reach the server within the 1 s drain delay: alone, not beside another fork.
+	@Tag("load-sensitive")
 	@ParameterizedTest
 	@ValueSource(strings = { "tomcat", "jetty" })
 	void anAsynchronousRequestInFlightWhenTheDrainDelayEndsGetsItsResult(String server) throws Exception {
