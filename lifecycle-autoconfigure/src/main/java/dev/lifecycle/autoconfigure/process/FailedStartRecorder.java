@@ -27,6 +27,16 @@ public final class FailedStartRecorder implements DestructionAwareBeanPostProces
 
 	private static final Log logger = LogFactory.getLog(FailedStartRecorder.class);
 
+	private final boolean enabled;
+
+	/**
+	 * @param enabled whether Lifecycle is on: an inert manager ({@code lifecycle.enabled=false})
+	 * never starts, and its end is no failed start
+	 */
+	FailedStartRecorder(boolean enabled) {
+		this.enabled = enabled;
+	}
+
 	@Override
 	public Object postProcessAfterInitialization(Object bean, String beanName) throws BeansException {
 		if (bean instanceof LifecycleManager manager) {
@@ -46,6 +56,9 @@ public final class FailedStartRecorder implements DestructionAwareBeanPostProces
 			return;
 		}
 		EarlySignalTrap.forget(manager);
+		if (!this.enabled) {
+			return;
+		}
 		if (!manager.triggerShutdown(ShutdownReason.START_FAILED, TriggerSource.REFRESH.label(),
 				"the application context failed before Lifecycle started")) {
 			// A shutdown reached it: whoever started that one waits for it.

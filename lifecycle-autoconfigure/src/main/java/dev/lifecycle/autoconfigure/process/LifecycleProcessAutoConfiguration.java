@@ -44,8 +44,9 @@ public final class LifecycleProcessAutoConfiguration {
 
 	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-	static FailedStartRecorder lifecycleFailedStartRecorder() {
-		return new FailedStartRecorder();
+	static FailedStartRecorder lifecycleFailedStartRecorder(Environment environment) {
+		// Asked at run time too: an application processed ahead of time keeps this bean when switched off.
+		return new FailedStartRecorder(!LifecycleSwitch.isOff(environment));
 	}
 
 	@Bean
