@@ -63,10 +63,7 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 		if (this.manager.isShutdownInitiated() && counts(exchange)) {
 			LifecycleHost.of(this.manager).recordActivity();
 		}
-		// A WebSocket upgrade keeps its connection: the socket ends with the streams instead. An
-		// offer of h2c the server does not take is answered in HTTP/1.1 like any request.
-		if (this.connectionClose
-				&& !"websocket".equalsIgnoreCase(exchange.getRequest().getHeaders().getFirst(HttpHeaders.UPGRADE))) {
+		if (this.connectionClose) {
 			closeWhenCommittedAfterTheShutdownBegan(exchange);
 		}
 		ServerHttpResponse response = new EndingStreams(exchange.getResponse(), this.streamsEnded.asMono());
@@ -93,7 +90,11 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 	private void closeWhenCommittedAfterTheShutdownBegan(ServerWebExchange exchange) {
 		ServerHttpResponse response = exchange.getResponse();
 		response.beforeCommit(() -> {
-			if (!this.manager.isShutdownInitiated()) {
+			// A WebSocket upgrade keeps its connection: the socket ends with the streams instead. An
+			// offer of h2c the server does not take is answered in HTTP/1.1 like any request. Asked
+			// only once the shutdown has begun: while serving, this filter reads no header.
+			if (!this.manager.isShutdownInitiated() || "websocket"
+				.equalsIgnoreCase(exchange.getRequest().getHeaders().getFirst(HttpHeaders.UPGRADE))) {
 				return Mono.empty();
 			}
 			// The last request of a pipeline says close; those before it are served on the connection.
@@ -164,10 +165,22 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 		 * negotiated as NDJSON) is written whole, with the length announced for it.
 		 */
 		private boolean isStream(Publisher<? extends DataBuffer> body) {
-			MediaType type = getHeaders().getContentType();
-			return !(body instanceof Mono) && getHeaders().getContentLength() < 0 && type != null
-					&& (MediaType.TEXT_EVENT_STREAM.isCompatibleWith(type)
-							|| MediaType.APPLICATION_NDJSON.isCompatibleWith(type));
+			if (body instanceof Mono || getHeaders().getContentLength() >= 0) {
+				return false;
+			}
+			// Every response passes here: the header is compared as text, not parsed into a
+			// MediaType, which would cost more than the rest of this filter together.
+			String type = getHeaders().getFirst(HttpHeaders.CONTENT_TYPE);
+			return type != null && (startsWithType(type, MediaType.TEXT_EVENT_STREAM_VALUE)
+					|| startsWithType(type, MediaType.APPLICATION_NDJSON_VALUE));
+		}
+
+		/** Whether the header names the type, with or without parameters, in any letter case. */
+		private static boolean startsWithType(String header, String type) {
+			String value = header.stripLeading();
+			return value.regionMatches(true, 0, type, 0, type.length())
+					&& (value.length() == type.length() || value.charAt(type.length()) == ';'
+							|| Character.isWhitespace(value.charAt(type.length())));
 		}
 
 		@Override
