@@ -1,18 +1,12 @@
 package dev.lifecycle.core;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.jspecify.annotations.Nullable;
@@ -24,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * behind one atomic reference. Every end, failure, stall, critical-section close and timeout is a
  * transition checked against the state's table, so exactly one outcome is ever recorded and a
  * late finish never rewrites it. The component reports its outcome through {@link ComponentEvents}
- * and knows nothing of the manager.
+ * and knows nothing of the manager. What is in flight for it (its own code running for the engine,
+ * its open critical sections, and so the threads at work for it) is {@link InFlightWork}'s to track.
  */
 final class Component implements ComponentView {
 
@@ -48,10 +43,8 @@ final class Component implements ComponentView {
 
 	private final AtomicReference<ComponentState> state = new AtomicReference<>(ComponentState.REGISTERED);
 
-	private final AtomicInteger openCritical = new AtomicInteger();
-
-	/** The critical sections open now, each with the thread that opened it. */
-	private final Set<OpenSection> openSections = ConcurrentHashMap.newKeySet();
+	/** Its own code running for the engine and its open critical sections. */
+	private final InFlightWork inFlight = new InFlightWork(this::settleIfDrained);
 
 	private final CompletableFuture<Outcome> settled = new CompletableFuture<>();
 
@@ -67,13 +60,6 @@ final class Component implements ComponentView {
 
 	/** Whether it completed finite work during normal operation, which automatic completion counts. */
 	private volatile boolean finishedWork;
-
-	/**
-	 * The thread running the component's own code for the engine (its loop, its stop callback or
-	 * its process scope) while it does; cleared when that code returns, so that a pooled engine
-	 * thread gone idle is never named as the one at work.
-	 */
-	private volatile @Nullable BusyThread thread;
 
 	private volatile HealthStatus healthStatus;
 
@@ -184,7 +170,7 @@ final class Component implements ComponentView {
 
 	/** Runs an active component's loop on this thread; its return or throw ends the component. */
 	void runActive(ActiveComponent active) {
-		BusyThread busy = busy("runs its loop");
+		BusyThread busy = this.inFlight.busy("runs its loop");
 		Throwable error = null;
 		try {
 			active.run(this.handle);
@@ -192,7 +178,7 @@ final class Component implements ComponentView {
 		catch (Throwable ex) {
 			error = ex;
 		}
-		idle(busy);
+		this.inFlight.idle(busy);
 		end(error);
 	}
 
@@ -208,7 +194,7 @@ final class Component implements ComponentView {
 		}
 		if (this.work.hasStopWork()) {
 			this.threads.runStopWork("lifecycle-stop-" + this.name, () -> {
-				BusyThread busy = busy("runs its stop callback");
+				BusyThread busy = this.inFlight.busy("runs its stop callback");
 				Throwable error = null;
 				try {
 					this.work.stop(this);
@@ -216,7 +202,7 @@ final class Component implements ComponentView {
 				catch (Throwable ex) {
 					error = ex;
 				}
-				idle(busy);
+				this.inFlight.idle(busy);
 				end(error);
 			});
 		}
@@ -261,7 +247,7 @@ final class Component implements ComponentView {
 	}
 
 	private void finishWhenSectionsClose(ComponentState current) {
-		if (this.openCritical.get() == 0) {
+		if (this.inFlight.openCriticalSections() == 0) {
 			settle(ComponentState.COMPLETED, null, "");
 			return;
 		}
@@ -275,7 +261,7 @@ final class Component implements ComponentView {
 
 	/** An ended component completes once its last critical section closes. */
 	private void settleIfDrained() {
-		if (this.openCritical.get() == 0 && this.state.get() == ComponentState.ENDING) {
+		if (this.inFlight.openCriticalSections() == 0 && this.state.get() == ComponentState.ENDING) {
 			settle(ComponentState.COMPLETED, null, "");
 		}
 	}
@@ -315,55 +301,18 @@ final class Component implements ComponentView {
 	}
 
 	ComponentHandle.ProcessScope processScope() {
-		BusyThread busy = (this.thread == null) ? busy("opened its process scope") : null;
+		BusyThread busy = this.inFlight.hasBusyThread() ? null : this.inFlight.busy("opened its process scope");
 		AtomicBoolean closed = new AtomicBoolean();
 		return () -> {
 			if (closed.compareAndSet(false, true)) {
-				idle(busy);
+				this.inFlight.idle(busy);
 				end(null);
 			}
 		};
 	}
 
-	private BusyThread busy(String role) {
-		BusyThread busy = new BusyThread(Thread.currentThread(), role);
-		this.thread = busy;
-		return busy;
-	}
-
-	private void idle(@Nullable BusyThread busy) {
-		if (busy != null && this.thread == busy) {
-			this.thread = null;
-		}
-	}
-
 	ComponentHandle.CriticalSection openCritical() {
-		OpenSection section = new OpenSection(Thread.currentThread(), System.nanoTime());
-		this.openSections.add(section);
-		this.openCritical.incrementAndGet();
-		return section;
-	}
-
-	/** An open critical section and the thread that opened it; the set's removal closes it once. */
-	private final class OpenSection implements ComponentHandle.CriticalSection {
-
-		private final Thread opener;
-
-		private final long openedAt;
-
-		OpenSection(Thread opener, long openedAt) {
-			this.opener = opener;
-			this.openedAt = openedAt;
-		}
-
-		@Override
-		public void close() {
-			if (Component.this.openSections.remove(this)) {
-				Component.this.openCritical.decrementAndGet();
-				settleIfDrained();
-			}
-		}
-
+		return this.inFlight.openCritical();
 	}
 
 	void unfinishedWork(List<String> work) {
@@ -402,36 +351,10 @@ final class Component implements ComponentView {
 
 	/**
 	 * The threads at work for this component right now, each with what it does for it, for the
-	 * diagnostics of a budget or ceiling overrun: the thread running its own code for the engine,
-	 * the threads its work names (a passive component's, an executor's tasks), and each thread
-	 * that opened a critical section still open (a request thread inside {@code critical()}).
+	 * diagnostics of a budget or ceiling overrun.
 	 */
 	List<BusyThread> busyThreads() {
-		Map<Thread, String> roles = new LinkedHashMap<>();
-		BusyThread own = this.thread;
-		if (own != null) {
-			roles.put(own.thread(), own.role());
-		}
-		for (Thread thread : this.work.threads(isStopRequested())) {
-			roles.putIfAbsent(thread, this.work.threadRole());
-		}
-		Map<Thread, long[]> sections = new LinkedHashMap<>();
-		for (OpenSection section : this.openSections) {
-			long[] countAndOldest = sections.computeIfAbsent(section.opener, (thread) -> new long[] { 0, Long.MAX_VALUE });
-			countAndOldest[0]++;
-			countAndOldest[1] = Math.min(countAndOldest[1], section.openedAt);
-		}
-		long now = System.nanoTime();
-		sections.forEach((thread, countAndOldest) -> {
-			long openMillis = TimeUnit.NANOSECONDS.toMillis(now - countAndOldest[1]);
-			String role = (countAndOldest[0] == 1) ? "opened a critical section still open after " + openMillis + " ms"
-					: "opened " + countAndOldest[0] + " critical sections still open, the oldest after " + openMillis
-							+ " ms";
-			roles.merge(thread, role, (first, second) -> first + "; " + second);
-		});
-		List<BusyThread> busy = new ArrayList<>(roles.size());
-		roles.forEach((thread, role) -> busy.add(new BusyThread(thread, role)));
-		return busy;
+		return this.inFlight.busyThreads(this.work, isStopRequested());
 	}
 
 	/** Why no thread is at work for this component, in terms true for its kind. */
@@ -499,7 +422,7 @@ final class Component implements ComponentView {
 
 	@Override
 	public int openCriticalSections() {
-		return this.openCritical.get();
+		return this.inFlight.openCriticalSections();
 	}
 
 	@Override
