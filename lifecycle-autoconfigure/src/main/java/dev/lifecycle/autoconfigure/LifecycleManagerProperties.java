@@ -8,11 +8,13 @@ import dev.lifecycle.core.Tier;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 /**
  * Configuration of Lifecycle under the {@code lifecycle} prefix. Values are checked when the
  * application starts; an invalid value fails the start with a message naming the property and
- * the fix.
+ * the fix. Each group below the prefix ({@code lifecycle.pre-stop.*}, {@code lifecycle.signals.*},
+ * …) is a class of its own; a component's overrides are a {@link Component}.
  */
 @ConfigurationProperties("lifecycle")
 public class LifecycleManagerProperties {
@@ -100,17 +102,23 @@ public class LifecycleManagerProperties {
 	 */
 	private boolean haltAfterCeiling = true;
 
-	private final Adoption adoption = new Adoption();
+	@NestedConfigurationProperty
+	private final LifecycleAdoptionProperties adoption = new LifecycleAdoptionProperties();
 
-	private final PreStop preStop = new PreStop();
+	@NestedConfigurationProperty
+	private final LifecyclePreStopProperties preStop = new LifecyclePreStopProperties();
 
-	private final Signals signals = new Signals();
+	@NestedConfigurationProperty
+	private final LifecycleSignalsProperties signals = new LifecycleSignalsProperties();
 
-	private final RunMarker runMarker = new RunMarker();
+	@NestedConfigurationProperty
+	private final LifecycleRunMarkerProperties runMarker = new LifecycleRunMarkerProperties();
 
-	private final Metrics metrics = new Metrics();
+	@NestedConfigurationProperty
+	private final LifecycleMetricsProperties metrics = new LifecycleMetricsProperties();
 
-	private final Streams streams = new Streams();
+	@NestedConfigurationProperty
+	private final LifecycleStreamsProperties streams = new LifecycleStreamsProperties();
 
 	/**
 	 * Per-component overrides, keyed by component name (the @ManagedComponent value or the bean
@@ -207,246 +215,32 @@ public class LifecycleManagerProperties {
 		this.haltAfterCeiling = haltAfterCeiling;
 	}
 
-	public Adoption getAdoption() {
+	public LifecycleAdoptionProperties getAdoption() {
 		return this.adoption;
 	}
 
-	public PreStop getPreStop() {
+	public LifecyclePreStopProperties getPreStop() {
 		return this.preStop;
 	}
 
-	public Signals getSignals() {
+	public LifecycleSignalsProperties getSignals() {
 		return this.signals;
 	}
 
-	public RunMarker getRunMarker() {
+	public LifecycleRunMarkerProperties getRunMarker() {
 		return this.runMarker;
 	}
 
-	public Metrics getMetrics() {
+	public LifecycleMetricsProperties getMetrics() {
 		return this.metrics;
 	}
 
-	public Streams getStreams() {
+	public LifecycleStreamsProperties getStreams() {
 		return this.streams;
 	}
 
 	public Map<String, Component> getComponents() {
 		return this.components;
-	}
-
-	/**
-	 * Adoption of the context's other Lifecycle beans (listener containers, schedulers, task
-	 * executors, your own SmartLifecycle beans) into the shutdown sequence.
-	 */
-	public static class Adoption {
-
-		/**
-		 * Whether every Lifecycle bean that Lifecycle does not run itself becomes a component:
-		 * it keeps running through the drain delay and the shutdown handlers, then stops in the
-		 * standard drain at its Spring phase. When false, Spring stops those beans as soon as the
-		 * context starts closing. Opt a single bean out with
-		 * 'lifecycle.components.<bean>.adopt=false'.
-		 */
-		private boolean enabled = true;
-
-		public boolean isEnabled() {
-			return this.enabled;
-		}
-
-		public void setEnabled(boolean enabled) {
-			this.enabled = enabled;
-		}
-
-	}
-
-	/**
-	 * The pre-stop file: Kubernetes' preStop hook creates it ({@code touch /tmp/shutdown}) so the
-	 * shutdown starts before SIGTERM, without a {@code sleep} binary in the image.
-	 */
-	public static class PreStop {
-
-		/**
-		 * Whether the appearance of the pre-stop file starts a shutdown. Defaults to true when
-		 * Spring Boot detects Kubernetes or 'lifecycle.pre-stop.path' is set, and false elsewhere,
-		 * so that services on one laptop never share '/tmp/shutdown'.
-		 */
-		private @Nullable Boolean enabled;
-
-		/**
-		 * Absolute path of the pre-stop file. Setting it switches the watcher on unless
-		 * 'lifecycle.pre-stop.enabled' is false. A file already there at start-up is deleted with
-		 * a warning, never taken as a shutdown request.
-		 */
-		private @Nullable String path;
-
-		public @Nullable Boolean getEnabled() {
-			return this.enabled;
-		}
-
-		public void setEnabled(@Nullable Boolean enabled) {
-			this.enabled = enabled;
-		}
-
-		public @Nullable String getPath() {
-			return this.path;
-		}
-
-		public void setPath(@Nullable String path) {
-			this.path = path;
-		}
-
-	}
-
-	/**
-	 * Process signals and exit codes.
-	 */
-	public static class Signals {
-
-		/**
-		 * Whether Lifecycle handles SIGTERM, SIGINT and SIGHUP and exits the JVM with its exit code (0
-		 * clean, 1 failure, 128 forced by a second signal, 129 ceiling). When false, Spring's own
-		 * shutdown hook still runs the whole sequence but Lifecycle never calls System.exit.
-		 * Defaults to false in tests with lifecycle-test.
-		 */
-		private boolean trap = true;
-
-		public boolean isTrap() {
-			return this.trap;
-		}
-
-		public void setTrap(boolean trap) {
-			this.trap = trap;
-		}
-
-	}
-
-	/**
-	 * The run marker: a file that exists while the process runs. Finding it at start-up means
-	 * the previous process ended without finishing a shutdown (SIGKILL, OOM kill), which is
-	 * counted as lifecycle_shutdown_initiated_total{trigger_component="previous-run",
-	 * trigger_reason="unclean"}. On Kubernetes, put it on a volume that outlives a container
-	 * restart, such as an emptyDir.
-	 */
-	public static class RunMarker {
-
-		/**
-		 * Whether to keep a run marker and report an unclean previous run.
-		 */
-		private boolean enabled = true;
-
-		/**
-		 * Path of the run marker. Defaults to 'lifecycle-<service-name>.running' in the
-		 * 'java.io.tmpdir' directory.
-		 */
-		private @Nullable String path;
-
-		/**
-		 * How many shutdown reports (JSON, written as each shutdown goes) to keep next to the run
-		 * marker; 0 writes none. The next start logs a summary of the newest and shows it in the
-		 * lifecycle endpoint.
-		 */
-		private int reports = 5;
-
-		public boolean isEnabled() {
-			return this.enabled;
-		}
-
-		public void setEnabled(boolean enabled) {
-			this.enabled = enabled;
-		}
-
-		public @Nullable String getPath() {
-			return this.path;
-		}
-
-		public void setPath(@Nullable String path) {
-			this.path = path;
-		}
-
-		public int getReports() {
-			return this.reports;
-		}
-
-		public void setReports(int reports) {
-			this.reports = reports;
-		}
-
-	}
-
-	/**
-	 * Long-lived HTTP responses: server-sent events, streaming and long-polling responses.
-	 * Lifecycle completes them cleanly during a shutdown, so they never hold the web server's
-	 * graceful shutdown.
-	 */
-	public static class Streams {
-
-		/**
-		 * When open streams are ended (server-sent events, streaming responses, and WebSocket
-		 * sessions, closed with 1001 going away): 'drain-end' (when the drain delay ends, once load
-		 * balancers route new connections elsewhere) or 'shutdown' (at the first instant of a
-		 * shutdown). A stream that starts after that point ends at once.
-		 */
-		private EndAt endAt = EndAt.DRAIN_END;
-
-		public EndAt getEndAt() {
-			return this.endAt;
-		}
-
-		public void setEndAt(EndAt endAt) {
-			this.endAt = endAt;
-		}
-
-		/** When open streams are ended. */
-		public enum EndAt {
-
-			/** At the first instant of a shutdown. */
-			SHUTDOWN,
-
-			/** When the drain delay ends. */
-			DRAIN_END
-
-		}
-
-	}
-
-	/**
-	 * Lifecycle's Micrometer series. Their histogram buckets can also be set with Spring Boot's
-	 * management.metrics.distribution.slo.lifecycle.component.shutdown.duration, which wins over
-	 * Lifecycle's defaults.
-	 */
-	public static class Metrics {
-
-		/**
-		 * Whether lifecycle_component_shutdown_duration_seconds publishes histogram buckets
-		 * (12 by default, from 50ms to 5m) unless management.metrics.distribution sets its own.
-		 * Without them it publishes only its count, sum and max.
-		 */
-		private boolean histogram = true;
-
-		/**
-		 * Whether a shutdown's metrics are pushed to Spring Boot's Pushgateway (when
-		 * management.prometheus.metrics.export.pushgateway.enabled is true) at its start, at its
-		 * end and before a ceiling halt, so Prometheus sees every shutdown complete or not.
-		 */
-		private boolean pushOnShutdown = true;
-
-		public boolean isHistogram() {
-			return this.histogram;
-		}
-
-		public void setHistogram(boolean histogram) {
-			this.histogram = histogram;
-		}
-
-		public boolean isPushOnShutdown() {
-			return this.pushOnShutdown;
-		}
-
-		public void setPushOnShutdown(boolean pushOnShutdown) {
-			this.pushOnShutdown = pushOnShutdown;
-		}
-
 	}
 
 	/**

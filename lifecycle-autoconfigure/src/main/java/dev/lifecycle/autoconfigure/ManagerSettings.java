@@ -112,7 +112,7 @@ public record ManagerSettings(String serviceName, Duration globalShutdownTimeout
 	}
 
 	private static @Nullable Path preStopFile(LifecycleManagerProperties properties, Environment environment) {
-		LifecycleManagerProperties.PreStop preStop = properties.getPreStop();
+		LifecyclePreStopProperties preStop = properties.getPreStop();
 		boolean enabled = (preStop.getEnabled() != null) ? preStop.getEnabled()
 				// Only a pod has a preStop hook; on a laptop two services would share the file.
 				: (preStop.getPath() != null || CloudPlatform.getActive(environment) == CloudPlatform.KUBERNETES);
@@ -129,7 +129,7 @@ public record ManagerSettings(String serviceName, Duration globalShutdownTimeout
 	}
 
 	private static @Nullable Path runMarker(LifecycleManagerProperties properties, String serviceName) {
-		LifecycleManagerProperties.RunMarker marker = properties.getRunMarker();
+		LifecycleRunMarkerProperties marker = properties.getRunMarker();
 		if (!marker.isEnabled()) {
 			return null;
 		}

@@ -1,12 +1,18 @@
 package dev.lifecycle.autoconfigure;
 
 import java.io.InputStream;
+import java.lang.reflect.Field;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.aot.hint.RuntimeHints;
+import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
+import org.springframework.boot.context.properties.bind.BindableRuntimeHintsRegistrar;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -63,6 +69,20 @@ class ConfigurationMetadataTests {
 			.satisfies((hint) -> assertThat((List<Map<String, Object>>) hint.get("values"))
 				.extracting((value) -> value.get("value"))
 				.containsExactly("standard", "observability", "advisory", "infrastructure"));
+	}
+
+	@Test
+	void everyGroupInAClassOfItsOwnIsBoundInANativeImage() {
+		List<Class<?>> groups = Arrays.stream(LifecycleManagerProperties.class.getDeclaredFields())
+			.map(Field::getType)
+			.filter((type) -> type.getSimpleName().endsWith("Properties"))
+			.toList();
+		assertThat(groups).hasSize(6);
+		RuntimeHints hints = new RuntimeHints();
+		BindableRuntimeHintsRegistrar.forTypes(LifecycleManagerProperties.class).registerHints(hints);
+		assertThat(groups).allSatisfy((group) -> assertThat(RuntimeHintsPredicates.reflection().onType(group))
+			.as("reflection hints for %s", group.getSimpleName())
+			.accepts(hints));
 	}
 
 }

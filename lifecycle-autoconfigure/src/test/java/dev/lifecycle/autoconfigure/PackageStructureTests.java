@@ -19,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -142,9 +143,9 @@ class PackageStructureTests {
 
 	/**
 	 * What an application may use of the Spring layer: the public annotations of
-	 * {@code dev.lifecycle.spring}, the auto-configurations, the properties, the endpoint and the
-	 * exception a bad configuration fails the start with. Every other public type is public only for
-	 * Lifecycle's own packages and says so with {@link Internal}; none is left unmarked.
+	 * {@code dev.lifecycle.spring}, the auto-configurations, the properties and their groups, the
+	 * endpoint and the exception a bad configuration fails the start with. Every other public type is
+	 * public only for Lifecycle's own packages and says so with {@link Internal}; none is left unmarked.
 	 */
 	@Test
 	void everyPublicTypeIsApiOrMarkedInternal() {
@@ -164,7 +165,16 @@ class PackageStructureTests {
 	private static boolean isApi(JavaClass type) {
 		return type.getName().equals(InvalidLifecycleConfigurationException.class.getName())
 				|| type.isAnnotatedWith(AutoConfiguration.class) || type.isAnnotatedWith(ConfigurationProperties.class)
-				|| type.isAnnotatedWith(Endpoint.class);
+				|| type.isAnnotatedWith(Endpoint.class) || isPropertyGroup(type);
+	}
+
+	/** A group of the properties in a class of its own ({@code lifecycle.pre-stop.*}, say). */
+	private static boolean isPropertyGroup(JavaClass type) {
+		return LIFECYCLE.stream()
+			.filter((owner) -> owner.isAnnotatedWith(ConfigurationProperties.class))
+			.flatMap((owner) -> owner.getFields().stream())
+			.anyMatch((field) -> field.isAnnotatedWith(NestedConfigurationProperty.class)
+					&& field.getRawType().equals(type));
 	}
 
 }

@@ -83,8 +83,7 @@ class WholeApplicationDocsTests {
 			assertThat(view(manager, "orders-api").openCriticalSections()).isEqualTo(1);
 			manager.triggerShutdown(ShutdownReason.SIGNAL, "test");
 			await().atMost(Duration.ofSeconds(10))
-				.until(() -> view(manager, "orders-api").state().name().equals("STOPPING")
-						|| view(manager, "orders-api").state().name().equals("ENDING"));
+				.until(() -> view(manager, "orders-api").state().name().equals("STOPPING"));
 			assertThat(context.getBean(OrderStore.class).stopped()).isFalse();
 			body.tryEmitValue(Map.of("id", 1));
 			ShutdownReport report = manager.awaitTermination(Duration.ofSeconds(30)).orElseThrow();

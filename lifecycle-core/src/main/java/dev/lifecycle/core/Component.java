@@ -1,18 +1,12 @@
 package dev.lifecycle.core;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.jspecify.annotations.Nullable;
@@ -20,11 +14,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One registered component: its options, its handle, and its life as one {@link ComponentState}
- * behind one atomic reference. Every end, failure, stall, critical-section close and timeout is a
- * transition checked against the state's table, so exactly one outcome is ever recorded and a
- * late finish never rewrites it. The component reports its outcome through {@link ComponentEvents}
- * and knows nothing of the manager.
+ * One registered component: its options, its handle, and its life as one {@link LifeState} behind
+ * one atomic reference, shown outside the engine as a {@link ComponentState}. Every end, failure,
+ * stall, critical-section close and timeout is a transition checked against the state's table, so
+ * exactly one outcome is ever recorded and a late finish never rewrites it. The component reports
+ * its outcome through {@link ComponentEvents} and knows nothing of the manager. What is in flight
+ * for it (its own code running for the engine, its open critical sections, and so the threads at
+ * work for it) is {@link InFlightWork}'s to track.
  */
 final class Component implements ComponentView {
 
@@ -46,12 +42,10 @@ final class Component implements ComponentView {
 
 	private final CoarseClock clock;
 
-	private final AtomicReference<ComponentState> state = new AtomicReference<>(ComponentState.REGISTERED);
+	private final AtomicReference<LifeState> state = new AtomicReference<>(LifeState.REGISTERED);
 
-	private final AtomicInteger openCritical = new AtomicInteger();
-
-	/** The critical sections open now, each with the thread that opened it. */
-	private final Set<OpenSection> openSections = ConcurrentHashMap.newKeySet();
+	/** Its own code running for the engine and its open critical sections. */
+	private final InFlightWork inFlight = new InFlightWork(this::settleIfDrained);
 
 	private final CompletableFuture<Outcome> settled = new CompletableFuture<>();
 
@@ -67,13 +61,6 @@ final class Component implements ComponentView {
 
 	/** Whether it completed finite work during normal operation, which automatic completion counts. */
 	private volatile boolean finishedWork;
-
-	/**
-	 * The thread running the component's own code for the engine (its loop, its stop callback or
-	 * its process scope) while it does; cleared when that code returns, so that a pooled engine
-	 * thread gone idle is never named as the one at work.
-	 */
-	private volatile @Nullable BusyThread thread;
 
 	private volatile HealthStatus healthStatus;
 
@@ -112,9 +99,9 @@ final class Component implements ComponentView {
 	// ---- transitions ---------------------------------------------------------------------------
 
 	/** Moves to {@code target} if the table allows it from the current state; returns the state left, or null. */
-	private @Nullable ComponentState moveTo(ComponentState target) {
+	private @Nullable LifeState moveTo(LifeState target) {
 		while (true) {
-			ComponentState current = this.state.get();
+			LifeState current = this.state.get();
 			if (!current.canMoveTo(target)) {
 				return null;
 			}
@@ -125,13 +112,13 @@ final class Component implements ComponentView {
 	}
 
 	/** Moves {@code from} to {@code target} only if the component is in {@code from}. */
-	private boolean moveFrom(ComponentState from, ComponentState target) {
+	private boolean moveFrom(LifeState from, LifeState target) {
 		return from.canMoveTo(target) && this.state.compareAndSet(from, target);
 	}
 
 	/** Records an outcome, tells the events (metrics, listeners, triggers), then wakes the drain. */
-	private boolean settle(ComponentState outcome, @Nullable ShutdownReason reason, String detail) {
-		ComponentState left = moveTo(outcome);
+	private boolean settle(LifeState outcome, @Nullable ShutdownReason reason, String detail) {
+		LifeState left = moveTo(outcome);
 		if (left == null) {
 			return false;
 		}
@@ -141,22 +128,22 @@ final class Component implements ComponentView {
 
 	/** A component that never started needs no stopping: it completes at once. */
 	private boolean settleNeverStarted() {
-		if (moveFrom(ComponentState.REGISTERED, ComponentState.COMPLETED)) {
-			settled(ComponentState.REGISTERED, ComponentState.COMPLETED, null, "never started");
+		if (moveFrom(LifeState.REGISTERED, LifeState.COMPLETED)) {
+			settled(LifeState.REGISTERED, LifeState.COMPLETED, null, "never started");
 			return true;
 		}
-		if (!this.started.get() && moveFrom(ComponentState.WORK_COMPLETED, ComponentState.COMPLETED)) {
-			settled(ComponentState.WORK_COMPLETED, ComponentState.COMPLETED, null, "never started");
+		if (!this.started.get() && moveFrom(LifeState.WORK_COMPLETED, LifeState.COMPLETED)) {
+			settled(LifeState.WORK_COMPLETED, LifeState.COMPLETED, null, "never started");
 			return true;
 		}
 		return false;
 	}
 
-	private void settled(ComponentState left, ComponentState outcome, @Nullable ShutdownReason reason,
+	private void settled(LifeState left, LifeState outcome, @Nullable ShutdownReason reason,
 			String detail) {
 		long requested = this.stopRequestedAt;
 		this.duration = (requested != 0) ? Duration.ofNanos(System.nanoTime() - requested) : Duration.ZERO;
-		this.finishedWork = outcome == ComponentState.COMPLETED && left == ComponentState.WORK_COMPLETED;
+		this.finishedWork = outcome == LifeState.COMPLETED && left == LifeState.WORK_COMPLETED;
 		this.events.settled(this, reason, detail);
 		this.settled.complete(outcome.outcome());
 	}
@@ -168,8 +155,8 @@ final class Component implements ComponentView {
 		if (!this.started.compareAndSet(false, true)) {
 			return;
 		}
-		if (!moveFrom(ComponentState.REGISTERED, ComponentState.RUNNING)
-				&& this.state.get() != ComponentState.WORK_COMPLETED) {
+		if (!moveFrom(LifeState.REGISTERED, LifeState.RUNNING)
+				&& this.state.get() != LifeState.WORK_COMPLETED) {
 			// Settled before its start (told to stop, failed, or ended): there is nothing to run.
 			return;
 		}
@@ -179,12 +166,12 @@ final class Component implements ComponentView {
 	/** A passive start callback threw: the component died and the manager shuts down. */
 	void startFailed(Throwable error) {
 		logger.error("Lifecycle: component '{}' failed to start", this.name, error);
-		settle(ComponentState.DIED, ShutdownReason.START_FAILED, String.valueOf(error));
+		settle(LifeState.DIED, ShutdownReason.START_FAILED, String.valueOf(error));
 	}
 
 	/** Runs an active component's loop on this thread; its return or throw ends the component. */
 	void runActive(ActiveComponent active) {
-		BusyThread busy = busy("runs its loop");
+		BusyThread busy = this.inFlight.busy("runs its loop");
 		Throwable error = null;
 		try {
 			active.run(this.handle);
@@ -192,7 +179,7 @@ final class Component implements ComponentView {
 		catch (Throwable ex) {
 			error = ex;
 		}
-		idle(busy);
+		this.inFlight.idle(busy);
 		end(error);
 	}
 
@@ -202,13 +189,13 @@ final class Component implements ComponentView {
 			this.stopRequestedAt = System.nanoTime();
 		}
 		this.handle.signalStop();
-		if (settleNeverStarted() || (moveTo(ComponentState.STOPPING) == null)) {
+		if (settleNeverStarted() || (moveTo(LifeState.STOPPING) == null)) {
 			// Never started (nothing to stop), or already ending, ended or stopping.
 			return;
 		}
 		if (this.work.hasStopWork()) {
 			this.threads.runStopWork("lifecycle-stop-" + this.name, () -> {
-				BusyThread busy = busy("runs its stop callback");
+				BusyThread busy = this.inFlight.busy("runs its stop callback");
 				Throwable error = null;
 				try {
 					this.work.stop(this);
@@ -216,7 +203,7 @@ final class Component implements ComponentView {
 				catch (Throwable ex) {
 					error = ex;
 				}
-				idle(busy);
+				this.inFlight.idle(busy);
 				end(error);
 			});
 		}
@@ -228,7 +215,7 @@ final class Component implements ComponentView {
 
 	/** The budget ran out or the ceiling fired while it still worked. */
 	boolean timeOut() {
-		return settleNeverStarted() || settle(ComponentState.TIMEOUT, null, "");
+		return settleNeverStarted() || settle(LifeState.TIMEOUT, null, "");
 	}
 
 	// ---- ends, failures, critical sections -----------------------------------------------------
@@ -238,20 +225,20 @@ final class Component implements ComponentView {
 	 * end counts; an end after an outcome changes nothing.
 	 */
 	void end(@Nullable Throwable error) {
-		ComponentState current = this.state.get();
-		if (current.isTerminal() || current == ComponentState.ENDING) {
+		LifeState current = this.state.get();
+		if (current.isTerminal() || current == LifeState.ENDING) {
 			return;
 		}
-		boolean stopping = current == ComponentState.STOPPING || this.events.isShutdownInitiated();
+		boolean stopping = current == LifeState.STOPPING || this.events.isShutdownInitiated();
 		if (error != null) {
-			if (settle(ComponentState.DIED, ShutdownReason.DIED, String.valueOf(error))) {
+			if (settle(LifeState.DIED, ShutdownReason.DIED, String.valueOf(error))) {
 				logger.error(stopping ? "Lifecycle: component '{}' threw while shutting down"
 						: "Lifecycle: component '{}' died", this.name, error);
 			}
 			return;
 		}
-		if (!stopping && current != ComponentState.WORK_COMPLETED) {
-			if (settle(ComponentState.DIED, ShutdownReason.DIED, "ended")) {
+		if (!stopping && current != LifeState.WORK_COMPLETED) {
+			if (settle(LifeState.DIED, ShutdownReason.DIED, "ended")) {
 				logger.error("Lifecycle: component '{}' ended during normal operation without workCompleted()",
 						this.name);
 			}
@@ -260,12 +247,12 @@ final class Component implements ComponentView {
 		finishWhenSectionsClose(current);
 	}
 
-	private void finishWhenSectionsClose(ComponentState current) {
-		if (this.openCritical.get() == 0) {
-			settle(ComponentState.COMPLETED, null, "");
+	private void finishWhenSectionsClose(LifeState current) {
+		if (this.inFlight.openCriticalSections() == 0) {
+			settle(LifeState.COMPLETED, null, "");
 			return;
 		}
-		if (!moveFrom(current, ComponentState.ENDING)) {
+		if (!moveFrom(current, LifeState.ENDING)) {
 			// Lost a race (told to stop, or work completed, meanwhile): judge again from the new state.
 			end(null);
 			return;
@@ -275,13 +262,13 @@ final class Component implements ComponentView {
 
 	/** An ended component completes once its last critical section closes. */
 	private void settleIfDrained() {
-		if (this.openCritical.get() == 0 && this.state.get() == ComponentState.ENDING) {
-			settle(ComponentState.COMPLETED, null, "");
+		if (this.inFlight.openCriticalSections() == 0 && this.state.get() == LifeState.ENDING) {
+			settle(LifeState.COMPLETED, null, "");
 		}
 	}
 
 	void signalFailure(String reason, @Nullable Throwable cause) {
-		if (!settle(ComponentState.DIED, ShutdownReason.FAILURE, reason)) {
+		if (!settle(LifeState.DIED, ShutdownReason.FAILURE, reason)) {
 			logger.warn("Lifecycle: component '{}' signalled failure after it ended ({}); ignored", this.name, reason);
 			return;
 		}
@@ -295,7 +282,7 @@ final class Component implements ComponentView {
 
 	/** The health monitor's verdict: a standard component that stalled is dead at that instant. */
 	void stalled(String detail) {
-		settle(ComponentState.DIED, ShutdownReason.STALLED, detail);
+		settle(LifeState.DIED, ShutdownReason.STALLED, detail);
 	}
 
 	/**
@@ -304,66 +291,29 @@ final class Component implements ComponentView {
 	 */
 	void workCompleted() {
 		while (true) {
-			ComponentState current = this.state.get();
-			if (current != ComponentState.RUNNING && current != ComponentState.REGISTERED) {
+			LifeState current = this.state.get();
+			if (current != LifeState.RUNNING && current != LifeState.REGISTERED) {
 				return;
 			}
-			if (this.state.compareAndSet(current, ComponentState.WORK_COMPLETED)) {
+			if (this.state.compareAndSet(current, LifeState.WORK_COMPLETED)) {
 				return;
 			}
 		}
 	}
 
 	ComponentHandle.ProcessScope processScope() {
-		BusyThread busy = (this.thread == null) ? busy("opened its process scope") : null;
+		BusyThread busy = this.inFlight.hasBusyThread() ? null : this.inFlight.busy("opened its process scope");
 		AtomicBoolean closed = new AtomicBoolean();
 		return () -> {
 			if (closed.compareAndSet(false, true)) {
-				idle(busy);
+				this.inFlight.idle(busy);
 				end(null);
 			}
 		};
 	}
 
-	private BusyThread busy(String role) {
-		BusyThread busy = new BusyThread(Thread.currentThread(), role);
-		this.thread = busy;
-		return busy;
-	}
-
-	private void idle(@Nullable BusyThread busy) {
-		if (busy != null && this.thread == busy) {
-			this.thread = null;
-		}
-	}
-
 	ComponentHandle.CriticalSection openCritical() {
-		OpenSection section = new OpenSection(Thread.currentThread(), System.nanoTime());
-		this.openSections.add(section);
-		this.openCritical.incrementAndGet();
-		return section;
-	}
-
-	/** An open critical section and the thread that opened it; the set's removal closes it once. */
-	private final class OpenSection implements ComponentHandle.CriticalSection {
-
-		private final Thread opener;
-
-		private final long openedAt;
-
-		OpenSection(Thread opener, long openedAt) {
-			this.opener = opener;
-			this.openedAt = openedAt;
-		}
-
-		@Override
-		public void close() {
-			if (Component.this.openSections.remove(this)) {
-				Component.this.openCritical.decrementAndGet();
-				settleIfDrained();
-			}
-		}
-
+		return this.inFlight.openCritical();
 	}
 
 	void unfinishedWork(List<String> work) {
@@ -383,17 +333,17 @@ final class Component implements ComponentView {
 	}
 
 	@Nullable Outcome outcome() {
-		ComponentState current = this.state.get();
+		LifeState current = this.state.get();
 		return current.isTerminal() ? current.outcome() : null;
 	}
 
 	boolean isDead() {
-		return this.state.get() == ComponentState.DIED;
+		return this.state.get() == LifeState.DIED;
 	}
 
 	boolean isEnded() {
-		ComponentState current = this.state.get();
-		return current.isTerminal() || current == ComponentState.ENDING;
+		LifeState current = this.state.get();
+		return current.isTerminal() || current == LifeState.ENDING;
 	}
 
 	boolean finishedWork() {
@@ -402,36 +352,10 @@ final class Component implements ComponentView {
 
 	/**
 	 * The threads at work for this component right now, each with what it does for it, for the
-	 * diagnostics of a budget or ceiling overrun: the thread running its own code for the engine,
-	 * the threads its work names (a passive component's, an executor's tasks), and each thread
-	 * that opened a critical section still open (a request thread inside {@code critical()}).
+	 * diagnostics of a budget or ceiling overrun.
 	 */
 	List<BusyThread> busyThreads() {
-		Map<Thread, String> roles = new LinkedHashMap<>();
-		BusyThread own = this.thread;
-		if (own != null) {
-			roles.put(own.thread(), own.role());
-		}
-		for (Thread thread : this.work.threads(isStopRequested())) {
-			roles.putIfAbsent(thread, this.work.threadRole());
-		}
-		Map<Thread, long[]> sections = new LinkedHashMap<>();
-		for (OpenSection section : this.openSections) {
-			long[] countAndOldest = sections.computeIfAbsent(section.opener, (thread) -> new long[] { 0, Long.MAX_VALUE });
-			countAndOldest[0]++;
-			countAndOldest[1] = Math.min(countAndOldest[1], section.openedAt);
-		}
-		long now = System.nanoTime();
-		sections.forEach((thread, countAndOldest) -> {
-			long openMillis = TimeUnit.NANOSECONDS.toMillis(now - countAndOldest[1]);
-			String role = (countAndOldest[0] == 1) ? "opened a critical section still open after " + openMillis + " ms"
-					: "opened " + countAndOldest[0] + " critical sections still open, the oldest after " + openMillis
-							+ " ms";
-			roles.merge(thread, role, (first, second) -> first + "; " + second);
-		});
-		List<BusyThread> busy = new ArrayList<>(roles.size());
-		roles.forEach((thread, role) -> busy.add(new BusyThread(thread, role)));
-		return busy;
+		return this.inFlight.busyThreads(this.work, isStopRequested());
 	}
 
 	/** Why no thread is at work for this component, in terms true for its kind. */
@@ -475,7 +399,12 @@ final class Component implements ComponentView {
 
 	@Override
 	public ComponentState state() {
-		return this.state.get();
+		LifeState current = this.state.get();
+		if (current == LifeState.WORK_COMPLETED && !this.started.get()) {
+			// Its finite work was declared done before the manager started it: it has not started yet.
+			return ComponentState.REGISTERED;
+		}
+		return current.shown();
 	}
 
 	@Override
@@ -499,7 +428,7 @@ final class Component implements ComponentView {
 
 	@Override
 	public int openCriticalSections() {
-		return this.openCritical.get();
+		return this.inFlight.openCriticalSections();
 	}
 
 	@Override

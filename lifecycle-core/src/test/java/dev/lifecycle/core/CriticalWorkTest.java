@@ -33,7 +33,7 @@ class CriticalWorkTest {
 
 		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
 		await().atMost(Duration.ofSeconds(5)).until(() -> events.contains("ingest stop returned"));
-		await().atMost(Duration.ofSeconds(5)).until(() -> manager.components().get(0).state() == ComponentState.ENDING);
+		await().atMost(Duration.ofSeconds(5)).until(() -> manager.components().get(0).state() == ComponentState.STOPPING);
 		assertThat(manager.components().get(0).openCriticalSections()).isEqualTo(1);
 		assertThat(events).doesNotContain("pipeline stop");
 		events.add("write committed");

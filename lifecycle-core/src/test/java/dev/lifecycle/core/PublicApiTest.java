@@ -1,12 +1,18 @@
 package dev.lifecycle.core;
 
+import java.io.IOException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -48,7 +54,52 @@ class PublicApiTest {
 
 	@Test
 	void componentStatesShowWhereAComponentIsButNotTheTransitionRules() {
+		assertThat(ComponentState.values()).containsExactly(ComponentState.REGISTERED, ComponentState.RUNNING,
+				ComponentState.STOPPING, ComponentState.COMPLETED, ComponentState.TIMEOUT, ComponentState.DIED);
 		assertThat(publicMethods(ComponentState.class)).contains("isTerminal").doesNotContain("canMoveTo");
+		assertThat(Modifier.isPublic(LifeState.class.getModifiers())).as("the engine's own states are public").isFalse();
+	}
+
+	@Test
+	void everyStateOfTheEngineShowsAsOneAUserCanObserveWithTheSameEnd() {
+		for (LifeState state : LifeState.values()) {
+			assertThat(state.shown().isTerminal()).as(state + " and " + state.shown() + " end alike")
+				.isEqualTo(state.isTerminal());
+			if (state.isTerminal()) {
+				assertThat(state.shown().name()).isEqualTo(state.name());
+			}
+		}
+		assertThat(LifeState.WORK_COMPLETED.shown()).isEqualTo(ComponentState.RUNNING);
+		assertThat(LifeState.ENDING.shown()).isEqualTo(ComponentState.STOPPING);
+	}
+
+	@Test
+	void aComponentShowsOnlyTheStatesAUserCanObserveFromRegistrationToItsEnd() throws InterruptedException {
+		LifecycleManager manager = LifecycleManager.builder("api").build();
+		ComponentHandle handle = manager.register("batch", ComponentOptions.defaults());
+		ComponentView view = manager.components().get(0);
+		handle.workCompleted();
+		assertThat(view.state()).as("work declared done before the start").isEqualTo(ComponentState.REGISTERED);
+		manager.start();
+		assertThat(view.state()).as("started, its work done, its code still running").isEqualTo(ComponentState.RUNNING);
+		ComponentHandle.ProcessScope scope = handle.processScope();
+		ComponentHandle.CriticalSection section = handle.critical();
+		scope.close();
+		assertThat(view.state()).as("its code returned, a critical section still open").isEqualTo(ComponentState.STOPPING);
+		section.close();
+		assertThat(view.state()).isEqualTo(ComponentState.COMPLETED);
+		manager.triggerShutdown(ShutdownReason.REQUESTED, "test");
+		manager.awaitTermination();
+	}
+
+	@Test
+	void theObservabilityPageListsExactlyTheStatesAUserCanObserve() throws IOException {
+		String page = Files.readString(Path.of("..", "docs", "observability.md"));
+		Matcher line = Pattern.compile("Component states: ([^.]*)\\.").matcher(page.replaceAll("\\s+", " "));
+		assertThat(line.find()).as("the list of component states in docs/observability.md").isTrue();
+		List<String> listed = Pattern.compile("`(\\w+)`").matcher(line.group(1)).results().map((m) -> m.group(1)).toList();
+		assertThat(listed).containsExactlyElementsOf(
+				Arrays.stream(ComponentState.values()).map(ComponentState::name).toList());
 	}
 
 	private static Set<String> publicMethods(Class<?> type) {

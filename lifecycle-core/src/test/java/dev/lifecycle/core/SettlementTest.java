@@ -360,17 +360,17 @@ class SettlementTest {
 
 	@Test
 	void noStateLeavesATerminalStateAndNoneSkipsBack() {
-		for (ComponentState from : ComponentState.values()) {
-			for (ComponentState to : ComponentState.values()) {
+		for (LifeState from : LifeState.values()) {
+			for (LifeState to : LifeState.values()) {
 				if (from.isTerminal()) {
 					assertThat(from.canMoveTo(to)).as(from + " -> " + to).isFalse();
 				}
 			}
-			assertThat(from.canMoveTo(ComponentState.REGISTERED)).as(from + " -> REGISTERED").isFalse();
+			assertThat(from.canMoveTo(LifeState.REGISTERED)).as(from + " -> REGISTERED").isFalse();
 			assertThat(from.canMoveTo(from)).as(from + " -> itself").isFalse();
 		}
-		assertThat(ComponentState.STOPPING.canMoveTo(ComponentState.RUNNING)).isFalse();
-		assertThat(ComponentState.ENDING.canMoveTo(ComponentState.STOPPING)).isFalse();
+		assertThat(LifeState.STOPPING.canMoveTo(LifeState.RUNNING)).isFalse();
+		assertThat(LifeState.ENDING.canMoveTo(LifeState.STOPPING)).isFalse();
 	}
 
 }

@@ -5,7 +5,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 
-import dev.lifecycle.autoconfigure.LifecycleManagerProperties;
+import dev.lifecycle.autoconfigure.LifecycleStreamsProperties;
 import dev.lifecycle.core.Internal;
 import dev.lifecycle.core.LifecycleListener;
 import dev.lifecycle.core.ShutdownReport;
@@ -28,7 +28,7 @@ public final class StreamDrain implements LifecycleListener {
 
 	private static final Log logger = LogFactory.getLog(StreamDrain.class);
 
-	private final LifecycleManagerProperties.Streams.EndAt endAt;
+	private final LifecycleStreamsProperties.EndAt endAt;
 
 	private final List<Runnable> sessionEnders = new CopyOnWriteArrayList<>();
 
@@ -38,7 +38,7 @@ public final class StreamDrain implements LifecycleListener {
 
 	private final AtomicBoolean ended = new AtomicBoolean();
 
-	StreamDrain(LifecycleManagerProperties.Streams.EndAt endAt) {
+	StreamDrain(LifecycleStreamsProperties.EndAt endAt) {
 		this.endAt = endAt;
 	}
 
@@ -77,7 +77,7 @@ public final class StreamDrain implements LifecycleListener {
 
 	@Override
 	public void onShutdownInitiated(ShutdownTrigger trigger) {
-		if (this.endAt == LifecycleManagerProperties.Streams.EndAt.SHUTDOWN) {
+		if (this.endAt == LifecycleStreamsProperties.EndAt.SHUTDOWN) {
 			end("the shutdown began");
 		}
 	}

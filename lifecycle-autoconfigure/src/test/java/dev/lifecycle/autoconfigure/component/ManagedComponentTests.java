@@ -192,7 +192,7 @@ class ManagedComponentTests {
 				Thread closer = new Thread(context::close);
 				closer.start();
 				await().atMost(Duration.ofSeconds(10))
-					.until(() -> view(manager, "web").state() == ComponentState.ENDING);
+					.until(() -> view(manager, "web").state() == ComponentState.STOPPING);
 				assertThat(manager.report()).isEmpty();
 				section.close();
 				closer.join(TimeUnit.SECONDS.toMillis(10));

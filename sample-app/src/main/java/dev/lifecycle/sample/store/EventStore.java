@@ -1,33 +1,21 @@
 package dev.lifecycle.sample.store;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.LongConsumer;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.sqlite.SQLiteConfig;
 
 /**
  * The durable event log and the pipeline's checkpoint, in one SQLite database in WAL mode, with
@@ -54,13 +42,15 @@ import org.sqlite.SQLiteConfig;
  * single writer's transactions, so committed offsets only ever grow: a reader that has seen offset
  * {@code n} never later finds a committed event below {@code n}. The pipeline can therefore consume
  * the log with {@code offset > last} and never miss an entry.
+ *
+ * <p><b>Its parts.</b> This class is the store's API and its reads. The writer thread and its
+ * transactions are {@code StoreWriter}'s; opening the connections, and the read-only mode of a full
+ * disk, {@code StoreConnections}'; what counts as this sample's database, {@code StoreSchema}'s;
+ * reading a checkpoint, {@code CheckpointReader}'s; the backup, {@code StoreBackup}'s.
  */
 public final class EventStore implements AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(EventStore.class);
-
-	/** The most appends committed in one transaction. */
-	private static final int MAX_GROUP = 256;
 
 	/** Marks the file as this sample's database ({@code PRAGMA application_id}). */
 	static final int APPLICATION_ID = StoreSchema.APPLICATION_ID;
@@ -70,43 +60,9 @@ public final class EventStore implements AutoCloseable {
 
 	private final Path file;
 
-	private final StoreSchema schema;
+	private final StoreConnections connections;
 
-	private final Duration busyTimeout;
-
-	private final String synchronous;
-
-	/** The write connection and its statements: null while the store is read-only; writer thread only. */
-	private Connection writeConnection;
-
-	private PreparedStatement insert;
-
-	private PreparedStatement findById;
-
-	/** Guards the read connection and its statement, which are replaced when the store becomes writable. */
-	private final Object readLock = new Object();
-
-	private Connection readConnection;
-
-	private PreparedStatement readAfter;
-
-	/** Opened without a write connection because the disk was full at start; see {@link #ensureWritable()}. */
-	private volatile boolean readOnly;
-
-	private long nextWritableAttemptNanos;
-
-	private final BlockingQueue<Task> queue = new LinkedBlockingQueue<>();
-
-	private final Object queueLock = new Object();
-
-	private final Thread writer;
-
-	private final List<LongConsumer> appendListeners = new CopyOnWriteArrayList<>();
-
-	private volatile boolean closed;
-
-	/** The failure of the last write, or null if it committed. */
-	private volatile StoreException writeFailure;
+	private final StoreWriter writer;
 
 	/**
 	 * Opens (creating if needed) the database and starts the writer thread.
@@ -132,154 +88,11 @@ public final class EventStore implements AutoCloseable {
 	 */
 	public EventStore(Path file, String synchronous, Duration busyTimeout, boolean rebuildCheckpoint) {
 		this.file = file.toAbsolutePath().normalize();
-		this.schema = new StoreSchema(this.file);
-		this.busyTimeout = busyTimeout;
-		this.synchronous = synchronous.toUpperCase(Locale.ROOT);
-		SQLiteConfig.SynchronousMode.valueOf(this.synchronous);
-		try {
-			Files.createDirectories(this.file.getParent());
-			openWritable(rebuildCheckpoint);
-		}
-		catch (IOException ex) {
-			throw new StoreException("Cannot open the event store at " + this.file + ": " + ex.getMessage(), ex);
-		}
-		catch (StoreException ex) {
-			if (!(ex instanceof UnusableDatabaseException) && ex.kind() == StoreException.Cause.FULL
-					&& !rebuildCheckpoint) {
-				openReadOnly(ex);
-			}
-			else {
-				throw ex;
-			}
-		}
-		this.writer = new Thread(this::writeLoop, "event-store-writer");
-		this.writer.setDaemon(true);
-		this.writer.start();
-		logger.info("Event store: opened {} (WAL, synchronous={}, schema version {}{})", this.file, this.synchronous,
-				SCHEMA_VERSION, this.readOnly ? ", READ-ONLY until the disk has space" : "");
-	}
-
-	/**
-	 * Opens the write connection (checking the schema and the checkpoint) and a read connection, and
-	 * swaps them in. On failure nothing is left open and the store is as it was.
-	 */
-	private void openWritable(boolean rebuildCheckpoint) {
-		Connection write = null;
-		Connection read = null;
-		try {
-			SQLiteConfig writeConfig = baseConfig(this.busyTimeout);
-			writeConfig.setJournalMode(SQLiteConfig.JournalMode.WAL);
-			writeConfig.setSynchronous(SQLiteConfig.SynchronousMode.valueOf(this.synchronous));
-			write = DriverManager.getConnection(url(), writeConfig.toProperties());
-			this.schema.prepare(write, rebuildCheckpoint, false);
-			this.schema.checkCheckpointMatchesLog(write);
-			PreparedStatement insert = write.prepareStatement(
-					"INSERT INTO event_log(event_id, key, value) VALUES (?, ?, ?) RETURNING offset");
-			PreparedStatement findById = write.prepareStatement("SELECT offset, key, value FROM event_log WHERE event_id = ?");
-			SQLiteConfig readConfig = baseConfig(this.busyTimeout);
-			readConfig.setReadOnly(true);
-			read = DriverManager.getConnection(url(), readConfig.toProperties());
-			useForReads(read);
-			this.writeConnection = write;
-			this.insert = insert;
-			this.findById = findById;
-			this.readOnly = false;
-		}
-		catch (UnusableDatabaseException ex) {
-			closeQuietly(read);
-			closeQuietly(write);
-			throw ex;
-		}
-		catch (SQLException | RuntimeException ex) {
-			closeQuietly(read);
-			closeQuietly(write);
-			if (ex instanceof StoreException store) {
-				throw store;
-			}
-			throw new StoreException("Cannot open the event store at " + this.file + ": " + ex.getMessage(), ex,
-					diskFull() ? StoreException.Cause.FULL : null);
-		}
-	}
-
-	/**
-	 * The disk is full and SQLite cannot even create the shared-memory index a WAL database needs to
-	 * be read: open the file immutable (read-only, no index) so that the service starts, recovers and
-	 * serves reads; every write is refused as FULL until {@link #ensureWritable()} manages to open it
-	 * normally. Only a database closed cleanly is in that state, so its main file holds everything.
-	 */
-	private void openReadOnly(StoreException cause) {
-		Connection read = null;
-		try {
-			SQLiteConfig config = baseConfig(this.busyTimeout);
-			config.setReadOnly(true);
-			read = DriverManager.getConnection("jdbc:sqlite:file:" + this.file + "?immutable=1", config.toProperties());
-			this.schema.prepare(read, false, true);
-			this.schema.checkCheckpointMatchesLog(read);
-			useForReads(read);
-			this.readOnly = true;
-			this.writeFailure = cause;
-			logger.warn("Event store: the disk holding {} is full ({}); opened it READ-ONLY: reads and recovery work, "
-					+ "writes are refused with 507 until there is space, then it becomes writable by itself", this.file,
-					cause.getMessage());
-		}
-		catch (SQLException | RuntimeException ex) {
-			closeQuietly(read);
-			if (ex instanceof UnusableDatabaseException unusable) {
-				throw unusable;
-			}
-			cause.addSuppressed(ex);
-			throw cause;
-		}
-	}
-
-	/** Swaps in a new read connection (closing the previous one). */
-	private void useForReads(Connection read) throws SQLException {
-		PreparedStatement statement = read.prepareStatement(
-				"SELECT offset, event_id, key, value FROM event_log WHERE offset > ? ORDER BY offset LIMIT ?");
-		synchronized (this.readLock) {
-			Connection previous = this.readConnection;
-			this.readConnection = read;
-			this.readAfter = statement;
-			closeQuietly(previous);
-		}
-	}
-
-	/**
-	 * Before a write on the writer thread: a read-only store tries, at most once a second, to open
-	 * the database for writing.
-	 * @throws StoreException (FULL) while it cannot
-	 */
-	private void ensureWritable() {
-		if (!this.readOnly) {
-			return;
-		}
-		long now = System.nanoTime();
-		if (now - this.nextWritableAttemptNanos < 0) {
-			throw new StoreException("The event store is read-only: the disk holding " + this.file + " is full",
-					StoreException.Cause.FULL);
-		}
-		this.nextWritableAttemptNanos = now + TimeUnit.SECONDS.toNanos(1);
-		openWritable(false);
-		logger.info("Event store: {} is writable again (the disk has space)", this.file);
-	}
-
-	private boolean diskFull() {
-		try {
-			return Files.getFileStore(this.file.getParent()).getUsableSpace() < 1024 * 1024;
-		}
-		catch (IOException ex) {
-			return false;
-		}
-	}
-
-	private static SQLiteConfig baseConfig(Duration busyTimeout) {
-		SQLiteConfig config = new SQLiteConfig();
-		config.setBusyTimeout((int) Math.min(Integer.MAX_VALUE, busyTimeout.toMillis()));
-		return config;
-	}
-
-	private String url() {
-		return "jdbc:sqlite:" + this.file;
+		this.connections = new StoreConnections(this.file, synchronous, busyTimeout, rebuildCheckpoint);
+		this.writer = new StoreWriter(this.connections, this.file, this.connections.readOnlyCause());
+		logger.info("Event store: opened {} (WAL, synchronous={}, schema version {}{})", this.file,
+				this.connections.synchronous(), SCHEMA_VERSION,
+				this.connections.isReadOnly() ? ", READ-ONLY until the disk has space" : "");
 	}
 
 	/** The database file. */
@@ -293,10 +106,10 @@ public final class EventStore implements AutoCloseable {
 	 * @param listener the callback
 	 */
 	public void onAppend(LongConsumer listener) {
-		this.appendListeners.add(listener);
+		this.writer.onAppend(listener);
 	}
 
-	// ---- appends -------------------------------------------------------------------------------
+	// ---- writes --------------------------------------------------------------------------------
 
 	/**
 	 * Appends an event and returns once it is committed (or known from before). Idempotent on the
@@ -312,9 +125,7 @@ public final class EventStore implements AutoCloseable {
 	public AppendResult append(String id, String key, long value) throws InterruptedException {
 		requireWellFormed("id", id);
 		requireWellFormed("key", key);
-		Append task = new Append(id, key, value);
-		submit(task);
-		return await(task.result);
+		return this.writer.append(id, key, value);
 	}
 
 	/**
@@ -325,9 +136,7 @@ public final class EventStore implements AutoCloseable {
 	 * @throws InterruptedException if interrupted while waiting
 	 */
 	public void writeCheckpoint(long offset, Map<String, Aggregate> changed) throws InterruptedException {
-		WriteCheckpoint task = new WriteCheckpoint(offset, changed);
-		submit(task);
-		await(task.result);
+		this.writer.writeCheckpoint(offset, changed);
 	}
 
 	/**
@@ -347,240 +156,9 @@ public final class EventStore implements AutoCloseable {
 		}
 	}
 
-	private void submit(Task task) {
-		synchronized (this.queueLock) {
-			if (this.closed) {
-				throw new StoreException("The event store is closed", StoreException.Cause.CLOSED);
-			}
-			this.queue.add(task);
-		}
-	}
-
-	private static <T> T await(CompletableFuture<T> future) throws InterruptedException {
-		try {
-			return future.get();
-		}
-		catch (ExecutionException ex) {
-			Throwable cause = ex.getCause();
-			if (cause instanceof StoreException store) {
-				throw store;
-			}
-			throw new StoreException("Write failed: " + cause, cause);
-		}
-	}
-
-	private void writeLoop() {
-		List<Task> batch = new ArrayList<>();
-		List<Append> appends = new ArrayList<>();
-		while (true) {
-			Task first;
-			try {
-				first = this.queue.take();
-			}
-			catch (InterruptedException ex) {
-				continue;
-			}
-			batch.clear();
-			batch.add(first);
-			this.queue.drainTo(batch, MAX_GROUP - 1);
-			for (Task task : batch) {
-				if (task instanceof Append append) {
-					appends.add(append);
-					continue;
-				}
-				commitAppends(appends);
-				if (task instanceof WriteCheckpoint checkpoint) {
-					commitCheckpoint(checkpoint);
-				}
-				else if (task == Task.STOP) {
-					failRemaining();
-					return;
-				}
-			}
-			commitAppends(appends);
-		}
-	}
-
-	private void commitAppends(List<Append> appends) {
-		if (appends.isEmpty()) {
-			return;
-		}
-		List<AppendResult> results = new ArrayList<>(appends.size());
-		long highest = 0;
-		try {
-			ensureWritable();
-			begin();
-			for (Append append : appends) {
-				AppendResult result = insertOrFind(append);
-				results.add(result);
-				if (result.outcome() == AppendResult.Outcome.APPENDED) {
-					highest = Math.max(highest, result.offset());
-				}
-			}
-			commit();
-		}
-		catch (SQLException | RuntimeException ex) {
-			rollback();
-			StoreException failure = new StoreException("Could not commit the event: " + ex.getMessage(), ex);
-			writeFailed(failure, appends.size() + " append(s)");
-			appends.forEach((append) -> append.result.completeExceptionally(failure));
-			appends.clear();
-			return;
-		}
-		writeSucceeded();
-		for (int i = 0; i < appends.size(); i++) {
-			appends.get(i).result.complete(results.get(i));
-		}
-		appends.clear();
-		if (highest > 0) {
-			for (LongConsumer listener : this.appendListeners) {
-				try {
-					listener.accept(highest);
-				}
-				catch (RuntimeException ex) {
-					logger.warn("Event store: append listener failed", ex);
-				}
-			}
-		}
-	}
-
-	private AppendResult insertOrFind(Append append) throws SQLException {
-		// Look the id up first: a conflicting INSERT would still consume an AUTOINCREMENT value and leave
-		// a gap. Only this thread writes, so nothing can insert the id between the lookup and the insert.
-		this.findById.setString(1, append.id);
-		try (ResultSet existing = this.findById.executeQuery()) {
-			if (existing.next()) {
-				long offset = existing.getLong(1);
-				boolean same = existing.getString(2).equals(append.key) && existing.getLong(3) == append.value;
-				return new AppendResult(offset,
-						same ? AppendResult.Outcome.DUPLICATE : AppendResult.Outcome.CONFLICT);
-			}
-		}
-		this.insert.setString(1, append.id);
-		this.insert.setString(2, append.key);
-		this.insert.setLong(3, append.value);
-		try (ResultSet inserted = this.insert.executeQuery()) {
-			if (!inserted.next()) {
-				throw new SQLException("event id '" + append.id + "' was not inserted");
-			}
-			return new AppendResult(inserted.getLong(1), AppendResult.Outcome.APPENDED);
-		}
-	}
-
-	private void commitCheckpoint(WriteCheckpoint task) {
-		try {
-			ensureWritable();
-		}
-		catch (StoreException ex) {
-			writeFailed(ex, "the checkpoint");
-			task.result.completeExceptionally(ex);
-			return;
-		}
-		try (PreparedStatement upsertAggregate = this.writeConnection.prepareStatement(
-				"INSERT INTO aggregates(key, sum, count) VALUES (?, ?, ?) "
-						+ "ON CONFLICT(key) DO UPDATE SET sum = excluded.sum, count = excluded.count");
-				PreparedStatement upsertCheckpoint = this.writeConnection.prepareStatement(
-						"INSERT INTO checkpoint(id, log_offset, updated_at) VALUES (1, ?, ?) "
-								+ "ON CONFLICT(id) DO UPDATE SET log_offset = excluded.log_offset, "
-								+ "updated_at = excluded.updated_at")) {
-			begin();
-			for (Map.Entry<String, Aggregate> entry : task.changed.entrySet()) {
-				upsertAggregate.setString(1, entry.getKey());
-				upsertAggregate.setString(2, entry.getValue().sum().toString());
-				upsertAggregate.setLong(3, entry.getValue().count());
-				upsertAggregate.addBatch();
-			}
-			upsertAggregate.executeBatch();
-			upsertCheckpoint.setLong(1, task.offset);
-			upsertCheckpoint.setString(2, Instant.now().toString());
-			upsertCheckpoint.executeUpdate();
-			commit();
-			writeSucceeded();
-			task.result.complete(null);
-		}
-		catch (SQLException | RuntimeException ex) {
-			rollback();
-			StoreException failure = new StoreException("Could not write the checkpoint at offset " + task.offset + ": "
-					+ ex.getMessage(), ex);
-			writeFailed(failure, "the checkpoint");
-			task.result.completeExceptionally(failure);
-		}
-	}
-
-	/**
-	 * Records a failed write. A busy database or a full disk passes by itself: it is logged when it
-	 * starts and when it ends, not for every request in between.
-	 */
-	private void writeFailed(StoreException failure, String what) {
-		StoreException previous = this.writeFailure;
-		this.writeFailure = failure;
-		if (failure.kind() == StoreException.Cause.OTHER) {
-			logger.error("Event store: could not commit {}; nothing of it was written", what, failure);
-		}
-		else if (previous == null || previous.kind() != failure.kind()) {
-			logger.warn("Event store: writes to {} fail ({}: {}); appends are refused with Retry-After and "
-					+ "checkpoints retried until a write succeeds again; reads go on", this.file, failure.kind(),
-					failure.getMessage());
-		}
-	}
-
-	private void writeSucceeded() {
-		StoreException previous = this.writeFailure;
-		if (previous != null) {
-			this.writeFailure = null;
-			logger.info("Event store: writes to {} succeed again (after {})", this.file, previous.kind());
-		}
-	}
-
 	/** Whether the last write committed (true until one fails, and again after one succeeds). */
 	public boolean isWritable() {
-		return this.writeFailure == null && !this.readOnly;
-	}
-
-	/**
-	 * Begins a write transaction with {@code BEGIN IMMEDIATE}: it takes the write lock at once, waiting
-	 * up to the busy timeout while another process holds it. (A deferred transaction would take it at
-	 * its first write after a read and then fail at once, without waiting, and the driver's own
-	 * transactions would begin the next one, holding the lock, right after each commit.) The write
-	 * connection stays in auto-commit mode outside these explicit transactions.
-	 */
-	private void begin() throws SQLException {
-		try (Statement statement = this.writeConnection.createStatement()) {
-			statement.execute("BEGIN IMMEDIATE");
-		}
-	}
-
-	private void commit() throws SQLException {
-		try (Statement statement = this.writeConnection.createStatement()) {
-			statement.execute("COMMIT");
-		}
-	}
-
-	private void rollback() {
-		if (this.writeConnection == null) {
-			return;
-		}
-		try (Statement statement = this.writeConnection.createStatement()) {
-			statement.execute("ROLLBACK");
-		}
-		catch (SQLException ex) {
-			// No transaction was open (BEGIN itself failed), or SQLite already rolled it back.
-			logger.debug("Event store: rollback: {}", ex.getMessage());
-		}
-	}
-
-	private void failRemaining() {
-		List<Task> left = new ArrayList<>();
-		this.queue.drainTo(left);
-		StoreException closedException = new StoreException("The event store is closed", StoreException.Cause.CLOSED);
-		for (Task task : left) {
-			if (task instanceof Append append) {
-				append.result.completeExceptionally(closedException);
-			}
-			else if (task instanceof WriteCheckpoint checkpoint) {
-				checkpoint.result.completeExceptionally(closedException);
-			}
-		}
+		return this.writer.lastWriteCommitted() && !this.connections.isReadOnly();
 	}
 
 	// ---- reads ---------------------------------------------------------------------------------
@@ -592,13 +170,14 @@ public final class EventStore implements AutoCloseable {
 	 * @return the entries, possibly none
 	 */
 	public List<LoggedEvent> readAfter(long offset, int limit) {
-		synchronized (this.readLock) {
+		synchronized (this.connections.readLock()) {
 			checkOpen();
 			try {
-				this.readAfter.setLong(1, offset);
-				this.readAfter.setInt(2, limit);
+				PreparedStatement readAfter = this.connections.readAfter();
+				readAfter.setLong(1, offset);
+				readAfter.setInt(2, limit);
 				List<LoggedEvent> events = new ArrayList<>();
-				try (ResultSet rows = this.readAfter.executeQuery()) {
+				try (ResultSet rows = readAfter.executeQuery()) {
 					while (rows.next()) {
 						events.add(new LoggedEvent(rows.getLong(1), rows.getString(2), rows.getString(3),
 								rows.getLong(4)));
@@ -627,10 +206,10 @@ public final class EventStore implements AutoCloseable {
 	 * @return the checkpoint's offset and time; its aggregates are empty, they went to {@code each}
 	 */
 	public Checkpoint loadCheckpoint(BiConsumer<String, Aggregate> each) {
-		synchronized (this.readLock) {
+		synchronized (this.connections.readLock()) {
 			checkOpen();
 			try {
-				return CheckpointReader.read(this.readConnection, each);
+				return CheckpointReader.read(this.connections.read(), each);
 			}
 			catch (SQLException ex) {
 				throw new StoreException("Cannot read the checkpoint: " + ex.getMessage(), ex);
@@ -652,9 +231,9 @@ public final class EventStore implements AutoCloseable {
 
 	/** The highest committed offset, 0 for an empty log. */
 	public long lastOffset() {
-		synchronized (this.readLock) {
+		synchronized (this.connections.readLock()) {
 			checkOpen();
-			try (Statement statement = this.readConnection.createStatement();
+			try (Statement statement = this.connections.read().createStatement();
 					ResultSet row = statement.executeQuery("SELECT COALESCE(MAX(offset), 0) FROM event_log")) {
 				row.next();
 				return row.getLong(1);
@@ -666,7 +245,7 @@ public final class EventStore implements AutoCloseable {
 	}
 
 	private void checkOpen() {
-		if (this.closed) {
+		if (this.writer.isClosed()) {
 			throw new StoreException("The event store is closed", StoreException.Cause.CLOSED);
 		}
 	}
@@ -684,7 +263,7 @@ public final class EventStore implements AutoCloseable {
 	 */
 	public Path backupTo(Path directory, String fileName) {
 		checkOpen();
-		return StoreBackup.vacuumInto(url(), baseConfig(this.busyTimeout), directory, fileName);
+		return StoreBackup.vacuumInto(this.connections.url(), this.connections.baseConfig(), directory, fileName);
 	}
 
 	// ---- close ---------------------------------------------------------------------------------
@@ -695,86 +274,11 @@ public final class EventStore implements AutoCloseable {
 	 */
 	@Override
 	public void close() {
-		synchronized (this.queueLock) {
-			if (this.closed) {
-				return;
-			}
-			this.closed = true;
-			this.queue.add(Task.STOP);
-		}
-		try {
-			this.writer.join(10_000);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		synchronized (this.readLock) {
-			if (this.writeConnection != null) {
-				try (Statement statement = this.writeConnection.createStatement()) {
-					statement.execute("PRAGMA wal_checkpoint(TRUNCATE)");
-				}
-				catch (SQLException ex) {
-					logger.warn("Event store: WAL checkpoint at close failed (the WAL is replayed at next open)", ex);
-				}
-			}
-			closeQuietly(this.readConnection);
-			closeQuietly(this.writeConnection);
-		}
-		logger.info("Event store: closed {}", this.file);
-	}
-
-	private static void closeQuietly(Connection connection) {
-		if (connection == null) {
+		if (!this.writer.stop()) {
 			return;
 		}
-		try {
-			connection.close();
-		}
-		catch (SQLException ex) {
-			logger.warn("Event store: closing a connection failed", ex);
-		}
-	}
-
-	// ---- tasks ---------------------------------------------------------------------------------
-
-	private interface Task {
-
-		Task STOP = new Task() {
-		};
-
-	}
-
-	private static final class Append implements Task {
-
-		final String id;
-
-		final String key;
-
-		final long value;
-
-		final CompletableFuture<AppendResult> result = new CompletableFuture<>();
-
-		Append(String id, String key, long value) {
-			this.id = id;
-			this.key = key;
-			this.value = value;
-		}
-
-	}
-
-	private static final class WriteCheckpoint implements Task {
-
-		final long offset;
-
-		final Map<String, Aggregate> changed;
-
-		final CompletableFuture<Void> result = new CompletableFuture<>();
-
-		WriteCheckpoint(long offset, Map<String, Aggregate> changed) {
-			this.offset = offset;
-			this.changed = changed;
-		}
-
+		this.connections.close();
+		logger.info("Event store: closed {}", this.file);
 	}
 
 }
