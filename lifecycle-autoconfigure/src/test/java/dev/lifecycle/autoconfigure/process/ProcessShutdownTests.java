@@ -1,6 +1,7 @@
 package dev.lifecycle.autoconfigure.process;
 
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,6 +19,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -152,6 +155,39 @@ class ProcessShutdownTests {
 				"opened a critical section still open after", "ProcessTestApplication$HoldingApi.hold")
 			.containsPattern("thread \"http-nio-[^\"]*-exec-[0-9]+\" TIMED_WAITING, opened a critical section")
 			.doesNotContain("lifecycle-stop-idle");
+	}
+
+	@Test
+	void anHttpRequestHeldPastTheCeilingIsNamedInItsComponentsEntryOfTheReportFileWhichIsNotClean() throws Exception {
+		AppProcess app = start("app", "--process-test.holding=true", "--lifecycle.components.orders.graceful-shutdown=60s",
+				"--lifecycle.global-shutdown-timeout=2s");
+		Thread request = new Thread(() -> app.post("/hold"), "hold-request");
+		request.setDaemon(true);
+		request.start();
+		app.awaitLog("orders: holding a critical section", Duration.ofSeconds(30));
+
+		app.signal("TERM");
+
+		assertThat(app.awaitExit(Duration.ofSeconds(30))).isEqualTo(ExitCodes.CEILING);
+		JsonNode report;
+		try (DirectoryStream<Path> files = Files.newDirectoryStream(this.directory, "*.shutdown-*.json")) {
+			Path file = files.iterator().next();
+			report = JsonMapper.builder().build().readTree(file.toFile());
+		}
+		assertThat(report.get("state").asString()).isEqualTo("ceiling");
+		assertThat(report.get("clean").asBoolean()).isFalse();
+		JsonNode orders = null;
+		for (JsonNode component : report.get("components")) {
+			if (component.get("name").asString().equals("orders")) {
+				orders = component;
+			}
+		}
+		assertThat(orders).as(report.toString()).isNotNull();
+		assertThat(orders.get("cut")).as(orders.toString()).singleElement()
+			.extracting(JsonNode::asString)
+			.asString()
+			.matches("cut by the global ceiling: thread \"http-nio-[^\"]*-exec-[0-9]+\" opened a critical section "
+					+ "still open after [0-9]+ ms");
 	}
 
 	@Test
