@@ -235,6 +235,25 @@ class ShutdownReportFileTest {
 	}
 
 	@Test
+	void aHaltPastTheCeilingAfterACleanSequenceRewritesTheReportAsCutByTheCeilingWithWhatHeldTheProcess()
+			throws Exception {
+		LifecycleManager manager = builder().build();
+		manager.registerPassive("orders", ComponentOptions.defaults(), (handle) -> {
+		});
+		manager.start();
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		assertThat(manager.awaitTermination().clean()).isTrue();
+
+		LifecycleHost.of(manager).recordHalt("thread \"main\" destroying bean 'stuckResource'");
+
+		Map<String, Object> report = read(reports().get(0));
+		assertThat(report).containsEntry("state", "ceiling").containsEntry("exitCode", 129L).containsEntry("clean", false);
+		assertThat((String) report.get("diagnostics")).endsWith("thread \"main\" destroying bean 'stuckResource'");
+		assertThat(builder().build().previousRun().orElseThrow().summary())
+			.contains(": signal, cut by the global ceiling, ", ", exit 129");
+	}
+
+	@Test
 	void aForcedExitIsRecordedBeforeTheHaltAndTheNextStartSaysForcedBySecondSignal() throws Exception {
 		LifecycleManager forced = builder().build();
 		forced.registerPassive("ingest", ComponentOptions.defaults().withPhase(20), (handle) -> {
