@@ -169,11 +169,7 @@ class ProcessShutdownTests {
 		app.signal("TERM");
 
 		assertThat(app.awaitExit(Duration.ofSeconds(30))).isEqualTo(ExitCodes.CEILING);
-		JsonNode report;
-		try (DirectoryStream<Path> files = Files.newDirectoryStream(this.directory, "*.shutdown-*.json")) {
-			Path file = files.iterator().next();
-			report = JsonMapper.builder().build().readTree(file.toFile());
-		}
+		JsonNode report = report();
 		assertThat(report.get("state").asString()).isEqualTo("ceiling");
 		assertThat(report.get("clean").asBoolean()).isFalse();
 		JsonNode orders = null;
@@ -263,6 +259,12 @@ class ProcessShutdownTests {
 				"Lifecycle: the process is still running 1500 ms after the global shutdown timeout of PT2S; halting "
 						+ "with exit code 129",
 				"destroying bean 'stuckResource'", "ProcessTestApplication$StuckResource.close");
+		// The sequence itself ended cleanly, but the process did not: its report says how it ended.
+		JsonNode report = report();
+		assertThat(report.get("state").asString()).isEqualTo("ceiling");
+		assertThat(report.get("exitCode").asInt()).isEqualTo(ExitCodes.CEILING);
+		assertThat(report.get("clean").asBoolean()).isFalse();
+		assertThat(report.get("diagnostics").asString()).contains("held by what ran after the sequence");
 	}
 
 	@Test
@@ -372,6 +374,13 @@ class ProcessShutdownTests {
 			all.add("--spring.main.web-application-type=reactive");
 		}
 		return all.toArray(String[]::new);
+	}
+
+	/** The one shutdown report the process left. */
+	private JsonNode report() throws IOException {
+		try (DirectoryStream<Path> files = Files.newDirectoryStream(this.directory, "*.shutdown-*.json")) {
+			return JsonMapper.builder().build().readTree(files.iterator().next().toFile());
+		}
 	}
 
 	private AppProcess start(String name, String... arguments) throws IOException {
