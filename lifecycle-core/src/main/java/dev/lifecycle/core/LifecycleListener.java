@@ -83,4 +83,15 @@ public interface LifecycleListener {
 	default void onForcedExit(int exitCode) {
 	}
 
+	/**
+	 * Called just before the host halts a process still alive after the global ceiling (what ran
+	 * after the sequence held it: a bean's destruction, a JVM shutdown hook), whatever the report
+	 * said: the last moment to record that the process ends with {@link ExitCodes#CEILING}. It must
+	 * return within a fraction of a second.
+	 * @param exitCode the code the process is about to exit with, {@link ExitCodes#CEILING}
+	 * @param heldBy what held the process, for the report
+	 */
+	default void onHalted(int exitCode, String heldBy) {
+	}
+
 }

@@ -202,6 +202,11 @@ public final class LifecycleManager {
 			return LifecycleManager.this.termination.forceExit();
 		}
 
+		@Override
+		public void recordHalt(String heldBy) {
+			LifecycleManager.this.termination.halted(heldBy);
+		}
+
 	}
 
 	// ---- queries -------------------------------------------------------------------------------

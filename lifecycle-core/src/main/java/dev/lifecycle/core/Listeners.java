@@ -74,6 +74,10 @@ final class Listeners {
 		each("forced exit", (listener) -> listener.onForcedExit(exitCode));
 	}
 
+	void halted(int exitCode, String heldBy) {
+		each("halt", (listener) -> listener.onHalted(exitCode, heldBy));
+	}
+
 	private void each(String event, Consumer<LifecycleListener> call) {
 		for (LifecycleListener listener : this.listeners) {
 			try {

@@ -74,7 +74,24 @@ final class PreviousRuns {
 		String failed = (report.failedRequests() != null && report.failedRequests() > 0)
 				? ", " + report.failedRequests() + " request(s) failed after the trigger" : "";
 		return "previous shutdown (" + at + "): " + reason + ", " + outcome + ", " + elapsed + ", exit "
-				+ report.exitCode() + failed;
+				+ report.exitCode() + failed + cutAndUnfinished(report);
+	}
+
+	/** The components whose stop cut work, and how much work was left for this run; empty if neither. */
+	private static String cutAndUnfinished(ShutdownRecord report) {
+		StringBuilder text = new StringBuilder();
+		List<String> cut = report.components()
+			.stream()
+			.filter((component) -> !component.cut().isEmpty())
+			.map((component) -> "'" + component.name() + "'")
+			.toList();
+		if (!cut.isEmpty()) {
+			text.append(", work cut in ").append(String.join(", ", cut));
+		}
+		if (!report.unfinishedWork().isEmpty()) {
+			text.append(", ").append(report.unfinishedWork().size()).append(" unfinished for a later run");
+		}
+		return text.toString();
 	}
 
 }

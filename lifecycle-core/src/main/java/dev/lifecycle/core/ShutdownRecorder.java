@@ -171,17 +171,7 @@ final class ShutdownRecorder implements LifecycleListener {
 
 	@Override
 	public void onForcedExit(int exitCode) {
-		boolean locked;
-		try {
-			// A write under way finishes in milliseconds; a stuck one must not keep the process alive.
-			locked = this.lock.tryLock(FORCED_WAIT_MS, TimeUnit.MILLISECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			locked = false;
-		}
-		if (!locked) {
-			logger.warn("Lifecycle: the shutdown report is busy; the forced exit is not recorded in it");
+		if (!lockQuickly("forced exit")) {
 			return;
 		}
 		try {
@@ -200,6 +190,54 @@ final class ShutdownRecorder implements LifecycleListener {
 		finally {
 			this.lock.unlock();
 		}
+	}
+
+	/**
+	 * The process is halted past the ceiling: whatever the report said, it now says so, with what
+	 * held the process after the diagnostics it had.
+	 */
+	@Override
+	public void onHalted(int exitCode, String heldBy) {
+		if (!lockQuickly("halt")) {
+			return;
+		}
+		try {
+			ShutdownRecord current = this.record;
+			if (current == null || current.state() == ShutdownRecord.State.FORCED) {
+				return;
+			}
+			String diagnostics = (current.diagnostics() == null || current.diagnostics().isEmpty()) ? heldBy
+					: current.diagnostics() + "\n" + heldBy;
+			if (diagnostics.length() > MAX_DIAGNOSTICS_CHARS) {
+				diagnostics = diagnostics.substring(0, MAX_DIAGNOSTICS_CHARS) + "\n[truncated]";
+			}
+			this.record = new ShutdownRecord(current.sequence(), current.service(), current.run(), current.pid(),
+					current.jvm(), current.applicationVersion(), current.initiatedAt(), current.trigger(),
+					ShutdownRecord.State.CEILING, current.lastStep(), this.steps, this.components,
+					current.componentsTruncated(), exitCode, false,
+					TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - this.initiatedAt), current.failedSteps(),
+					current.unfinishedWork(), current.failedRequests(), diagnostics, Instant.now().toString());
+			write();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/** A write under way finishes in milliseconds; a stuck one must not keep a halting process alive. */
+	private boolean lockQuickly(String what) {
+		boolean locked;
+		try {
+			locked = this.lock.tryLock(FORCED_WAIT_MS, TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			locked = false;
+		}
+		if (!locked) {
+			logger.warn("Lifecycle: the shutdown report is busy; the {} is not recorded in it", what);
+		}
+		return locked;
 	}
 
 	private ShutdownRecord with(ShutdownRecord current, ShutdownRecord.@Nullable State state,

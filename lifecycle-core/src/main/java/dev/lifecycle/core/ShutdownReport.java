@@ -27,8 +27,11 @@ import java.util.Optional;
  * the trigger, as told by {@link LifecycleHost#recordFailedRequest()}; counted, not judged: they
  * do not change {@code clean} or the exit code
  * @param unfinishedWork work left for a later run, each as {@code "component: work"}: what a
- * component said it left unfinished, and each component its budget cut; any makes the report not
- * clean with exit code {@link ExitCodes#INCOMPLETE} unless a worse code applies
+ * component said it left unfinished, and each component its budget or the ceiling cut
+ * ({@code "orders: cut at its budget"}, {@code "orders: cut by the global ceiling"}); any makes the
+ * report not clean with exit code {@link ExitCodes#INCOMPLETE} unless a worse code applies. What a
+ * stop cancelled of its clients' calls and requests is each component's
+ * {@link ComponentReport#cut()}
  */
 public record ShutdownReport(ShutdownTrigger trigger, List<ComponentReport> components, boolean clean, int exitCode,
 		boolean ceilingFired, Duration elapsed, List<String> failedSteps, List<StepReport> steps,

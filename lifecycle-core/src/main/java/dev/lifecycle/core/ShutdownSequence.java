@@ -6,6 +6,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
@@ -420,7 +421,7 @@ final class ShutdownSequence {
 		if (armed != null) {
 			armed.cancel(false);
 		}
-		ShutdownReport report = report(false, String.join("\n", this.overruns));
+		ShutdownReport report = report(null, String.join("\n", this.overruns));
 		logger.info("Lifecycle: shutdown complete (clean={}, exitCode={}, elapsed={} ms, failedRequests={})",
 				report.clean(), report.exitCode(), report.elapsed().toMillis(), report.failedRequests());
 		if (!report.unfinishedWork().isEmpty()) {
@@ -438,16 +439,12 @@ final class ShutdownSequence {
 		if (!this.overruns.isEmpty()) {
 			diagnostics = String.join("\n", this.overruns) + "\n" + diagnostics;
 		}
-		for (Component component : this.components) {
-			if (component.tier() != Tier.ADVISORY) {
-				component.timeOut();
-			}
-		}
+		Set<String> cutByCeiling = CeilingCuts.settle(this.components);
 		Thread sequenceThread = this.thread;
 		if (sequenceThread != null) {
 			sequenceThread.interrupt();
 		}
-		ShutdownReport report = report(true, diagnostics);
+		ShutdownReport report = report(cutByCeiling, diagnostics);
 		logger.error("Lifecycle: shutdown incomplete (clean=false, exitCode={}, elapsed={} ms, failedRequests={})",
 				report.exitCode(), report.elapsed().toMillis(), report.failedRequests());
 		this.finisher.accept(report);
@@ -459,8 +456,9 @@ final class ShutdownSequence {
 				this.runningHandlerThread, this.components);
 	}
 
-	private ShutdownReport report(boolean ceilingFired, String diagnostics) {
-		return ShutdownVerdict.report(this.trigger, this.components, ceilingFired, List.copyOf(this.failedSteps),
+	/** @param cutByCeiling the components the ceiling settled, {@code null} when it did not fire */
+	private ShutdownReport report(@Nullable Set<String> cutByCeiling, String diagnostics) {
+		return ShutdownVerdict.report(this.trigger, this.components, cutByCeiling, List.copyOf(this.failedSteps),
 				List.copyOf(this.steps), diagnostics, System.nanoTime() - this.initiatedAt,
 				this.failedRequests.getAsLong());
 	}

@@ -3,22 +3,29 @@ package dev.lifecycle.core;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+
+import org.jspecify.annotations.Nullable;
 
 /**
  * Turns what a sequence saw into its {@link ShutdownReport}. The exit code is decided here only:
  * the ceiling wins, then an unclean trigger, a death or a failed step, then work left for a later
- * run (a budget that ran out, or work a component left unfinished); and a report is clean only with
- * exit code 0, every waited-for component completed and none cut work short, so a dashboard and an
- * exit code agree.
+ * run (a component cut by its budget or the ceiling, or work a component left unfinished); and a
+ * report is clean only with exit code 0, every waited-for component completed and none cut work
+ * short, so a dashboard and an exit code agree.
  */
 final class ShutdownVerdict {
 
 	private ShutdownVerdict() {
 	}
 
-	static ShutdownReport report(ShutdownTrigger trigger, List<Component> components, boolean ceilingFired,
-			List<String> failedSteps, List<StepReport> steps, String diagnostics, long elapsedNanos,
-			long failedRequests) {
+	/**
+	 * @param cutByCeiling the components the ceiling settled, {@code null} when the ceiling did not
+	 * fire
+	 */
+	static ShutdownReport report(ShutdownTrigger trigger, List<Component> components,
+			@Nullable Set<String> cutByCeiling, List<String> failedSteps, List<StepReport> steps, String diagnostics,
+			long elapsedNanos, long failedRequests) {
 		List<ComponentReport> reports = new ArrayList<>();
 		boolean abnormal = false;
 		boolean allCompleted = true;
@@ -43,9 +50,11 @@ final class ShutdownVerdict {
 			// Observability serves no work of its own: its overrun leaves nothing for a later run.
 			if (outcome == Outcome.TIMEOUT && component.tier() != Tier.OBSERVABILITY
 					&& component.unfinishedWork().isEmpty()) {
-				unfinished.add(component.name() + ": cut at its budget");
+				boolean byCeiling = cutByCeiling != null && cutByCeiling.contains(component.name());
+				unfinished.add(component.name() + (byCeiling ? ": cut by the global ceiling" : ": cut at its budget"));
 			}
 		}
+		boolean ceilingFired = cutByCeiling != null;
 		int exitCode;
 		if (ceilingFired) {
 			exitCode = ExitCodes.CEILING;

@@ -88,6 +88,19 @@ final class Termination {
 		return ExitCodes.FORCED;
 	}
 
+	/**
+	 * The host halts a process the ceiling found still alive: the listeners record it, whatever the
+	 * report said, unless a forced exit came first (the process is already halting with its code).
+	 */
+	void halted(String heldBy) {
+		synchronized (this) {
+			if (this.forced) {
+				return;
+			}
+		}
+		this.listeners.halted(ExitCodes.CEILING, heldBy);
+	}
+
 	Optional<ShutdownReport> report() {
 		return Optional.ofNullable(this.report.getNow(null));
 	}

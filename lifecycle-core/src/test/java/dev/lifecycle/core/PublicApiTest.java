@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
  */
 class PublicApiTest {
 
-	private static final Set<String> HOST_CALLS = Set.of("recordActivity", "recordFailedRequest", "forceExit");
+	private static final Set<String> HOST_CALLS = Set.of("recordActivity", "recordFailedRequest", "forceExit",
+			"recordHalt");
 
 	@Test
 	void theManagerOffersNoHostCallAndTheHostOffersThemAll() {

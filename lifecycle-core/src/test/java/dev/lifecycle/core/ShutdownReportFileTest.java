@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -179,7 +180,77 @@ class ShutdownReportFileTest {
 		assertThat(report).containsEntry("state", "ceiling").containsEntry("exitCode", 129L);
 		assertThat((String) report.get("diagnostics")).contains("component 'hung'", "thread \"lifecycle-stop-hung\"");
 		PreviousRun previous = builder().build().previousRun().orElseThrow();
-		assertThat(previous.summary()).contains(": signal, cut by the global ceiling, ").endsWith(", exit 129");
+		assertThat(previous.summary()).contains(": signal, cut by the global ceiling, ", ", exit 129");
+	}
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void theCeilingNamesWhatItCutInTheEntryOfEachComponentStillAtWorkAndTheNextStartsSummarySaysWhere()
+			throws Exception {
+		LifecycleManager manager = builder().globalShutdownTimeout(Duration.ofMillis(500)).build();
+		ComponentHandle orders = manager.registerPassive("orders", ComponentOptions.defaults(), (handle) -> {
+		});
+		manager.registerPassive("hung", ComponentOptions.defaults(), (handle) -> this.stuck.await());
+		manager.registerPassive("done", ComponentOptions.defaults().withPhase(10), (handle) -> {
+		});
+		manager.start();
+		CountDownLatch inside = new CountDownLatch(1);
+		Thread request = new Thread(() -> {
+			try (ComponentHandle.CriticalSection section = orders.critical()) {
+				inside.countDown();
+				this.stuck.await();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+		}, "http-nio-exec-3");
+		request.setDaemon(true);
+		request.start();
+		assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
+
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		ShutdownReport ended = manager.awaitTermination();
+
+		assertThat(ended.component("orders").orElseThrow().cut()).singleElement()
+			.asString()
+			.matches("cut by the global ceiling: thread \"http-nio-exec-3\" opened a critical section still open "
+					+ "after [0-9]+ ms");
+		Map<String, Object> report = read(reports().get(0));
+		assertThat(report).containsEntry("state", "ceiling").containsEntry("clean", false).containsEntry("exitCode", 129L);
+		Map<String, Map<String, Object>> components = new java.util.HashMap<>();
+		((List<Map<String, Object>>) report.get("components"))
+			.forEach((component) -> components.put((String) component.get("name"), component));
+		assertThat((List<String>) components.get("orders").get("cut")).singleElement()
+			.asString()
+			.startsWith("cut by the global ceiling: thread \"http-nio-exec-3\" opened a critical section still open");
+		assertThat((List<String>) components.get("hung").get("cut"))
+			.containsExactly("cut by the global ceiling: thread \"lifecycle-stop-hung\" runs its stop callback");
+		assertThat(components.get("orders")).containsEntry("outcome", "timeout");
+		assertThat(components.get("done")).containsEntry("outcome", "completed").doesNotContainKey("cut");
+		assertThat((List<String>) report.get("unfinishedWork"))
+			.containsExactlyInAnyOrder("orders: cut by the global ceiling", "hung: cut by the global ceiling");
+		PreviousRun previous = builder().build().previousRun().orElseThrow();
+		assertThat(previous.summary()).contains(": signal, cut by the global ceiling, ")
+			.endsWith(", exit 129, work cut in 'orders', 'hung', 2 unfinished for a later run");
+	}
+
+	@Test
+	void aHaltPastTheCeilingAfterACleanSequenceRewritesTheReportAsCutByTheCeilingWithWhatHeldTheProcess()
+			throws Exception {
+		LifecycleManager manager = builder().build();
+		manager.registerPassive("orders", ComponentOptions.defaults(), (handle) -> {
+		});
+		manager.start();
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		assertThat(manager.awaitTermination().clean()).isTrue();
+
+		LifecycleHost.of(manager).recordHalt("thread \"main\" destroying bean 'stuckResource'");
+
+		Map<String, Object> report = read(reports().get(0));
+		assertThat(report).containsEntry("state", "ceiling").containsEntry("exitCode", 129L).containsEntry("clean", false);
+		assertThat((String) report.get("diagnostics")).endsWith("thread \"main\" destroying bean 'stuckResource'");
+		assertThat(builder().build().previousRun().orElseThrow().summary())
+			.contains(": signal, cut by the global ceiling, ", ", exit 129");
 	}
 
 	@Test

@@ -226,14 +226,15 @@ public final class LifecycleEndpoint {
 	 * @param exitCode the process exit code it calls for
 	 * @param ceilingFired whether the global ceiling cut it short
 	 * @param elapsed its length (ISO-8601)
-	 * @param components how each component ended
+	 * @param components how each component ended, each with the calls and requests its stop cut
+	 * @param unfinishedWork the work left for a later run, as {@code "component: work"}
 	 */
 	public record ReportDescriptor(boolean clean, int exitCode, boolean ceilingFired, String elapsed,
-			List<ComponentReport> components) {
+			List<ComponentReport> components, List<String> unfinishedWork) {
 
 		static ReportDescriptor of(ShutdownReport report) {
 			return new ReportDescriptor(report.clean(), report.exitCode(), report.ceilingFired(),
-					report.elapsed().toString(), report.components());
+					report.elapsed().toString(), report.components(), report.unfinishedWork());
 		}
 
 	}

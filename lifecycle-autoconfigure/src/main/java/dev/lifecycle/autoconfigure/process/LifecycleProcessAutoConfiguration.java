@@ -2,12 +2,15 @@ package dev.lifecycle.autoconfigure.process;
 
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntConsumer;
+import java.util.stream.Stream;
 
 import dev.lifecycle.autoconfigure.ConditionalOnLifecycleEnabled;
 import dev.lifecycle.autoconfigure.LifecycleManagerAutoConfiguration;
 import dev.lifecycle.autoconfigure.LifecycleManagerProperties;
 import dev.lifecycle.autoconfigure.LifecycleSwitch;
 import dev.lifecycle.autoconfigure.RunKind;
+import dev.lifecycle.core.ExitCodes;
+import dev.lifecycle.core.LifecycleHost;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.spring.LifecycleExit;
 
@@ -55,9 +58,16 @@ public final class LifecycleProcessAutoConfiguration {
 			ObjectProvider<CeilingHaltHook> haltHooks) {
 		IntConsumer halt = (code) -> Runtime.getRuntime().halt(code);
 		AtomicReference<ShutdownExit> self = new AtomicReference<>();
+		// The report says the halt first: the other hooks (a push over the network) may use up the time.
+		CeilingHaltHook recordHalt = () -> LifecycleHost.of(manager)
+			.recordHalt("Lifecycle: the process was still running " + CeilingWatchdog.GRACE.toMillis()
+					+ " ms after the global shutdown timeout of " + manager.globalShutdownTimeout()
+					+ ", held by what ran after the sequence; halted with exit code " + ExitCodes.CEILING
+					+ " (the log names the threads that held it)");
 		CeilingWatchdog watchdog = properties.isHaltAfterCeiling()
 				? new CeilingWatchdog(manager.globalShutdownTimeout(), destructions, halt,
-						() -> self.get().isEnding(), () -> haltHooks.orderedStream().toList())
+						() -> self.get().isEnding(),
+						() -> Stream.concat(Stream.of(recordHalt), haltHooks.orderedStream()).toList())
 				: null;
 		ShutdownExit shutdownExit = new ShutdownExit(context, exit, properties.isCloseContext(),
 				manager.globalShutdownTimeout().plus(ShutdownExit.CEILING_SLACK), manager, watchdog);

@@ -3,12 +3,14 @@ package dev.lifecycle.autoconfigure.actuate;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 
 import dev.lifecycle.autoconfigure.TestRunners;
 import dev.lifecycle.core.ActiveComponent;
 import dev.lifecycle.core.ComponentHandle;
 import dev.lifecycle.core.ComponentState;
+import dev.lifecycle.core.ExitCodes;
 import dev.lifecycle.core.HealthStatus;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.Tier;
@@ -149,6 +151,27 @@ class LifecycleHealthAndEndpointTests {
 			assertThat(ended.shutdown().reason()).isEqualTo("requested");
 			assertThat(ended.shutdown().component()).isEqualTo("worker");
 			assertThat(ended.shutdown().report().exitCode()).isZero();
+		});
+	}
+
+	@Test
+	void theEndpointsReportShowsTheCallsAStopCutAndTheWorkLeftForALaterRun() {
+		this.runner.run((context) -> {
+			LifecycleEndpoint endpoint = context.getBean(LifecycleEndpoint.class);
+			LifecycleManager manager = context.getBean(LifecycleManager.class);
+			ComponentHandle worker = manager.handle("worker").orElseThrow();
+			worker.reportCut("orders.Orders/Export (unary, running for 2004 ms)");
+			worker.unfinishedWork(List.of("job 'import' execution 7: STOPPED"));
+			worker.requestShutdown();
+			manager.awaitTermination(Duration.ofSeconds(10)).orElseThrow();
+
+			LifecycleEndpoint.ReportDescriptor report = endpoint.lifecycle().shutdown().report();
+			assertThat(report.clean()).isFalse();
+			assertThat(report.exitCode()).isEqualTo(ExitCodes.INCOMPLETE);
+			assertThat(report.unfinishedWork()).containsExactly("worker: job 'import' execution 7: STOPPED");
+			assertThat(report.components()).singleElement()
+				.satisfies((component) -> assertThat(component.cut())
+					.containsExactly("orders.Orders/Export (unary, running for 2004 ms)"));
 		});
 	}
 

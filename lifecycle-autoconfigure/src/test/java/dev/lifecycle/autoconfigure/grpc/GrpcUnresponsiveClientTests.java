@@ -175,6 +175,31 @@ class GrpcUnresponsiveClientTests {
 				+ "period of 1000 ms (spring.grpc.server.shutdown.grace-period) ended");
 	}
 
+	@Test
+	void callsStillRunningWhenTheCeilingFiresAreNamedInTheServersCutBesideItsStopTheCeilingCut() throws Exception {
+		ConfigurableApplicationContext context = start("--lifecycle.drain-delay=200ms",
+				"--spring.grpc.server.shutdown.grace-period=30s",
+				"--lifecycle.components." + SERVER + ".graceful-shutdown=20s", "--lifecycle.global-shutdown-timeout=2s");
+		ManagedChannel channel = GrpcClients.to(port(context));
+		this.channels.add(channel);
+		CompletableFuture<String> stuck = CompletableFuture.supplyAsync(() -> ClientCalls.blockingUnaryCall(channel,
+				GrpcDrainApplication.STUCK, CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS), ""));
+		GrpcCallTracker calls = context.getBean(GrpcCallTracker.class);
+		await().atMost(Duration.ofSeconds(10)).until(() -> calls.openCalls() == 1);
+
+		context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
+		ShutdownReport report = awaitReport(context);
+
+		assertThat(report.ceilingFired()).isTrue();
+		ComponentReport server = report.component(SERVER).orElseThrow();
+		assertThat(server.outcome()).isEqualTo(Outcome.TIMEOUT);
+		assertThat(server.cut()).as("the call and the stop the ceiling cut").hasSize(2)
+			.anySatisfy((cut) -> assertThat(cut).startsWith("test.Drain/Stuck (unary, running for "))
+			.anySatisfy((cut) -> assertThat(cut)
+				.isEqualTo("cut by the global ceiling: thread \"lifecycle-stop-" + SERVER + "\" runs its stop callback"));
+		assertThat(stuck).failsWithin(Duration.ofSeconds(5));
+	}
+
 	private static int firstNotServed(List<String> answers) {
 		for (int i = 0; i < answers.size(); i++) {
 			if (!answers.get(i).equals("0")) {

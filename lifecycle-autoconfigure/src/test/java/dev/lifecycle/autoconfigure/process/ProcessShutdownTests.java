@@ -1,6 +1,7 @@
 package dev.lifecycle.autoconfigure.process;
 
 import java.io.IOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,6 +19,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -155,6 +158,35 @@ class ProcessShutdownTests {
 	}
 
 	@Test
+	void anHttpRequestHeldPastTheCeilingIsNamedInItsComponentsEntryOfTheReportFileWhichIsNotClean() throws Exception {
+		AppProcess app = start("app", "--process-test.holding=true", "--lifecycle.components.orders.graceful-shutdown=60s",
+				"--lifecycle.global-shutdown-timeout=2s");
+		Thread request = new Thread(() -> app.post("/hold"), "hold-request");
+		request.setDaemon(true);
+		request.start();
+		app.awaitLog("orders: holding a critical section", Duration.ofSeconds(30));
+
+		app.signal("TERM");
+
+		assertThat(app.awaitExit(Duration.ofSeconds(30))).isEqualTo(ExitCodes.CEILING);
+		JsonNode report = report();
+		assertThat(report.get("state").asString()).isEqualTo("ceiling");
+		assertThat(report.get("clean").asBoolean()).isFalse();
+		JsonNode orders = null;
+		for (JsonNode component : report.get("components")) {
+			if (component.get("name").asString().equals("orders")) {
+				orders = component;
+			}
+		}
+		assertThat(orders).as(report.toString()).isNotNull();
+		assertThat(orders.get("cut")).as(orders.toString()).singleElement()
+			.extracting(JsonNode::asString)
+			.asString()
+			.matches("cut by the global ceiling: thread \"http-nio-[^\"]*-exec-[0-9]+\" opened a critical section "
+					+ "still open after [0-9]+ ms");
+	}
+
+	@Test
 	void preStopFileTurnsReadinessDownWithinOneSecondAndTheLaterSigtermIsNotASecondSignal() throws Exception {
 		AppProcess app = start("app", "--process-test.drain=4s");
 		assertThat(app.status("/actuator/health/readiness")).isEqualTo(200);
@@ -227,6 +259,12 @@ class ProcessShutdownTests {
 				"Lifecycle: the process is still running 1500 ms after the global shutdown timeout of PT2S; halting "
 						+ "with exit code 129",
 				"destroying bean 'stuckResource'", "ProcessTestApplication$StuckResource.close");
+		// The sequence itself ended cleanly, but the process did not: its report says how it ended.
+		JsonNode report = report();
+		assertThat(report.get("state").asString()).isEqualTo("ceiling");
+		assertThat(report.get("exitCode").asInt()).isEqualTo(ExitCodes.CEILING);
+		assertThat(report.get("clean").asBoolean()).isFalse();
+		assertThat(report.get("diagnostics").asString()).contains("held by what ran after the sequence");
 	}
 
 	@Test
@@ -336,6 +374,13 @@ class ProcessShutdownTests {
 			all.add("--spring.main.web-application-type=reactive");
 		}
 		return all.toArray(String[]::new);
+	}
+
+	/** The one shutdown report the process left. */
+	private JsonNode report() throws IOException {
+		try (DirectoryStream<Path> files = Files.newDirectoryStream(this.directory, "*.shutdown-*.json")) {
+			return JsonMapper.builder().build().readTree(files.iterator().next().toFile());
+		}
 	}
 
 	private AppProcess start(String name, String... arguments) throws IOException {

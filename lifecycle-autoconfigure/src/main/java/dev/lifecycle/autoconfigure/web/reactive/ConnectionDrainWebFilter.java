@@ -8,10 +8,10 @@ import dev.lifecycle.autoconfigure.web.StreamDrain;
 import dev.lifecycle.autoconfigure.web.servlet.ChunkedFraming;
 import dev.lifecycle.core.LifecycleHost;
 import dev.lifecycle.core.LifecycleManager;
+import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
-import reactor.core.publisher.SignalType;
 import reactor.core.publisher.Sinks;
 
 import org.springframework.core.Ordered;
@@ -67,19 +67,34 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 			closeWhenCommittedAfterTheShutdownBegan(exchange);
 		}
 		ServerHttpResponse response = new EndingStreams(exchange.getResponse(), this.streamsEnded.asMono());
-		// The GOAWAY follows the response: a client that fails the streams in flight when a GOAWAY
-		// arrives (the JDK's HttpClient before Java 24) still gets this one.
-		return chain.filter(exchange.mutate().response(response).build()).doFinally((signal) -> {
-			// An error is answered with a server error by the handler after this filter.
-			HttpStatusCode status = exchange.getResponse().getStatusCode();
-			if ((signal == SignalType.ON_ERROR || (status != null && status.is5xxServerError()))
-					&& this.manager.isShutdownInitiated() && counts(exchange)) {
-				LifecycleHost.of(this.manager).recordFailedRequest();
-			}
-			if (this.manager.isShutdownInitiated()) {
-				goAway(exchange);
-			}
-		});
+		// A failure is judged on the chain's own signal, before it travels on: on Tomcat and Jetty
+		// the completion ends the servlet request, and the server then recycles the request and
+		// response it reads. The GOAWAY follows the response: a client that fails the streams in
+		// flight when a GOAWAY arrives (the JDK's HttpClient before Java 24) still gets this one.
+		return chain.filter(exchange.mutate().response(response).build())
+			.doOnSuccess((done) -> judge(exchange, false))
+			.doOnError((error) -> judge(exchange, true))
+			.doOnCancel(() -> judge(exchange, false))
+			.doFinally((signal) -> {
+				if (this.manager.isShutdownInitiated()) {
+					goAway(exchange);
+				}
+			});
+	}
+
+	/**
+	 * The chain ended: a failed request if it threw (the handler after this filter answers that
+	 * with a server error) or answered with a server error.
+	 */
+	private void judge(ServerWebExchange exchange, boolean threw) {
+		if (this.manager.isShutdownInitiated()
+				&& (threw || isServerError(exchange.getResponse().getStatusCode())) && counts(exchange)) {
+			LifecycleHost.of(this.manager).recordFailedRequest();
+		}
+	}
+
+	private static boolean isServerError(@Nullable HttpStatusCode status) {
+		return status != null && status.is5xxServerError();
 	}
 
 	/**

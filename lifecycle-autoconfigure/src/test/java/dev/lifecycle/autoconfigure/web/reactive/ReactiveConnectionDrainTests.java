@@ -165,6 +165,26 @@ public class ReactiveConnectionDrainTests {
 		assertThat(manager.report().orElseThrow().failedRequests()).as("the application's error only").isEqualTo(1);
 	}
 
+	@ParameterizedTest
+	@ValueSource(strings = { "tomcat", "jetty" })
+	void onTomcatAndJettyEveryServerErrorAfterTheTriggerIsAFailedRequestAndNoSuccessIs(String server)
+			throws Exception {
+		ConfigurableApplicationContext context = startOn(server, "lifecycle.drain-delay=3s");
+		LifecycleManager manager = context.getBean(LifecycleManager.class);
+		int port = port(context);
+		try {
+			manager.triggerShutdown(ShutdownReason.SIGNAL, "test");
+			for (int i = 0; i < 4; i++) {
+				assertThat(status(port, "/unavailable")).isEqualTo(503);
+				assertThat(status(port, "/hello")).isEqualTo(200);
+			}
+		}
+		finally {
+			context.close();
+		}
+		assertThat(manager.report().orElseThrow().failedRequests()).as("the four 503s").isEqualTo(4);
+	}
+
 	private static int status(int port, String path) throws Exception {
 		try (Socket socket = new Socket("localhost", port)) {
 			socket.setSoTimeout((int) Duration.ofSeconds(10).toMillis());
@@ -280,6 +300,13 @@ public class ReactiveConnectionDrainTests {
 			reactor.core.publisher.Mono<String> helloWithBody(
 					@org.springframework.web.bind.annotation.RequestBody reactor.core.publisher.Mono<String> body) {
 				return body.map((read) -> "hello");
+			}
+
+			/** A server error answered, not thrown: only its status says it failed. */
+			@GetMapping("/unavailable")
+			reactor.core.publisher.Mono<org.springframework.http.ResponseEntity<String>> unavailable() {
+				return reactor.core.publisher.Mono
+					.just(org.springframework.http.ResponseEntity.status(503).body("try another instance"));
 			}
 
 			@GetMapping("/broken")
