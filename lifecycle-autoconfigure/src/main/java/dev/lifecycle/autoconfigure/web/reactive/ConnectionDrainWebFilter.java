@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.SignalType;
 import reactor.core.publisher.Sinks;
 
 import org.springframework.core.Ordered;
@@ -72,10 +73,15 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 		// response it reads. The GOAWAY follows the response: a client that fails the streams in
 		// flight when a GOAWAY arrives (the JDK's HttpClient before Java 24) still gets this one.
 		return chain.filter(exchange.mutate().response(response).build())
-			.doOnSuccess((done) -> judge(exchange, false))
-			.doOnError((error) -> judge(exchange, true))
-			.doOnCancel(() -> judge(exchange, false))
+			.doOnEach((signal) -> {
+				if (signal.isOnComplete() || signal.isOnError()) {
+					judge(exchange, signal.isOnError());
+				}
+			})
 			.doFinally((signal) -> {
+				if (signal == SignalType.CANCEL) {
+					judge(exchange, false);
+				}
 				if (this.manager.isShutdownInitiated()) {
 					goAway(exchange);
 				}
