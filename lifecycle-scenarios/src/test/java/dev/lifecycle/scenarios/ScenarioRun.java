@@ -42,10 +42,13 @@ import tools.jackson.databind.json.JsonMapper;
  */
 final class ScenarioRun {
 
-	static final Duration DRAIN_DELAY = Duration.ofSeconds(2);
+	static final Duration DRAIN_DELAY = Duration.ofSeconds(3);
 
-	/** After the signal, every request and call started within this is answered. */
-	static final long SERVED_WINDOW_MS = 1000;
+	/**
+	 * After the signal, every request and call started within this is answered: the drain delay
+	 * less a second that a loaded machine may take to hand the signal to the application.
+	 */
+	static final long SERVED_WINDOW_MS = DRAIN_DELAY.toMillis() - 1000;
 
 	static final long SLOW_MILLIS = DRAIN_DELAY.toMillis() + 1500;
 
@@ -54,7 +57,7 @@ final class ScenarioRun {
 	private static final String DEAF_PATH = "/" + ScenarioService.ECHO.getFullMethodName();
 
 	/** The gRPC Netty server's budget: a client that held the stop would hold it this long. */
-	static final Duration GRPC_SERVER_BUDGET = Duration.ofSeconds(20);
+	static final Duration GRPC_SERVER_BUDGET = Duration.ofSeconds(30);
 
 	private static final Duration EXIT = Duration.ofSeconds(90);
 
@@ -66,7 +69,8 @@ final class ScenarioRun {
 
 	final List<Attempt> attempts = new CopyOnWriteArrayList<>();
 
-	final List<String> pipelined = new ArrayList<>();
+	/** Each round of pipelined requests: when it started (ms after the signal) and the answers. */
+	final List<Map.Entry<Long, String>> pipelined = new ArrayList<>();
 
 	final List<String> asyncAccepted = new CopyOnWriteArrayList<>();
 
@@ -169,10 +173,11 @@ final class ScenarioRun {
 		watchers.add(thread("health", () -> watchHealth(channel)));
 		if (stack.web()) {
 			watchers.add(thread("readiness", this::watchReadiness));
-			// Once the drain is seen to have begun, while it lasts.
-			await(() -> this.readinessDownMs >= 0 || !app.isAlive(), Duration.ofSeconds(30));
-			for (int round = 0; round < 5; round++) {
-				this.pipelined.add(Pipelining.send(this.httpPort, "/slow?millis=20"));
+			// Once the shutdown has begun, while the drain delay lasts.
+			app.awaitLog("Lifecycle: shutdown initiated", Duration.ofSeconds(30));
+			for (int round = 0; round < 3; round++) {
+				long started = sinceSignal();
+				this.pipelined.add(Map.entry(started, Pipelining.send(this.httpPort, "/slow?millis=20")));
 			}
 		}
 		if (this.deaf != null) {
@@ -373,9 +378,9 @@ final class ScenarioRun {
 		return result;
 	}
 
-	/** Calls on the deaf connection until it is closed, or for 12 s after the signal. */
+	/** Calls on the deaf connection until it is closed, or for 14 s after the signal. */
 	private void deafCalls(DeafClient client) {
-		while (!this.stop.get() && sinceSignal() < 12_000) {
+		while (!this.stop.get() && sinceSignal() < 14_000) {
 			long started = sinceSignal();
 			String result = client.call(DEAF_PATH);
 			this.deafCalls.add(new Attempt("deaf gRPC", "Echo", started, sinceSignal(), result));

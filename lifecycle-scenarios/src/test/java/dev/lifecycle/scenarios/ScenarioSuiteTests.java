@@ -71,9 +71,10 @@ class ScenarioSuiteTests {
 					failed.add(promise + ": " + String.join("\n  ", problems));
 				}
 			}
-			out.append(String.format("scenario %s: %d of %d promises held; exit %d after %d ms%n", scenario,
-					scenario.stack().promises().size() - failed.size(), scenario.stack().promises().size(), run.exitCode,
-					run.exitMs));
+			out.append(String.format("scenario %s: %d of %d promises held; readiness 503 at %d ms, gRPC health "
+					+ "NOT_SERVING at %d ms, exit %d at %d ms after the signal%n", scenario,
+					scenario.stack().promises().size() - failed.size(), scenario.stack().promises().size(),
+					run.readinessDownMs, run.notServingMs, run.exitCode, run.exitMs));
 			System.out.print(out);
 		}
 		catch (Throwable ex) {
