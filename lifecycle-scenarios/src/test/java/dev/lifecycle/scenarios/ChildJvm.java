@@ -10,7 +10,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
@@ -61,13 +63,34 @@ final class ChildJvm {
 		// These JVMs live for seconds: start fast on a busy machine.
 		command.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m", "-Xshare:auto"));
 		command.addAll(List.of("-cp", classpath, ScenarioApplication.class.getName()));
-		command.addAll(arguments);
-		String extra = System.getProperty("scenarios.child-args", "").trim();
-		if (!extra.isEmpty()) {
-			command.addAll(Arrays.asList(extra.split("\\s+")));
-		}
+		command.addAll(withExtraArguments(arguments));
 		Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
 		return new ChildJvm(name, log, process);
+	}
+
+	/**
+	 * The arguments with those of {@code scenarios.child-args}: one of these replaces an argument
+	 * of the same key (Spring Boot would join two values of one key).
+	 */
+	private static List<String> withExtraArguments(List<String> arguments) {
+		Map<String, String> byKey = new LinkedHashMap<>();
+		List<String> extra = new ArrayList<>();
+		String property = System.getProperty("scenarios.child-args", "").trim();
+		if (!property.isEmpty()) {
+			extra.addAll(Arrays.asList(property.split("\\s+")));
+		}
+		for (String argument : arguments) {
+			byKey.put(key(argument), argument);
+		}
+		for (String argument : extra) {
+			byKey.put(key(argument), argument);
+		}
+		return new ArrayList<>(byKey.values());
+	}
+
+	private static String key(String argument) {
+		int equals = argument.indexOf('=');
+		return (equals < 0) ? argument : argument.substring(0, equals);
 	}
 
 	/** Waits for the ports file; fails with the log when the JVM ends or takes too long. */

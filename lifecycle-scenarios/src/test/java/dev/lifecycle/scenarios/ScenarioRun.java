@@ -50,7 +50,7 @@ final class ScenarioRun {
 	 */
 	static final long SERVED_WINDOW_MS = DRAIN_DELAY.toMillis() - 1000;
 
-	static final long SLOW_MILLIS = DRAIN_DELAY.toMillis() + 1500;
+	static final long SLOW_MILLIS = DRAIN_DELAY.toMillis() + 4000;
 
 	static final String GRPC_SERVER = "nettyGrpcServerLifecycle";
 
