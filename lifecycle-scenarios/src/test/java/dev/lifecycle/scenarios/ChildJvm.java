@@ -29,7 +29,8 @@ import static org.awaitility.Awaitility.await;
  * The class path is this module's test class path without the jars the stack leaves out. With the
  * system property {@code scenarios.lifecycle-jars} naming a directory, Lifecycle's own jars
  * (lifecycle-core, -autoconfigure, -starter) are taken from there instead, to run the same suite
- * against another build; {@code scenarios.child-args} adds application arguments (space-separated).
+ * against another build; {@code scenarios.child-args} adds application arguments (space-separated),
+ * each replacing the suite's own argument of the same key.
  */
 final class ChildJvm {
 
