@@ -1,5 +1,6 @@
 package dev.lifecycle.autoconfigure.grpc;
 
+import java.net.SocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.grpc.ForwardingServerCall;
 import io.grpc.ForwardingServerCallListener;
+import io.grpc.Grpc;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor.MethodType;
 import io.grpc.ServerCall;
@@ -36,6 +38,9 @@ final class GrpcCallTracker implements ServerInterceptor {
 	static final String REFUSED_DESCRIPTION = "The server is shutting down and takes no new calls; "
 			+ "retry to reach another instance";
 
+	/** The package of grpc-java's in-process addresses, which this package does not depend on. */
+	private static final String IN_PROCESS_ADDRESSES = "io.grpc.inprocess.";
+
 	private final Set<TrackedCall<?, ?>> open = ConcurrentHashMap.newKeySet();
 
 	private volatile boolean streamsEnded;
@@ -47,7 +52,7 @@ final class GrpcCallTracker implements ServerInterceptor {
 	@Override
 	public <ReqT, RespT> ServerCall.Listener<ReqT> interceptCall(ServerCall<ReqT, RespT> call, Metadata headers,
 			ServerCallHandler<ReqT, RespT> next) {
-		if (this.refusing && System.nanoTime() - this.refuseFrom >= 0) {
+		if (this.refusing && System.nanoTime() - this.refuseFrom >= 0 && !fromThisProcess(call)) {
 			call.close(Status.UNAVAILABLE.withDescription(REFUSED_DESCRIPTION), new Metadata());
 			return new ServerCall.Listener<>() {
 			};
@@ -71,6 +76,16 @@ final class GrpcCallTracker implements ServerInterceptor {
 	}
 
 	/**
+	 * Whether the call came through an in-process transport: its client is a part of this
+	 * application that was sent no GOAWAY (a component calling the in-process server while it
+	 * stops), so it is never refused.
+	 */
+	private static boolean fromThisProcess(ServerCall<?, ?> call) {
+		SocketAddress remote = call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR);
+		return remote != null && remote.getClass().getName().startsWith(IN_PROCESS_ADDRESSES);
+	}
+
+	/**
 	 * Ends every open server-streaming and bidirectional call, and each one that starts later.
 	 * Safe to run more than once.
 	 */
@@ -89,8 +104,9 @@ final class GrpcCallTracker implements ServerInterceptor {
 	}
 
 	/**
-	 * Refuses, with {@code UNAVAILABLE}, every call that starts from that instant on: a client that
-	 * still opens calls then has ignored its GOAWAY. Calls already open go on.
+	 * Refuses, with {@code UNAVAILABLE}, every call from outside this process that starts from that
+	 * instant on: a client that still opens calls then has ignored its GOAWAY. Calls already open go
+	 * on.
 	 * @param from a {@link System#nanoTime()} instant
 	 */
 	void refuseNewCallsFrom(long from) {
