@@ -145,7 +145,8 @@ class InternalHooksTests {
 				"spring.application.name=hooks", "lifecycle.signals.trap=false", "lifecycle.close-context=false",
 				"lifecycle.pre-stop.enabled=false", "lifecycle.run-marker.enabled=false",
 				"lifecycle.halt-after-ceiling=false", "lifecycle.drain-delay=1ms",
-				"lifecycle.global-shutdown-timeout=20s", "management.endpoints.web.exposure.include=lifecycle"));
+				"lifecycle.global-shutdown-timeout=20s", "management.endpoints.web.exposure.include=lifecycle",
+				"spring.reactor.netty.shutdown-quiet-period=0s"));
 		all.addAll(List.of(properties));
 		String reactive = type == WebApplicationType.REACTIVE ? ".reactive." : ".servlet.";
 		List<String> excluded = new ArrayList<>();
