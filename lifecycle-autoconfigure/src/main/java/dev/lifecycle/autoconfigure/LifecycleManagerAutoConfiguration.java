@@ -66,6 +66,13 @@ public final class LifecycleManagerAutoConfiguration {
 		return new ComponentLedger();
 	}
 
+	/** Lifecycle's hooks into server and Spring internals, each resolved once by the bean that needs it. */
+	@Bean
+	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	static InternalHooks lifecycleInternalHooks() {
+		return new InternalHooks();
+	}
+
 	@Bean
 	ReadinessStatePublisher lifecycleReadinessStatePublisher(ConfigurableApplicationContext context,
 			ObjectProvider<ApplicationAvailability> availability) {

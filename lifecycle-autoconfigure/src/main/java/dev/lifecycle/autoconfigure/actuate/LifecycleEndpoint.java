@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.lifecycle.autoconfigure.ComponentLedger;
+import dev.lifecycle.autoconfigure.InternalHooks;
 import dev.lifecycle.core.ComponentOptions;
 import dev.lifecycle.core.ComponentReport;
 import dev.lifecycle.core.ComponentState;
@@ -26,7 +27,8 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
 /**
  * The {@code lifecycle} actuator endpoint: every component (phase, tier, state, health, effective
- * options with where each came from) and, once a shutdown has begun, its trigger and report.
+ * options with where each came from), Lifecycle's hooks into server and Spring internals with their
+ * state, and, once a shutdown has begun, its trigger and report.
  * Read-only by construction (no write or delete operation), because no HTTP request may start a
  * shutdown; like every endpoint but {@code health}, exposed over HTTP only when
  * {@code management.endpoints.web.exposure.include} names it.
@@ -37,6 +39,8 @@ public final class LifecycleEndpoint {
 	private final LifecycleManager manager;
 
 	private final @Nullable ComponentLedger origins;
+
+	private final @Nullable InternalHooks hooks;
 
 	/**
 	 * Creates the endpoint.
@@ -50,8 +54,18 @@ public final class LifecycleEndpoint {
 	 * @param origins where each component's options came from, or {@code null} when unknown
 	 */
 	public LifecycleEndpoint(LifecycleManager manager, @Nullable ComponentLedger origins) {
+		this(manager, origins, null);
+	}
+
+	/**
+	 * @param origins where each component's options came from, or {@code null} when unknown
+	 * @param hooks Lifecycle's hooks into server and Spring internals, or {@code null} when unknown
+	 */
+	public LifecycleEndpoint(LifecycleManager manager, @Nullable ComponentLedger origins,
+			@Nullable InternalHooks hooks) {
 		this.manager = manager;
 		this.origins = origins;
+		this.hooks = hooks;
 	}
 
 	/**
@@ -69,7 +83,9 @@ public final class LifecycleEndpoint {
 			.toList();
 		ShutdownDescriptor shutdown = (trigger != null) ? ShutdownDescriptor.of(trigger, report) : null;
 		PreviousRunDescriptor previous = this.manager.previousRun().map(PreviousRunDescriptor::of).orElse(null);
-		return new LifecycleDescriptor(this.manager.serviceName(), status, components, shutdown, previous);
+		List<HookDescriptor> hooks = (this.hooks != null)
+				? this.hooks.hooks().stream().map(HookDescriptor::of).toList() : List.of();
+		return new LifecycleDescriptor(this.manager.serviceName(), status, components, shutdown, previous, hooks);
 	}
 
 	/**
@@ -120,10 +136,29 @@ public final class LifecycleEndpoint {
 	 * @param shutdown the shutdown, or {@code null} while running
 	 * @param previousRun what the process before this one left: its shutdown report, or that it
 	 * ended without one; {@code null} when nothing is known (no run marker kept)
+	 * @param hooks Lifecycle's hooks into server and Spring internals, each with its state
 	 */
 	public record LifecycleDescriptor(String serviceName, String status, List<ComponentDescriptor> components,
-			@Nullable ShutdownDescriptor shutdown, @Nullable PreviousRunDescriptor previousRun)
-			implements OperationResponseBody {
+			@Nullable ShutdownDescriptor shutdown, @Nullable PreviousRunDescriptor previousRun,
+			List<HookDescriptor> hooks) implements OperationResponseBody {
+	}
+
+	/**
+	 * One of Lifecycle's hooks into server or Spring internals, resolved once at start.
+	 *
+	 * @param name its name, e.g. {@code tomcat.pipelining}
+	 * @param target what it reaches into
+	 * @param feature the feature it serves
+	 * @param state {@code RESOLVED}, {@code MISSED} (the feature is off; a WARN said so) or
+	 * {@code NOT_APPLICABLE} (this application does not need it)
+	 * @param reason why it missed or does not apply, or {@code null} when resolved
+	 */
+	public record HookDescriptor(String name, String target, String feature, String state, @Nullable String reason) {
+
+		static HookDescriptor of(InternalHooks.Hook hook) {
+			return new HookDescriptor(hook.name(), hook.target(), hook.feature(), hook.state().name(), hook.reason());
+		}
+
 	}
 
 	/**

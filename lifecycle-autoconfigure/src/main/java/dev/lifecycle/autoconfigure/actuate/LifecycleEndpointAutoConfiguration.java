@@ -2,6 +2,7 @@ package dev.lifecycle.autoconfigure.actuate;
 
 import dev.lifecycle.autoconfigure.ComponentLedger;
 import dev.lifecycle.autoconfigure.ConditionalOnLifecycleEnabled;
+import dev.lifecycle.autoconfigure.InternalHooks;
 import dev.lifecycle.autoconfigure.component.LifecycleComponentAutoConfiguration;
 import dev.lifecycle.core.LifecycleManager;
 
@@ -29,8 +30,9 @@ public final class LifecycleEndpointAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnAvailableEndpoint(LifecycleEndpoint.class)
-	LifecycleEndpoint lifecycleEndpoint(LifecycleManager manager, ObjectProvider<ComponentLedger> origins) {
-		return new LifecycleEndpoint(manager, origins.getIfAvailable());
+	LifecycleEndpoint lifecycleEndpoint(LifecycleManager manager, ObjectProvider<ComponentLedger> origins,
+			ObjectProvider<InternalHooks> hooks) {
+		return new LifecycleEndpoint(manager, origins.getIfAvailable(), hooks.getIfAvailable());
 	}
 
 }

@@ -57,7 +57,6 @@ final class BatchJobsComponent implements PassiveComponent {
 
 	@Override
 	public void start(ComponentHandle handle) {
-		JobThread.resolve();
 		this.recovery.run();
 	}
 

@@ -3,6 +3,7 @@ package dev.lifecycle.autoconfigure.batch;
 import java.nio.file.Path;
 
 import dev.lifecycle.autoconfigure.ConditionalOnLifecycleEnabled;
+import dev.lifecycle.autoconfigure.InternalHooks;
 import dev.lifecycle.autoconfigure.LifecycleManagerProperties;
 import dev.lifecycle.autoconfigure.ManagerSettings;
 import dev.lifecycle.autoconfigure.component.LifecycleComponentAutoConfiguration;
@@ -53,7 +54,9 @@ public final class LifecycleBatchAutoConfiguration {
 	@ConditionalOnMissingBean(name = "lifecycleBatchJobs")
 	BatchJobsComponent lifecycleBatchJobs(LifecycleManager manager, RunningJobs running,
 			LifecycleBatchProperties batch, LifecycleManagerProperties properties, Environment environment,
-			ObjectProvider<JobRepository> repository, ObjectProvider<JobOperator> operator) {
+			ObjectProvider<JobRepository> repository, ObjectProvider<JobOperator> operator,
+			ObjectProvider<InternalHooks> hooks) {
+		JobThread.resolve(hooks.getIfAvailable(InternalHooks::new));
 		StaleJobRecovery recovery = new StaleJobRecovery(batch.isRecover(), owner(properties, environment),
 				manager, repository, operator);
 		BatchJobsComponent component = new BatchJobsComponent(running, operator, recovery);

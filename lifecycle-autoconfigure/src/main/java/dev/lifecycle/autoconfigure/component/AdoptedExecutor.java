@@ -1,6 +1,5 @@
 package dev.lifecycle.autoconfigure.component;
 
-import java.lang.reflect.Field;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
@@ -19,13 +18,11 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
-import org.springframework.core.task.TaskDecorator;
 import org.springframework.scheduling.concurrent.ConcurrentTaskExecutor;
 import org.springframework.scheduling.concurrent.ExecutorConfigurationSupport;
 import org.springframework.scheduling.concurrent.SimpleAsyncTaskScheduler;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
-import org.springframework.util.ReflectionUtils;
 
 /**
  * One adopted executor or scheduler bean as the engine drains it, whatever its threads (Spring's
@@ -56,37 +53,27 @@ final class AdoptedExecutor {
 
 	/**
 	 * Prepares an executor bean for adoption: a Spring executor gets a {@link TaskGate} in front of
-	 * its own task decorator. Called before the bean initialises, so a thread pool applies the gate
-	 * to every task it will ever run.
+	 * its own task decorator, when that decorator can be read. Called before the bean initialises,
+	 * so a thread pool applies the gate to every task it will ever run.
 	 */
-	static AdoptedExecutor prepare(Executor executor) {
+	static AdoptedExecutor prepare(Executor executor, ExecutorDecorators decorators) {
+		if (!decorators.readable()) {
+			return new AdoptedExecutor(executor, null);
+		}
 		TaskGate gate = null;
 		if (executor instanceof SimpleAsyncTaskExecutor simple) {
-			gate = new TaskGate(currentDecorator(simple));
+			gate = new TaskGate(decorators.current(simple));
 			simple.setTaskDecorator(gate);
 		}
 		else if (executor instanceof ThreadPoolTaskExecutor pool) {
-			gate = new TaskGate(currentDecorator(pool));
+			gate = new TaskGate(decorators.current(pool));
 			pool.setTaskDecorator(gate);
 		}
 		else if (executor instanceof ConcurrentTaskExecutor concurrent) {
-			gate = new TaskGate(currentDecorator(concurrent));
+			gate = new TaskGate(decorators.current(concurrent));
 			concurrent.setTaskDecorator(gate);
 		}
 		return new AdoptedExecutor(executor, gate);
-	}
-
-	/**
-	 * The task decorator the application gave the executor (a context-propagating one, say): the
-	 * executors set it but offer no getter, and the gate must keep applying it.
-	 */
-	private static @Nullable TaskDecorator currentDecorator(Object executor) {
-		Field field = ReflectionUtils.findField(executor.getClass(), "taskDecorator", TaskDecorator.class);
-		if (field == null) {
-			return null;
-		}
-		ReflectionUtils.makeAccessible(field);
-		return (TaskDecorator) ReflectionUtils.getField(field, executor);
 	}
 
 	/** Stops taking new work and returns once every accepted task has finished. */

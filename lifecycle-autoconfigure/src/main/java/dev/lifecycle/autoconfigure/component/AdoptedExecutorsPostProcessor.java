@@ -34,8 +34,11 @@ final class AdoptedExecutorsPostProcessor implements BeanPostProcessor {
 
 	private final Map<String, AdoptedExecutor> executors = new ConcurrentHashMap<>();
 
-	AdoptedExecutorsPostProcessor(ObjectProvider<LifecycleManagerProperties> properties) {
+	private final ExecutorDecorators decorators;
+
+	AdoptedExecutorsPostProcessor(ObjectProvider<LifecycleManagerProperties> properties, ExecutorDecorators decorators) {
 		this.properties = properties;
+		this.decorators = decorators;
 	}
 
 	@Override
@@ -44,7 +47,7 @@ final class AdoptedExecutorsPostProcessor implements BeanPostProcessor {
 			if (bean instanceof ExecutorConfigurationSupport support) {
 				support.setAcceptTasksAfterContextClose(true);
 			}
-			this.executors.put(beanName, AdoptedExecutor.prepare(executor));
+			this.executors.put(beanName, AdoptedExecutor.prepare(executor, this.decorators));
 		}
 		return bean;
 	}
@@ -70,7 +73,7 @@ final class AdoptedExecutorsPostProcessor implements BeanPostProcessor {
 	 * executor this processor never saw (registered as a ready instance), one prepared now.
 	 */
 	AdoptedExecutor executor(String beanName, Executor bean) {
-		return this.executors.computeIfAbsent(beanName, (name) -> AdoptedExecutor.prepare(bean));
+		return this.executors.computeIfAbsent(beanName, (name) -> AdoptedExecutor.prepare(bean, this.decorators));
 	}
 
 	/** Whether a bean was prepared for adoption as an executor. */

@@ -5,14 +5,12 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import dev.lifecycle.autoconfigure.ComponentLedger;
 import dev.lifecycle.autoconfigure.ComponentOverrides;
+import dev.lifecycle.autoconfigure.InternalHooks;
 import dev.lifecycle.autoconfigure.InvalidLifecycleConfigurationException;
 import dev.lifecycle.autoconfigure.LifecycleManagerProperties;
 import dev.lifecycle.autoconfigure.OptionErrors;
@@ -28,6 +26,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationContextAware;
 import org.springframework.context.ApplicationContextException;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.Lifecycle;
@@ -48,27 +48,9 @@ import org.springframework.scheduling.concurrent.SimpleAsyncTaskScheduler;
  * proxies or a close listener: {@code docs/decisions.md}; what is adopted and what is left to
  * Spring: {@code docs/whole-application.md}.
  */
-final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
+final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor implements ApplicationContextAware {
 
 	private static final Log logger = LogFactory.getLog(AdoptingLifecycleProcessor.class);
-
-	/** How Spring names the bean whose start threw. */
-	private static final Pattern FAILED_BEAN = Pattern.compile("Failed to start bean '([^']+)'");
-
-	/** Spring Boot's web server lifecycles: they stop after the sequence, where Spring stops them. */
-	private static final Set<String> WEB_SERVER_LIFECYCLES = Set.of(
-			"org.springframework.boot.web.server.context.WebServerGracefulShutdownLifecycle",
-			"org.springframework.boot.web.server.servlet.context.WebServerStartStopLifecycle",
-			"org.springframework.boot.web.server.reactive.context.WebServerStartStopLifecycle");
-
-	/**
-	 * Spring Boot's logging lifecycle cleans the logging system up once everything else has
-	 * stopped; adopted, it would stop before the sequence's last steps could log.
-	 */
-	private static final String LOGGING_LIFECYCLE = "org.springframework.boot.context.logging.LoggingApplicationListener$Lifecycle";
-
-	/** Spring Boot's separate management server (its child context): observability, stopped last. */
-	private static final String MANAGEMENT_SERVER_LIFECYCLE = "org.springframework.boot.actuate.autoconfigure.web.server.ChildManagementContextInitializer";
 
 	private final ObjectProvider<LifecycleManager> manager;
 
@@ -104,14 +86,23 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 
 	private volatile @Nullable LifecycleCoordinator coordinator;
 
+	private final InternalHooks hooks;
+
+	/** Names the bean whose start failed; {@code null} when not adopting. */
+	private final @Nullable FailedStartNames failedStarts;
+
+	private volatile @Nullable ApplicationContext context;
+
 	/**
 	 * @param springTimeout Spring's {@code spring.lifecycle.timeout-per-shutdown-phase}: the budget
 	 * of an adopted bean without one of its own, and the phase timeout of the beans left to Spring
 	 */
 	AdoptingLifecycleProcessor(ObjectProvider<LifecycleManager> manager, LifecycleManagerProperties properties,
 			ManagedComponentRegistrar registrar, ComponentLedger origins, Duration springTimeout, boolean adopting,
-			ObjectProvider<AdoptedExecutorsPostProcessor> executors) {
+			ObjectProvider<AdoptedExecutorsPostProcessor> executors, InternalHooks hooks) {
 		this.executors = executors;
+		this.hooks = hooks;
+		this.failedStarts = adopting ? FailedStartNames.resolve(hooks) : null;
 		this.manager = manager;
 		this.properties = properties;
 		this.registrar = registrar;
@@ -119,6 +110,11 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 		this.springTimeout = springTimeout;
 		this.adopting = adopting;
 		setTimeoutPerShutdownPhase(springTimeout.toMillis());
+	}
+
+	@Override
+	public void setApplicationContext(ApplicationContext context) {
+		this.context = context;
 	}
 
 	@Override
@@ -190,8 +186,9 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 	/** Records the failed start, then stops everything that started as a close would. */
 	private void startFailed(ApplicationContextException ex) {
 		Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
-		Matcher bean = FAILED_BEAN.matcher(String.valueOf(ex.getMessage()));
-		String name = bean.find() ? bean.group(1) : TriggerSource.REFRESH.label();
+		FailedStartNames failedStarts = this.failedStarts;
+		String bean = (failedStarts != null) ? failedStarts.beanOf(ex) : null;
+		String name = (bean != null) ? bean : TriggerSource.REFRESH.label();
 		LifecycleCoordinator coordinator = this.coordinator;
 		if (coordinator != null) {
 			coordinator.startFailed(name, cause);
@@ -210,23 +207,14 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 	 * ceiling bounds them. Spring then finds both lifecycles stopped and skips them; if the
 	 * sequence never reached them, Spring stops the server as usual.
 	 */
-	private void addWebServerClosingSteps(LifecycleManager manager, Map<String, Lifecycle> beans) {
-		Lifecycle graceful = null;
-		Lifecycle startStop = null;
-		for (Lifecycle bean : beans.values()) {
-			String type = bean.getClass().getName();
-			if (type.endsWith(".WebServerGracefulShutdownLifecycle") && WEB_SERVER_LIFECYCLES.contains(type)) {
-				graceful = bean;
-			}
-			else if (type.endsWith(".WebServerStartStopLifecycle") && WEB_SERVER_LIFECYCLES.contains(type)) {
-				startStop = bean;
-			}
-		}
-		if (graceful instanceof SmartLifecycle smart) {
+	private void addWebServerClosingSteps(LifecycleManager manager, BootLifecycles boot) {
+		SmartLifecycle graceful = boot.gracefulShutdown();
+		Lifecycle startStop = boot.startStop();
+		if (graceful != null) {
 			manager.addClosingStep("web server graceful shutdown", this.springTimeout, () -> {
-				if (smart.isRunning()) {
+				if (graceful.isRunning()) {
 					CountDownLatch drained = new CountDownLatch(1);
-					smart.stop(drained::countDown);
+					graceful.stop(drained::countDown);
 					drained.await();
 				}
 			});
@@ -245,15 +233,14 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 	 * The separate management server answers the probes and serves the metrics: it stops in the
 	 * sequence's last step, after everything else, and Spring then finds it stopped.
 	 */
-	private void addManagementServerLastStep(LifecycleManager manager, Map<String, Lifecycle> beans) {
-		for (Lifecycle bean : beans.values()) {
-			if (bean.getClass().getName().equals(MANAGEMENT_SERVER_LIFECYCLE)) {
-				manager.addLastStep("management server stop", this.springTimeout, () -> {
-					if (bean.isRunning()) {
-						bean.stop();
-					}
-				});
-			}
+	private void addManagementServerLastStep(LifecycleManager manager, BootLifecycles boot) {
+		Lifecycle bean = boot.managementServer();
+		if (bean != null) {
+			manager.addLastStep("management server stop", this.springTimeout, () -> {
+				if (bean.isRunning()) {
+					bean.stop();
+				}
+			});
 		}
 	}
 
@@ -296,24 +283,23 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 		LifecycleManager manager = this.manager.getObject();
 		Map<String, LifecycleManagerProperties.Component> overrides = this.properties.getComponents();
 		Map<String, Lifecycle> beans = getLifecycleBeans();
+		BootLifecycles boot = BootLifecycles.find(beans, this.context, this.hooks);
 		try {
-			addWebServerClosingSteps(manager, beans);
+			addWebServerClosingSteps(manager, boot);
 			// Before the management server's stop: what it serves may still tell about the wait.
 			manager.addLastStep("common pool", this.springTimeout, CommonPool::awaitQuiet);
-			addManagementServerLastStep(manager, beans);
+			addManagementServerLastStep(manager, boot);
 		}
 		catch (InvalidOptionException ex) {
 			// Their timeout is Spring's per-phase timeout: the engine's error names that property.
 			throw OptionErrors.setting(ex, OptionErrors.SPRING_PHASE_TIMEOUT);
 		}
-		AdoptionOrder order = new AdoptionOrder(this.beanFactory, webServerPhase(beans),
+		AdoptionOrder order = new AdoptionOrder(this.beanFactory, webServerPhase(boot),
 				this.registrar::isManagedComponentBean);
 		Map<String, String> afterWebServer = new LinkedHashMap<>();
 		beans.forEach((name, bean) -> {
-			if (bean instanceof LifecycleCoordinator || WEB_SERVER_LIFECYCLES.contains(bean.getClass().getName())
-					|| bean.getClass().getName().equals(LOGGING_LIFECYCLE)
-					|| bean.getClass().getName().equals(MANAGEMENT_SERVER_LIFECYCLE)
-					|| this.registrar.isManagedComponentBean(name) || this.adopted.containsKey(name)) {
+			if (bean instanceof LifecycleCoordinator || boot.isBoots(bean) || this.registrar.isManagedComponentBean(name)
+					|| this.adopted.containsKey(name)) {
 				return;
 			}
 			if (Boolean.FALSE.equals(ComponentOverrides.find(overrides, name).getAdopt())) {
@@ -357,19 +343,11 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor {
 	 * The phase at which Spring begins the web server's shutdown: its graceful shutdown's, or its
 	 * stop's when it has none; {@code null} without a web server.
 	 */
-	private @Nullable Integer webServerPhase(Map<String, Lifecycle> beans) {
-		Integer stop = null;
-		for (Lifecycle bean : beans.values()) {
-			String type = bean.getClass().getName();
-			if (!WEB_SERVER_LIFECYCLES.contains(type)) {
-				continue;
-			}
-			if (type.endsWith(".WebServerGracefulShutdownLifecycle")) {
-				return getPhase(bean);
-			}
-			stop = getPhase(bean);
-		}
-		return stop;
+	private @Nullable Integer webServerPhase(BootLifecycles boot) {
+		Lifecycle graceful = boot.gracefulShutdown();
+		Lifecycle startStop = boot.startStop();
+		return (graceful != null) ? Integer.valueOf(getPhase(graceful))
+				: (startStop != null) ? Integer.valueOf(getPhase(startStop)) : null;
 	}
 
 	/**

@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import dev.lifecycle.autoconfigure.ComponentLedger;
 import dev.lifecycle.autoconfigure.ConditionalOnLifecycleEnabled;
+import dev.lifecycle.autoconfigure.InternalHooks;
 import dev.lifecycle.autoconfigure.LifecycleManagerProperties;
 import dev.lifecycle.autoconfigure.LifecycleSwitch;
 import dev.lifecycle.autoconfigure.process.LifecycleProcessAutoConfiguration;
@@ -21,6 +22,7 @@ import org.springframework.boot.autoconfigure.context.LifecycleAutoConfiguration
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.context.support.AbstractApplicationContext;
 import org.springframework.core.env.Environment;
 
@@ -33,6 +35,7 @@ import org.springframework.core.env.Environment;
  */
 @AutoConfiguration(after = LifecycleProcessAutoConfiguration.class, before = LifecycleAutoConfiguration.class)
 @ConditionalOnLifecycleEnabled
+@ImportRuntimeHints(ExecutorDecorators.Hints.class)
 public final class LifecycleComponentAutoConfiguration {
 
 	/** Spring Boot's default for {@code spring.lifecycle.timeout-per-shutdown-phase}. */
@@ -47,8 +50,9 @@ public final class LifecycleComponentAutoConfiguration {
 	@Bean
 	@ConditionalOnBooleanProperty(name = "lifecycle.adoption.enabled", matchIfMissing = true)
 	static AdoptedExecutorsPostProcessor lifecycleAdoptedExecutorsPostProcessor(
-			ObjectProvider<LifecycleManagerProperties> properties) {
-		return new AdoptedExecutorsPostProcessor(properties);
+			ObjectProvider<LifecycleManagerProperties> properties, ObjectProvider<InternalHooks> hooks) {
+		return new AdoptedExecutorsPostProcessor(properties,
+				ExecutorDecorators.resolve(hooks.getIfAvailable(InternalHooks::new)));
 	}
 
 	/**
@@ -61,14 +65,15 @@ public final class LifecycleComponentAutoConfiguration {
 			search = SearchStrategy.CURRENT)
 	AdoptingLifecycleProcessor lifecycleProcessor(ObjectProvider<LifecycleManager> manager,
 			LifecycleManagerProperties properties, ManagedComponentRegistrar registrar, ComponentLedger origins,
-			Environment environment, ObjectProvider<AdoptedExecutorsPostProcessor> executors) {
+			Environment environment, ObjectProvider<AdoptedExecutorsPostProcessor> executors,
+			ObjectProvider<InternalHooks> hooks) {
 		Duration springTimeout = Binder.get(environment)
 			.bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
 			.orElse(SPRING_DEFAULT_TIMEOUT_PER_SHUTDOWN_PHASE);
 		// Asked at run time too: conditions are frozen in an application processed ahead of time.
 		boolean adopting = !LifecycleSwitch.isOff(environment);
 		return new AdoptingLifecycleProcessor(manager, properties, registrar, origins, springTimeout, adopting,
-				executors);
+				executors, hooks.getIfAvailable(InternalHooks::new));
 	}
 
 	@Bean

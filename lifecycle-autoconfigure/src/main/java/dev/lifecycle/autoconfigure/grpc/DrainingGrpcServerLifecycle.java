@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
+import dev.lifecycle.autoconfigure.InternalHooks;
 import dev.lifecycle.autoconfigure.ProcessLocalServer;
 import io.grpc.Server;
 import org.apache.commons.logging.Log;
@@ -33,6 +34,12 @@ final class DrainingGrpcServerLifecycle extends GrpcServerLifecycle implements P
 
 	private static final Log logger = LogFactory.getLog(DrainingGrpcServerLifecycle.class);
 
+	static final InternalHooks.Point STARTED_SERVER = new InternalHooks.Point("grpc.started-server",
+			"the io.grpc.Server in the GrpcServerStartedEvent that Spring gRPC's GrpcServerLifecycle.start() publishes",
+			"GOAWAY to gRPC clients when the drain delay ends, and the cancellation and naming of the calls left",
+			"The gRPC server stops as Spring gRPC stops it, its calls cut at its grace period without being "
+					+ "named in the report. Use the Spring gRPC version Spring Boot manages (Spring gRPC 1.1).");
+
 	/** How often the stop looks whether only clients that do not act hold the server. */
 	private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
@@ -56,9 +63,12 @@ final class DrainingGrpcServerLifecycle extends GrpcServerLifecycle implements P
 
 	private volatile boolean released;
 
+	private final InternalHooks hooks;
+
 	private DrainingGrpcServerLifecycle(String name, GrpcServerFactory factory, Duration gracePeriod,
-			GrpcCallTracker calls, Drain drain, ServerCapture capture) {
+			GrpcCallTracker calls, Drain drain, ServerCapture capture, InternalHooks hooks) {
 		super(factory, gracePeriod, capture);
+		this.hooks = hooks;
 		this.name = name;
 		this.gracePeriod = gracePeriod;
 		this.calls = calls;
@@ -74,11 +84,12 @@ final class DrainingGrpcServerLifecycle extends GrpcServerLifecycle implements P
 	 * @param calls the calls the server has open
 	 * @param drain what the server gives its clients and where it names the calls it cuts
 	 * @param publisher where Spring gRPC's server events go
+	 * @param hooks where the hook into the started server is recorded
 	 */
 	static DrainingGrpcServerLifecycle of(String name, GrpcServerFactory factory, Duration gracePeriod,
-			GrpcCallTracker calls, Drain drain, ApplicationEventPublisher publisher) {
+			GrpcCallTracker calls, Drain drain, ApplicationEventPublisher publisher, InternalHooks hooks) {
 		return new DrainingGrpcServerLifecycle(name, factory, gracePeriod, calls, drain,
-				new ServerCapture(publisher));
+				new ServerCapture(publisher), hooks);
 	}
 
 	/**
@@ -106,6 +117,13 @@ final class DrainingGrpcServerLifecycle extends GrpcServerLifecycle implements P
 		this.cancelled.set(false);
 		this.released = false;
 		super.start();
+		// The server is known only from the event its start publishes: resolved once it started.
+		if (this.capture.server != null) {
+			this.hooks.resolved(STARTED_SERVER);
+		}
+		else {
+			this.hooks.missed(STARTED_SERVER, "the start of '" + this.name + "' published no GrpcServerStartedEvent");
+		}
 	}
 
 	@Override

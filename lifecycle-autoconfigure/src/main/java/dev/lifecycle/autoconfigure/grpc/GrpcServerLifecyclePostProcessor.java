@@ -2,6 +2,7 @@ package dev.lifecycle.autoconfigure.grpc;
 
 import java.time.Duration;
 
+import dev.lifecycle.autoconfigure.InternalHooks;
 import dev.lifecycle.core.LifecycleManager;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -28,9 +29,12 @@ final class GrpcServerLifecyclePostProcessor implements BeanPostProcessor {
 
 	private final ObjectProvider<LifecycleManager> manager;
 
+	private final ObjectProvider<InternalHooks> hooks;
+
 	GrpcServerLifecyclePostProcessor(ObjectProvider<GrpcCallTracker> calls, ApplicationEventPublisher publisher,
 			ObjectProvider<GrpcServerProperties> properties, ObjectProvider<LifecycleGrpcProperties> drain,
-			ObjectProvider<LifecycleManager> manager) {
+			ObjectProvider<LifecycleManager> manager, ObjectProvider<InternalHooks> hooks) {
+		this.hooks = hooks;
 		this.calls = calls;
 		this.publisher = publisher;
 		this.properties = properties;
@@ -52,7 +56,7 @@ final class GrpcServerLifecyclePostProcessor implements BeanPostProcessor {
 					(call) -> this.manager.ifAvailable((manager) -> manager.handle(beanName)
 						.ifPresent((handle) -> handle.reportCut(call))));
 			return DrainingGrpcServerLifecycle.of(beanName, lifecycle.getFactory(), gracePeriod,
-					this.calls.getObject(), drain, this.publisher);
+					this.calls.getObject(), drain, this.publisher, this.hooks.getIfAvailable(InternalHooks::new));
 		}
 		return bean;
 	}

@@ -1,6 +1,7 @@
 package dev.lifecycle.autoconfigure.grpc;
 
 import dev.lifecycle.autoconfigure.ConditionalOnLifecycleEnabled;
+import dev.lifecycle.autoconfigure.InternalHooks;
 import dev.lifecycle.autoconfigure.component.LifecycleComponentAutoConfiguration;
 import dev.lifecycle.autoconfigure.web.LifecycleWebAutoConfiguration;
 import dev.lifecycle.autoconfigure.web.StreamDrain;
@@ -65,8 +66,8 @@ public final class LifecycleGrpcAutoConfiguration {
 	static GrpcServerLifecyclePostProcessor lifecycleGrpcServerLifecyclePostProcessor(
 			ObjectProvider<GrpcCallTracker> tracker, ApplicationEventPublisher publisher,
 			ObjectProvider<GrpcServerProperties> properties, ObjectProvider<LifecycleGrpcProperties> drain,
-			ObjectProvider<LifecycleManager> manager) {
-		return new GrpcServerLifecyclePostProcessor(tracker, publisher, properties, drain, manager);
+			ObjectProvider<LifecycleManager> manager, ObjectProvider<InternalHooks> hooks) {
+		return new GrpcServerLifecyclePostProcessor(tracker, publisher, properties, drain, manager, hooks);
 	}
 
 	@Bean

@@ -159,7 +159,7 @@ public final class CeilingWatchdog {
 
 	private @Nullable String destroyedBean(Thread thread, StackTraceElement[] stack) {
 		for (StackTraceElement element : stack) {
-			if (element.getClassName().startsWith("org.springframework.beans.factory.support.DisposableBeanAdapter")) {
+			if (this.destructions.isDestroyFrame(element)) {
 				return this.destructions.lastDestroyedBy(thread).orElse(null);
 			}
 		}

@@ -5,6 +5,7 @@ import java.util.function.IntConsumer;
 import java.util.stream.Stream;
 
 import dev.lifecycle.autoconfigure.ConditionalOnLifecycleEnabled;
+import dev.lifecycle.autoconfigure.InternalHooks;
 import dev.lifecycle.autoconfigure.LifecycleManagerAutoConfiguration;
 import dev.lifecycle.autoconfigure.LifecycleManagerProperties;
 import dev.lifecycle.autoconfigure.LifecycleSwitch;
@@ -22,6 +23,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 
@@ -31,6 +33,7 @@ import org.springframework.core.env.Environment;
  */
 @AutoConfiguration(after = LifecycleManagerAutoConfiguration.class)
 @ConditionalOnLifecycleEnabled
+@ImportRuntimeHints(BeanDestructionTracker.Hints.class)
 public final class LifecycleProcessAutoConfiguration {
 
 	@Bean
@@ -41,8 +44,8 @@ public final class LifecycleProcessAutoConfiguration {
 
 	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-	static BeanDestructionTracker lifecycleBeanDestructionTracker() {
-		return new BeanDestructionTracker();
+	static BeanDestructionTracker lifecycleBeanDestructionTracker(ObjectProvider<InternalHooks> hooks) {
+		return new BeanDestructionTracker(hooks.getIfAvailable(InternalHooks::new));
 	}
 
 	@Bean

@@ -1,12 +1,14 @@
 package dev.lifecycle.autoconfigure.web.http2;
 
 import dev.lifecycle.autoconfigure.ConditionalOnLifecycleEnabled;
+import dev.lifecycle.autoconfigure.InternalHooks;
 import dev.lifecycle.autoconfigure.web.Http2Drain;
 import dev.lifecycle.autoconfigure.web.LifecycleWebAutoConfiguration;
 import dev.lifecycle.core.LifecycleManager;
 import io.netty.handler.codec.http2.Http2FrameCodec;
 import org.eclipse.jetty.http2.HTTP2Connection;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -40,8 +42,8 @@ public final class LifecycleHttp2AutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(name = "lifecycleTomcatHttp2Drain")
-		TomcatHttp2Drain lifecycleTomcatHttp2Drain(Http2Drain drain) {
-			return new TomcatHttp2Drain(drain);
+		TomcatHttp2Drain lifecycleTomcatHttp2Drain(Http2Drain drain, ObjectProvider<InternalHooks> hooks) {
+			return new TomcatHttp2Drain(drain, hooks.getIfAvailable(InternalHooks::new));
 		}
 
 	}

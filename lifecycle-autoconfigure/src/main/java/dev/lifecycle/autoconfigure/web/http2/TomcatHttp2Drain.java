@@ -5,6 +5,7 @@ import java.lang.reflect.Method;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import dev.lifecycle.autoconfigure.InternalHooks;
 import dev.lifecycle.autoconfigure.web.Http2Drain;
 import dev.lifecycle.core.Internal;
 import jakarta.servlet.ServletRequest;
@@ -12,6 +13,7 @@ import jakarta.servlet.ServletRequestWrapper;
 import jakarta.servlet.http.HttpServletRequest;
 import org.apache.catalina.connector.Connector;
 import org.apache.catalina.connector.Request;
+import org.apache.catalina.connector.RequestFacade;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.coyote.AbstractProtocol;
@@ -28,7 +30,6 @@ import org.springframework.aot.hint.TypeReference;
 import org.springframework.boot.tomcat.TomcatWebServer;
 import org.springframework.boot.web.server.context.WebServerInitializedEvent;
 import org.springframework.context.ApplicationListener;
-import org.springframework.util.ReflectionUtils;
 
 /**
  * GOAWAY on Tomcat, through the graceful close its HTTP/2 connection uses when the connector pauses
@@ -43,26 +44,44 @@ public final class TomcatHttp2Drain implements Http2Drain.Server, ApplicationLis
 
 	private static final Log logger = LogFactory.getLog(TomcatHttp2Drain.class);
 
-	private static final @Nullable Method GET_ENDPOINT = endpointAccessor();
+	static final InternalHooks.Point CONNECTIONS = new InternalHooks.Point("tomcat.connections",
+			"Tomcat's AbstractProtocol.getEndpoint() (protected method)",
+			"GOAWAY to Tomcat's open HTTP/2 connections at the first instant of a shutdown",
+			"HTTP/2 clients on Tomcat get their GOAWAY only when the web server stops, and keep sending "
+					+ "requests here during the drain. Use the Tomcat version Spring Boot manages (Tomcat 11.0).");
+
+	static final InternalHooks.Point REQUEST_CONNECTION = new InternalHooks.Point("tomcat.request-connection",
+			"Tomcat's RequestFacade.request, org.apache.coyote.Request.hook, StreamProcessor.handler (private fields)",
+			"GOAWAY on the HTTP/2 connection of a request Tomcat is reading as the request arrives",
+			"Such a connection gets its GOAWAY with the next request or when the web server stops. Use the "
+					+ "Tomcat version Spring Boot manages (Tomcat 11.0).");
 
 	private static final String FACADE = "org.apache.catalina.connector.RequestFacade";
 
 	private static final String COYOTE_REQUEST = "org.apache.coyote.Request";
 
+	/** Package-private in Tomcat. */
 	private static final String STREAM = "org.apache.coyote.http2.StreamProcessor";
 
-	/** The servlet request's Tomcat request. */
-	private static final @Nullable Field FACADE_REQUEST = field(FACADE, "request");
+	/** {@code AbstractProtocol.getEndpoint()}; {@code null} when its hook missed. */
+	private final @Nullable Method getEndpoint;
 
-	/** What serves a Tomcat request: on HTTP/2, the processor of its stream. */
-	private static final @Nullable Field STREAM_PROCESSOR = field(COYOTE_REQUEST, "hook");
-
-	/** A stream's HTTP/2 connection. */
-	private static final @Nullable Field CONNECTION = field(STREAM, "handler");
+	/** The fields from a servlet request to its HTTP/2 connection; {@code null} when their hook missed. */
+	private final @Nullable RequestConnection requestConnection;
 
 	private final List<Connector> connectors = new CopyOnWriteArrayList<>();
 
-	TomcatHttp2Drain(Http2Drain drain) {
+	TomcatHttp2Drain(Http2Drain drain, InternalHooks hooks) {
+		this.getEndpoint = hooks.resolve(CONNECTIONS,
+				() -> InternalHooks.method(AbstractProtocol.class, "getEndpoint", AbstractEndpoint.class));
+		this.requestConnection = hooks.resolve(REQUEST_CONNECTION, () -> {
+			ClassLoader loader = TomcatHttp2Drain.class.getClassLoader();
+			return new RequestConnection(
+					InternalHooks.field(RequestFacade.class, "request", Request.class),
+					InternalHooks.field(org.apache.coyote.Request.class, "hook", Object.class),
+					InternalHooks.field(Class.forName(STREAM, false, loader), "handler",
+							InternalHttpUpgradeHandler.class));
+		});
 		drain.register(this);
 	}
 
@@ -108,8 +127,9 @@ public final class TomcatHttp2Drain implements Http2Drain.Server, ApplicationLis
 	}
 
 	/** The HTTP/2 connection of a request, read from the stream Tomcat serves it on. */
-	private static @Nullable InternalHttpUpgradeHandler connectionOf(ServletRequest request) {
-		if (FACADE_REQUEST == null || STREAM_PROCESSOR == null || CONNECTION == null) {
+	private @Nullable InternalHttpUpgradeHandler connectionOf(ServletRequest request) {
+		RequestConnection fields = this.requestConnection;
+		if (fields == null) {
 			return null;
 		}
 		ServletRequest current = request;
@@ -117,11 +137,11 @@ public final class TomcatHttp2Drain implements Http2Drain.Server, ApplicationLis
 			current = wrapper.getRequest();
 		}
 		try {
-			if (FACADE_REQUEST.getDeclaringClass().isInstance(current)
-					&& FACADE_REQUEST.get(current) instanceof Request tomcat) {
-				Object processor = STREAM_PROCESSOR.get(tomcat.getCoyoteRequest());
-				if (CONNECTION.getDeclaringClass().isInstance(processor)
-						&& CONNECTION.get(processor) instanceof InternalHttpUpgradeHandler connection) {
+			if (fields.facadeRequest().getDeclaringClass().isInstance(current)
+					&& fields.facadeRequest().get(current) instanceof Request tomcat) {
+				Object processor = fields.streamProcessor().get(tomcat.getCoyoteRequest());
+				if (fields.connection().getDeclaringClass().isInstance(processor)
+						&& fields.connection().get(processor) instanceof InternalHttpUpgradeHandler connection) {
 					return connection;
 				}
 			}
@@ -132,12 +152,13 @@ public final class TomcatHttp2Drain implements Http2Drain.Server, ApplicationLis
 		return null;
 	}
 
-	private static @Nullable AbstractEndpoint<?, ?> endpoint(AbstractProtocol<?> protocol) {
-		if (GET_ENDPOINT == null) {
+	private @Nullable AbstractEndpoint<?, ?> endpoint(AbstractProtocol<?> protocol) {
+		Method getEndpoint = this.getEndpoint;
+		if (getEndpoint == null) {
 			return null;
 		}
 		try {
-			return (AbstractEndpoint<?, ?>) GET_ENDPOINT.invoke(protocol);
+			return (AbstractEndpoint<?, ?>) getEndpoint.invoke(protocol);
 		}
 		catch (ReflectiveOperationException | RuntimeException ex) {
 			logger.debug("Lifecycle: cannot list Tomcat's connections", ex);
@@ -145,31 +166,14 @@ public final class TomcatHttp2Drain implements Http2Drain.Server, ApplicationLis
 		}
 	}
 
-	private static @Nullable Field field(String className, String name) {
-		try {
-			Field field = Class.forName(className, false, TomcatHttp2Drain.class.getClassLoader())
-				.getDeclaredField(name);
-			ReflectionUtils.makeAccessible(field);
-			return field;
-		}
-		catch (ReflectiveOperationException | RuntimeException | LinkageError ex) {
-			logger.debug("Lifecycle: cannot read Tomcat's " + className + "." + name
-					+ "; an HTTP/2 connection being read as its request arrives gets its GOAWAY later", ex);
-			return null;
-		}
-	}
-
-	private static @Nullable Method endpointAccessor() {
-		try {
-			Method method = AbstractProtocol.class.getDeclaredMethod("getEndpoint");
-			ReflectionUtils.makeAccessible(method);
-			return method;
-		}
-		catch (ReflectiveOperationException | RuntimeException ex) {
-			logger.warn("Lifecycle: cannot list Tomcat's connections; HTTP/2 clients get GOAWAY only when "
-					+ "the web server stops (" + ex + ")");
-			return null;
-		}
+	/**
+	 * The fields from a servlet request to its HTTP/2 connection.
+	 *
+	 * @param facadeRequest the servlet request's Tomcat request
+	 * @param streamProcessor what serves a Tomcat request: on HTTP/2, the processor of its stream
+	 * @param connection a stream's HTTP/2 connection
+	 */
+	private record RequestConnection(Field facadeRequest, Field streamProcessor, Field connection) {
 	}
 
 	/** Lets a native image read Tomcat's open connections. */

@@ -48,14 +48,18 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 
 	private final OwnRequests own;
 
+	/** {@code null} without Reactor Netty: no other server is known to pipeline. */
+	private final @Nullable PipelinedNettyRequests pipelines;
+
 	private final Sinks.Empty<Void> streamsEnded = Sinks.empty();
 
 	ConnectionDrainWebFilter(LifecycleManager manager, boolean connectionClose, StreamDrain streams, Http2Drain http2,
-			OwnRequests own) {
+			OwnRequests own, @Nullable PipelinedNettyRequests pipelines) {
 		this.manager = manager;
 		this.connectionClose = connectionClose;
 		this.http2 = http2;
 		this.own = own;
+		this.pipelines = pipelines;
 		streams.register(this.streamsEnded::tryEmitEmpty);
 	}
 
@@ -147,9 +151,13 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 		}
 	}
 
-	private static Mono<Boolean> pipelinedAfter(ServerWebExchange exchange) {
+	private Mono<Boolean> pipelinedAfter(ServerWebExchange exchange) {
+		PipelinedNettyRequests pipelines = this.pipelines;
+		if (pipelines == null) {
+			return Mono.just(false);
+		}
 		try {
-			return PipelinedNettyRequests
+			return pipelines
 				.pipelinedAfter(ServerHttpRequestDecorator.getNativeRequest(exchange.getRequest()));
 		}
 		catch (IllegalArgumentException ex) {

@@ -4,9 +4,12 @@ import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.Collection;
 
+import dev.lifecycle.autoconfigure.InternalHooks;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelPipeline;
+import io.netty.channel.CombinedChannelDuplexHandler;
+import io.netty.handler.codec.ByteToMessageDecoder;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -33,9 +36,35 @@ final class PipelinedNettyRequests {
 
 	private static final Log logger = LogFactory.getLog(PipelinedNettyRequests.class);
 
+	static final InternalHooks.Point HOOK = new InternalHooks.Point("netty.pipelining",
+			"Reactor Netty's HttpTrafficHandler.pipelined, Netty's CombinedChannelDuplexHandler.inboundHandler "
+					+ "and ByteToMessageDecoder.cumulation (private fields)",
+			"'Connection: close' only on the last request of an HTTP/1.1 pipeline on Reactor Netty",
+			"During the drain every response on Reactor Netty says close, and a request pipelined behind it on "
+					+ "the same connection is not served (its client retries it). Use the Reactor Netty and Netty "
+					+ "versions Spring Boot manages (Reactor Netty 1.3, Netty 4.2).");
+
+	/** Package-private in Reactor Netty. */
+	private static final String TRAFFIC_HANDLER = "reactor.netty.http.server.HttpTrafficHandler";
+
 	private static final ClassLoader LOADER = PipelinedNettyRequests.class.getClassLoader();
 
-	private PipelinedNettyRequests() {
+	private static final Duration LOOP_WAIT = Duration.ofSeconds(1);
+
+	/** What the hook reads; {@code null} when it missed, and then no request is known to follow. */
+	private final @Nullable Fields fields;
+
+	private PipelinedNettyRequests(@Nullable Fields fields) {
+		this.fields = fields;
+	}
+
+	/** Resolves the hook, once, for the drain filter. */
+	static PipelinedNettyRequests resolve(InternalHooks hooks) {
+		return new PipelinedNettyRequests(hooks.resolve(HOOK,
+				() -> new Fields(InternalHooks.field(ClassUtils.forName(TRAFFIC_HANDLER, LOADER), "pipelined",
+						Collection.class),
+						InternalHooks.field(CombinedChannelDuplexHandler.class, "inboundHandler", Object.class),
+						InternalHooks.field(ByteToMessageDecoder.class, "cumulation", ByteBuf.class))));
 	}
 
 	/**
@@ -44,8 +73,8 @@ final class PipelinedNettyRequests {
 	 * @param request the native request of Reactor Netty
 	 * @return {@code true} only when Netty is known to hold a further request
 	 */
-	static Mono<Boolean> pipelinedAfter(Object request) {
-		if (!(request instanceof Connection connection)) {
+	Mono<Boolean> pipelinedAfter(Object request) {
+		if (!(request instanceof Connection connection) || this.fields == null) {
 			return Mono.just(false);
 		}
 		Channel channel = connection.channel();
@@ -65,16 +94,20 @@ final class PipelinedNettyRequests {
 		return onTheLoop.timeout(LOOP_WAIT, Mono.just(false));
 	}
 
-	private static final Duration LOOP_WAIT = Duration.ofSeconds(1);
-
 	/**
 	 * Whether another request already follows this one on its connection; only on its event loop.
 	 * @param request the native request of Reactor Netty
 	 * @return {@code true} only when Netty is known to hold a further request
 	 */
-	static boolean pipelined(Object request) {
+	boolean pipelined(Object request) {
+		Fields fields = this.fields;
+		if (fields == null || !(request instanceof Connection connection)) {
+			return false;
+		}
 		try {
-			return follow(request);
+			ChannelPipeline pipeline = connection.channel().pipeline();
+			return fields.undecoded(pipeline.get(NettyPipeline.HttpCodec))
+					|| fields.queued(pipeline.get(NettyPipeline.HttpTrafficHandler));
 		}
 		catch (RuntimeException | LinkageError ex) {
 			logger.debug("Lifecycle: cannot tell whether requests are pipelined after this one", ex);
@@ -82,49 +115,30 @@ final class PipelinedNettyRequests {
 		}
 	}
 
+	/**
+	 * The fields the hook reads.
+	 *
+	 * @param pipelined the requests a traffic handler decoded and queued
+	 * @param inbound the decoder of an HTTP codec
+	 * @param cumulation the bytes a decoder holds undecoded
+	 */
+	private record Fields(Field pipelined, Field inbound, Field cumulation) {
 
-	private static final @Nullable Field PIPELINED = field("reactor.netty.http.server.HttpTrafficHandler",
-			"pipelined");
-
-	private static final @Nullable Field INBOUND = field("io.netty.channel.CombinedChannelDuplexHandler",
-			"inboundHandler");
-
-	private static final @Nullable Field CUMULATION = field("io.netty.handler.codec.ByteToMessageDecoder",
-			"cumulation");
-
-	private static boolean follow(Object request) {
-		if (!(request instanceof Connection connection)) {
-			return false;
-		}
-		ChannelPipeline pipeline = connection.channel().pipeline();
-		return undecoded(pipeline.get(NettyPipeline.HttpCodec)) || queued(pipeline.get(NettyPipeline.HttpTrafficHandler));
-	}
-
-	private static boolean undecoded(@Nullable Object codec) {
-		if (INBOUND == null || CUMULATION == null || !INBOUND.getDeclaringClass().isInstance(codec)) {
-			return false;
-		}
-		Object decoder = ReflectionUtils.getField(INBOUND, codec);
-		return CUMULATION.getDeclaringClass().isInstance(decoder)
-				&& ReflectionUtils.getField(CUMULATION, decoder) instanceof ByteBuf input && input.isReadable();
-	}
-
-	private static boolean queued(@Nullable Object handler) {
-		return PIPELINED != null && PIPELINED.getDeclaringClass().isInstance(handler)
-				&& ReflectionUtils.getField(PIPELINED, handler) instanceof Collection<?> queued && !queued.isEmpty();
-	}
-
-	private static @Nullable Field field(String type, String name) {
-		try {
-			Field field = ReflectionUtils.findField(ClassUtils.forName(type, LOADER), name);
-			if (field != null) {
-				ReflectionUtils.makeAccessible(field);
+		boolean undecoded(@Nullable Object codec) {
+			if (!this.inbound.getDeclaringClass().isInstance(codec)) {
+				return false;
 			}
-			return field;
+			Object decoder = ReflectionUtils.getField(this.inbound, codec);
+			return this.cumulation.getDeclaringClass().isInstance(decoder)
+					&& ReflectionUtils.getField(this.cumulation, decoder) instanceof ByteBuf input && input.isReadable();
 		}
-		catch (ClassNotFoundException | LinkageError | RuntimeException ex) {
-			return null;
+
+		boolean queued(@Nullable Object handler) {
+			return this.pipelined.getDeclaringClass().isInstance(handler)
+					&& ReflectionUtils.getField(this.pipelined, handler) instanceof Collection<?> queued
+					&& !queued.isEmpty();
 		}
+
 	}
 
 
@@ -134,7 +148,7 @@ final class PipelinedNettyRequests {
 		@Override
 		public void registerHints(RuntimeHints hints, ClassLoader classLoader) {
 			hints.reflection()
-				.registerType(TypeReference.of("reactor.netty.http.server.HttpTrafficHandler"),
+				.registerType(TypeReference.of(TRAFFIC_HANDLER),
 						(type) -> type.withField("pipelined"))
 				.registerType(TypeReference.of("io.netty.channel.CombinedChannelDuplexHandler"),
 						(type) -> type.withField("inboundHandler"))

@@ -23,6 +23,8 @@ final class ClosingResponse extends HttpServletResponseWrapper {
 
 	private final BooleanSupplier shuttingDown;
 
+	private final PipelinedServletRequests pipelines;
+
 	/** See {@link ServerBuffering#largestBufferedWrite}; looked up when first needed. */
 	private @Nullable IntUnaryOperator largestBufferedWrite;
 
@@ -45,10 +47,12 @@ final class ClosingResponse extends HttpServletResponseWrapper {
 
 	private @Nullable FramingWriter writer;
 
-	ClosingResponse(HttpServletResponse response, HttpServletRequest request, BooleanSupplier shuttingDown) {
+	ClosingResponse(HttpServletResponse response, HttpServletRequest request, BooleanSupplier shuttingDown,
+			PipelinedServletRequests pipelines) {
 		super(response);
 		this.request = request;
 		this.shuttingDown = shuttingDown;
+		this.pipelines = pipelines;
 		closeIfShuttingDown();
 	}
 
@@ -142,7 +146,7 @@ final class ClosingResponse extends HttpServletResponseWrapper {
 		// The flag first: while serving, it is all this costs. The last request of a pipeline says
 		// close; those before it are served on the connection.
 		if (!this.closing && this.shuttingDown.getAsBoolean() && !isCommitted()
-				&& !PipelinedServletRequests.follow(this.request)) {
+				&& !this.pipelines.follow(this.request)) {
 			this.closing = true;
 			setHeader("Connection", "close");
 		}

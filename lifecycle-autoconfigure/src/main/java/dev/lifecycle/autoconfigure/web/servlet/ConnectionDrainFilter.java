@@ -34,13 +34,16 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 
 	private final Http2Drain http2;
 
+	private final PipelinedServletRequests pipelines;
+
 	ConnectionDrainFilter(LifecycleManager manager, boolean connectionClose, ServletTraffic traffic,
-			StreamDrain streams, Http2Drain http2) {
+			StreamDrain streams, Http2Drain http2, PipelinedServletRequests pipelines) {
 		this.manager = manager;
 		this.connectionClose = connectionClose;
 		this.traffic = traffic;
 		this.responses = new AsyncResponses(streams);
 		this.http2 = http2;
+		this.pipelines = pipelines;
 	}
 
 	@Override
@@ -56,7 +59,7 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 			this.http2.onRequest(request);
 		}
 		HttpServletResponse served = drainsConnection(request)
-				? new ClosingResponse(response, request, this.manager::isShutdownInitiated) : response;
+				? new ClosingResponse(response, request, this.manager::isShutdownInitiated, this.pipelines) : response;
 		try {
 			chain.doFilter(request, served);
 		}

@@ -1,6 +1,7 @@
 package dev.lifecycle.autoconfigure.web.servlet;
 
 import dev.lifecycle.autoconfigure.ConditionalOnLifecycleEnabled;
+import dev.lifecycle.autoconfigure.InternalHooks;
 import dev.lifecycle.autoconfigure.LifecycleManagerProperties;
 import dev.lifecycle.autoconfigure.web.Http2Drain;
 import dev.lifecycle.autoconfigure.web.LifecycleWebAutoConfiguration;
@@ -8,6 +9,7 @@ import dev.lifecycle.autoconfigure.web.OwnRequests;
 import dev.lifecycle.autoconfigure.web.StreamDrain;
 import dev.lifecycle.core.LifecycleManager;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -35,16 +37,20 @@ public final class LifecycleServletDrainAutoConfiguration {
 	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnWebApplication(type = Type.SERVLET)
 	@ConditionalOnClass({ FilterRegistrationBean.class, org.springframework.web.filter.OncePerRequestFilter.class })
-	@ImportRuntimeHints(TomcatRequests.Hints.class)
+	@ImportRuntimeHints({ TomcatRequests.Hints.class, JettyRequests.Hints.class })
 	static class ServletConnectionDrainConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(name = "lifecycleConnectionDrainFilter")
 		FilterRegistrationBean<ConnectionDrainFilter> lifecycleConnectionDrainFilter(LifecycleManager manager,
-				LifecycleManagerProperties properties, StreamDrain streams, Http2Drain http2, Environment environment) {
+				LifecycleManagerProperties properties, StreamDrain streams, Http2Drain http2, Environment environment,
+				ObjectProvider<InternalHooks> hooks) {
 			ServletTraffic traffic = new ServletTraffic(manager, OwnRequests.from(environment));
+			PipelinedServletRequests pipelines = PipelinedServletRequests
+				.resolve(hooks.getIfAvailable(InternalHooks::new));
 			FilterRegistrationBean<ConnectionDrainFilter> registration = new FilterRegistrationBean<>(
-					new ConnectionDrainFilter(manager, properties.isConnectionClose(), traffic, streams, http2));
+					new ConnectionDrainFilter(manager, properties.isConnectionClose(), traffic, streams, http2,
+							pipelines));
 			registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
 			registration.setAsyncSupported(true);
 			return registration;

@@ -3,6 +3,7 @@ package dev.lifecycle.autoconfigure.web.servlet;
 import java.lang.reflect.Field;
 import java.nio.ByteBuffer;
 
+import dev.lifecycle.autoconfigure.InternalHooks;
 import jakarta.servlet.ServletRequest;
 import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.RequestFacade;
@@ -20,33 +21,54 @@ import org.springframework.util.ReflectionUtils;
  * read with a known length takes the whole buffer with it, the next requests included, and
  * Tomcat puts back what went past the body when the request ends: its length filter's count
  * of what is left of the body then goes below zero. The servlet request's Tomcat request, the
- * active filter and its count are read by reflection, as Tomcat keeps them to itself.
+ * active filter and its count are read by reflection, as Tomcat keeps them to itself: a hook
+ * resolved once, when the drain filter is created ({@link PipelinedServletRequests#TOMCAT_HOOK}).
  */
 
 final class TomcatRequests {
 
-	private TomcatRequests() {
+	private final Field facadeRequest;
+
+	private final Field activeFilters;
+
+	private final Field lastActiveFilter;
+
+	private final Field bodyLeft;
+
+	private TomcatRequests(Field facadeRequest, Field activeFilters, Field lastActiveFilter, Field bodyLeft) {
+		this.facadeRequest = facadeRequest;
+		this.activeFilters = activeFilters;
+		this.lastActiveFilter = lastActiveFilter;
+		this.bodyLeft = bodyLeft;
 	}
 
+	/**
+	 * Resolves the hook into Tomcat's request and input buffer.
+	 * @return the answer for Tomcat's requests, or {@code null} when the hook missed
+	 */
+	static @Nullable TomcatRequests resolve(InternalHooks hooks) {
+		return resolve(hooks, RequestFacade.class, Http11InputBuffer.class, IdentityInputFilter.class);
+	}
 
-	private static final @Nullable Field FACADE_REQUEST = field(RequestFacade.class, "request");
+	/** Resolves the hook against the given types: Tomcat's own, or in a test one that lacks a field. */
+	static @Nullable TomcatRequests resolve(InternalHooks hooks, Class<?> facade, Class<?> input, Class<?> length) {
+		return hooks.resolve(PipelinedServletRequests.TOMCAT_HOOK,
+				() -> new TomcatRequests(InternalHooks.field(facade, "request", Request.class),
+						InternalHooks.field(input, "activeFilters", Object[].class),
+						InternalHooks.field(input, "lastActiveFilter", int.class),
+						InternalHooks.field(length, "remaining", long.class)));
+	}
 
-	private static final @Nullable Field ACTIVE_FILTERS = field(Http11InputBuffer.class, "activeFilters");
-
-	private static final @Nullable Field LAST_ACTIVE_FILTER = field(Http11InputBuffer.class, "lastActiveFilter");
-
-	private static final @Nullable Field BODY_LEFT = field(IdentityInputFilter.class, "remaining");
-
-	static boolean pipelined(ServletRequest request) {
-		if (FACADE_REQUEST == null || !(request instanceof RequestFacade)) {
+	boolean pipelined(ServletRequest request) {
+		if (!(request instanceof RequestFacade)) {
 			return false;
 		}
-		if (ReflectionUtils.getField(FACADE_REQUEST, request) instanceof Request tomcat
+		if (ReflectionUtils.getField(this.facadeRequest, request) instanceof Request tomcat
 				&& tomcat.getCoyoteRequest().getInputBuffer() instanceof Http11InputBuffer input) {
 			ByteBuffer buffer = input.getByteBuffer();
 			long buffered = (buffer != null) ? buffer.remaining() : 0;
 			IdentityInputFilter body = lengthFilter(input);
-			if (body != null && BODY_LEFT != null && ReflectionUtils.getField(BODY_LEFT, body) instanceof Long left) {
+			if (body != null && ReflectionUtils.getField(this.bodyLeft, body) instanceof Long left) {
 				// Below zero: it took bytes past its body. Above: the buffer may still hold the body.
 				return left < 0 || buffered > left;
 			}
@@ -55,22 +77,13 @@ final class TomcatRequests {
 		return false;
 	}
 
-	private static @Nullable IdentityInputFilter lengthFilter(Http11InputBuffer input) {
-		if (ACTIVE_FILTERS == null || LAST_ACTIVE_FILTER == null
-				|| !(ReflectionUtils.getField(LAST_ACTIVE_FILTER, input) instanceof Integer last) || last < 0
-				|| !(ReflectionUtils.getField(ACTIVE_FILTERS, input) instanceof Object[] filters)
+	private @Nullable IdentityInputFilter lengthFilter(Http11InputBuffer input) {
+		if (!(ReflectionUtils.getField(this.lastActiveFilter, input) instanceof Integer last) || last < 0
+				|| !(ReflectionUtils.getField(this.activeFilters, input) instanceof Object[] filters)
 				|| last >= filters.length) {
 			return null;
 		}
 		return (filters[last] instanceof IdentityInputFilter identity) ? identity : null;
-	}
-
-	private static @Nullable Field field(Class<?> type, String name) {
-		Field field = ReflectionUtils.findField(type, name);
-		if (field != null) {
-			ReflectionUtils.makeAccessible(field);
-		}
-		return field;
 	}
 
 
