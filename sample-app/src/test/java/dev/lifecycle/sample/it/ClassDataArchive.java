@@ -34,13 +34,15 @@ final class ClassDataArchive {
 	private static List<String> make(Path jar) {
 		Path java = Path.of(System.getProperty("java.home"), "bin", "java");
 		Path dir = jar.resolveSibling("it-cds").resolve("jvm-" + ProcessHandle.current().pid());
-		Path extracted = dir.resolve(jar.getFileName());
+		// The extraction refuses a destination that is not empty: it gets a directory of its own.
+		Path application = dir.resolve("application");
+		Path extracted = application.resolve(jar.getFileName());
 		Path archive = dir.resolve("app.jsa");
 		try {
 			Files.createDirectories(dir);
 			long started = System.nanoTime();
 			if (run(dir.resolve("extract.log"), java.toString(), "-Djarmode=tools", "-jar", jar.toString(), "extract",
-					"--destination", dir.toString())
+					"--destination", application.toString())
 					&& run(dir.resolve("train.log"), java.toString(), "-XX:TieredStopAtLevel=1", "-Xmx256m",
 							"-XX:ArchiveClassesAtExit=" + archive, "-Dspring.context.exit=onRefresh", "-jar",
 							extracted.toString(), "--server.port=0", "--sample.data-dir=" + dir.resolve("train"),
