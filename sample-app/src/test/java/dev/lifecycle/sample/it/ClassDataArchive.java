@@ -68,7 +68,7 @@ final class ClassDataArchive {
 		Process process = new ProcessBuilder(new ArrayList<>(List.of(command))).redirectErrorStream(true)
 			.redirectOutput(log.toFile())
 			.start();
-		if (!process.waitFor(3, TimeUnit.MINUTES)) {
+		if (!process.waitFor(5, TimeUnit.MINUTES)) {
 			process.destroyForcibly();
 			return false;
 		}
