@@ -4,13 +4,21 @@
 # javadoc jars, and each POM flattened (version resolved, no parent) with the metadata a
 # repository manager requires. Nothing is installed into ~/.m2; the sample's AOT processing is skipped
 # (it is not published). Usage: .ci/check-deploy.sh [repository-dir]
+# With DEPLOYED_REPOSITORY set, Maven is not run: the repository a build already deployed into is
+# checked (CI's first pass runs `mvn deploy -Dmaven.install.skip=true -DaltDeploymentRepository=…`).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-repo="${1:-$(mktemp -d /tmp/lifecycle-deploy.XXXXXX)}"
-rm -rf "$repo" "$repo.consumer"
-mvn -B -q deploy -DskipTests -Dmaven.install.skip=true -Dspring-boot.aot.skip=true -DaltDeploymentRepository="local::file://$repo"
+if [[ -n "${DEPLOYED_REPOSITORY:-}" ]]; then
+	repo="$DEPLOYED_REPOSITORY"
+	[[ -d "$repo/dev/lifecycle" ]] || { echo "FAIL: nothing was deployed into $repo"; exit 1; }
+	rm -rf "$repo.consumer"
+else
+	repo="${1:-$(mktemp -d /tmp/lifecycle-deploy.XXXXXX)}"
+	rm -rf "$repo" "$repo.consumer"
+	mvn -B -q deploy -DskipTests -Dmaven.install.skip=true -Dspring-boot.aot.skip=true -DaltDeploymentRepository="local::file://$repo"
+fi
 
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }

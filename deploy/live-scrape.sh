@@ -9,7 +9,8 @@
 #   1. after a SIGKILL and a restart: initiated{previous-run,unclean}, completed{clean}, healthy;
 #   2. during a shutdown whose pipeline hangs on stop (the sample's test-only switch): ingestion has
 #      drained (result and duration series exist) while the web server still answers, until the
-#      global ceiling ends the process with 129.
+#      global ceiling would end the process with 129. Nothing is read after that scrape, so the
+#      process is then killed rather than waited for (the ceiling's exit is ForcedExitIT's subject).
 set -euo pipefail
 
 out="${1:?usage: deploy/live-scrape.sh OUT_FILE}"
@@ -62,6 +63,7 @@ for _ in $(seq 1 150); do
   fi
   sleep 0.1
 done
+[[ -n "$got" ]] && { kill -9 "$pid" 2>/dev/null || true; }
 wait "$pid" 2>/dev/null || true; pid=""
 if [[ -z "$got" ]]; then
   echo "live-scrape: no scrape with component results during the shutdown; the sample's log:" >&2

@@ -98,7 +98,8 @@ class GrpcDrainTests {
 	void goAwayAtTheEndOfTheDrainMovesAPinnedClientToAnotherInstanceWithoutAFailedCall(String stack,
 			CapturedOutput output) throws Exception {
 		App leaving = start(stack, "leaving", "--lifecycle.drain-delay=1s");
-		App staying = start(stack, "staying");
+		// Its own shutdown, when the test ends, is not under test: no drain delay.
+		App staying = start(stack, "staying", "--lifecycle.drain-delay=0s");
 		ManagedChannel channel = GrpcClients.pinned(leaving.port(), staying.port());
 		this.channels.add(channel);
 		assertThat(call(channel, GrpcDrainApplication.NAME, "")).isEqualTo("leaving");
@@ -293,7 +294,8 @@ class GrpcDrainTests {
 
 	@Test
 	void theApplicationsOwnClientChannelClosesAfterTheComponentsThatUseItHaveDrained() throws Exception {
-		App upstream = start("servlet", "upstream");
+		// Its own shutdown, when the test ends, is not under test: no drain delay.
+		App upstream = start("servlet", "upstream", "--lifecycle.drain-delay=0s");
 		try (ConfigurableApplicationContext client = new SpringApplicationBuilder(GrpcClientApplication.class)
 			.web(WebApplicationType.NONE)
 			.properties("spring.application.name=client", "upstream.port=" + upstream.port(),

@@ -19,7 +19,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The packaged sample jar running as a real JVM, on a free port (Tomcat's port 0, read back from the
- * log), with its own data directory, pre-stop file and run marker, its output in a log file.
+ * log), with its own data directory, pre-stop file and run marker, its output in a log file. It is
+ * launched as {@link ClassDataArchive} says: extracted, with a class-data archive for a quicker start.
  */
 final class SampleProcess implements AutoCloseable {
 
@@ -76,7 +77,7 @@ final class SampleProcess implements AutoCloseable {
 			command.add("-Xmx256m");
 		}
 		command.addAll(jvmOptions);
-		command.addAll(List.of("-jar", jar.toString()));
+		command.addAll(ClassDataArchive.launch(jar));
 		List<String> defaults = List.of("--server.port=0", "--sample.data-dir=" + dataDir,
 				"--lifecycle.pre-stop.path=" + work.resolve("shutdown"), "--lifecycle.run-marker.path=" + work.resolve("running"),
 				"--sample.status.interval=1s");
