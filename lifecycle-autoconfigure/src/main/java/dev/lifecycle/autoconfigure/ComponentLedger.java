@@ -9,10 +9,11 @@ import dev.lifecycle.core.ComponentOptions;
 import dev.lifecycle.core.Internal;
 
 /**
- * What the Spring layer knows about each component beyond the engine's view: where each of its
- * effective options came from, whether it is an adopted Spring {@code Lifecycle} bean, and which
- * Lifecycle beans were left to Spring on purpose. Written while the context starts, read by the
- * endpoint and by the check of {@code lifecycle.components} keys.
+ * What the Spring layer knows about each component beyond the engine's view: where each
+ * of its effective options came from, whether it is an adopted Spring {@code Lifecycle}
+ * bean, and which Lifecycle beans were left to Spring on purpose. Written while the
+ * context starts, read by the endpoint and by the check of {@code lifecycle.components}
+ * keys.
  */
 @Internal
 public final class ComponentLedger {
@@ -27,10 +28,11 @@ public final class ComponentLedger {
 
 	/**
 	 * The engine's options resolver: options of a component that the Spring layer has not
-	 * resolved itself (one registered from code) get their {@code lifecycle.components} overrides
-	 * here; the others already have them.
+	 * resolved itself (one registered from code) get their {@code lifecycle.components}
+	 * overrides here; the others already have them.
 	 */
-	ComponentOptions resolve(String name, ComponentOptions declared, Map<String, LifecycleManagerProperties.Component> overrides) {
+	ComponentOptions resolve(String name, ComponentOptions declared,
+			Map<String, LifecycleManagerProperties.Component> overrides) {
 		if (this.entries.containsKey(name)) {
 			return declared;
 		}
@@ -39,7 +41,9 @@ public final class ComponentLedger {
 		return resolved.options();
 	}
 
-	/** A Lifecycle bean that is not adopted because its {@code adopt} property is false. */
+	/**
+	 * A Lifecycle bean that is not adopted because its {@code adopt} property is false.
+	 */
 	public void leftToSpring(String beanName) {
 		this.leftToSpring.add(beanName);
 	}
@@ -48,7 +52,10 @@ public final class ComponentLedger {
 		return Optional.ofNullable(this.entries.get(name));
 	}
 
-	/** Names that a {@code lifecycle.components.<name>} entry may use besides registered components. */
+	/**
+	 * Names that a {@code lifecycle.components.<name>} entry may use besides registered
+	 * components.
+	 */
 	public Set<String> beansLeftToSpring() {
 		return Set.copyOf(this.leftToSpring);
 	}

@@ -11,9 +11,10 @@ import dev.lifecycle.core.Tier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Resolves one component's options: what an annotation, Spring or code declared, overridden by
- * {@code lifecycle.components.<name>.*}, with the origin of each value. The engine checks the
- * options; {@link OptionErrors} reports what it rejects against the setting that fixes it.
+ * Resolves one component's options: what an annotation, Spring or code declared,
+ * overridden by {@code lifecycle.components.<name>.*}, with the origin of each value. The
+ * engine checks the options; {@link OptionErrors} reports what it rejects against the
+ * setting that fixes it.
  */
 @Internal
 public final class ComponentOverrides {
@@ -22,15 +23,16 @@ public final class ComponentOverrides {
 	}
 
 	/**
-	 * Applies the {@code lifecycle.components.<name>.*} overrides to declared options. The engine
-	 * checks the result when the component is registered; {@link OptionErrors} reports what it
-	 * rejects against the setting that fixes it.
+	 * Applies the {@code lifecycle.components.<name>.*} overrides to declared options.
+	 * The engine checks the result when the component is registered; {@link OptionErrors}
+	 * reports what it rejects against the setting that fixes it.
 	 * @param name the component name
 	 * @param declared the options as declared by an annotation, by Spring or in code
 	 * @param overrides every {@code lifecycle.components} entry
 	 * @return the options and the origin of each value
 	 */
-	public static Resolved resolve(String name, Declared declared, Map<String, LifecycleManagerProperties.Component> overrides) {
+	public static Resolved resolve(String name, Declared declared,
+			Map<String, LifecycleManagerProperties.Component> overrides) {
 		LifecycleManagerProperties.Component override = find(overrides, name);
 		Origin declaredOrigin = declared.origin();
 		int phase = (override.getPhase() != null) ? override.getPhase() : declared.phase();
@@ -79,11 +81,12 @@ public final class ComponentOverrides {
 	}
 
 	/**
-	 * Finds the override entry for a component. Keys are compared in canonical form so that
-	 * {@code orderConsumer}, {@code order-consumer} and the environment variable form
-	 * {@code ORDERCONSUMER} all name the same component.
+	 * Finds the override entry for a component. Keys are compared in canonical form so
+	 * that {@code orderConsumer}, {@code order-consumer} and the environment variable
+	 * form {@code ORDERCONSUMER} all name the same component.
 	 */
-	public static LifecycleManagerProperties.Component find(Map<String, LifecycleManagerProperties.Component> overrides, String name) {
+	public static LifecycleManagerProperties.Component find(Map<String, LifecycleManagerProperties.Component> overrides,
+			String name) {
 		String canonical = canonical(name);
 		LifecycleManagerProperties.Component found = null;
 		for (Map.Entry<String, LifecycleManagerProperties.Component> entry : overrides.entrySet()) {
@@ -110,16 +113,18 @@ public final class ComponentOverrides {
 	 * @param origin where these values come from
 	 * @param description where they were declared, for messages
 	 */
-	public record Declared(int phase, Tier tier, @Nullable Duration gracefulShutdown, @Nullable Duration livenessDeadline,
-			int stallThreshold, boolean finite, Origin origin, String description) {
+	public record Declared(int phase, Tier tier, @Nullable Duration gracefulShutdown,
+			@Nullable Duration livenessDeadline, int stallThreshold, boolean finite, Origin origin,
+			String description) {
 	}
 
 	/**
 	 * Effective options and where each came from.
 	 *
 	 * @param options the options the engine gets
-	 * @param origins per option name ({@code phase}, {@code tier}, {@code gracefulShutdown},
-	 * {@code livenessDeadline}, {@code stallThreshold}), where its value came from
+	 * @param origins per option name ({@code phase}, {@code tier},
+	 * {@code gracefulShutdown}, {@code livenessDeadline}, {@code stallThreshold}), where
+	 * its value came from
 	 */
 	public record Resolved(ComponentOptions options, Map<String, Origin> origins) {
 	}
@@ -133,7 +138,10 @@ public final class ComponentOverrides {
 		/** A {@code lifecycle.components.<name>.*} property (yml, environment, ...). */
 		PROPERTY("property"),
 
-		/** Spring: an adopted bean's phase or {@code spring.lifecycle.timeout-per-shutdown-phase}. */
+		/**
+		 * Spring: an adopted bean's phase or
+		 * {@code spring.lifecycle.timeout-per-shutdown-phase}.
+		 */
 		SPRING("spring"),
 
 		/** The options given to the engine in code. */

@@ -10,9 +10,9 @@ import dev.lifecycle.core.Internal;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 
 /**
- * Matches unless {@code lifecycle.enabled=false}: the one spelling of Lifecycle's off switch in a
- * condition. Conditions are frozen when an application is processed ahead of time, so code that
- * must also obey the switch at run time asks {@link LifecycleSwitch}.
+ * Matches unless {@code lifecycle.enabled=false}: the one spelling of Lifecycle's off
+ * switch in a condition. Conditions are frozen when an application is processed ahead of
+ * time, so code that must also obey the switch at run time asks {@link LifecycleSwitch}.
  */
 @Internal
 @Target({ ElementType.TYPE, ElementType.METHOD })

@@ -19,11 +19,12 @@ import org.springframework.util.StringUtils;
 
 /**
  * Lifecycle switched off with {@code lifecycle.enabled=false}: an inert, never started
- * {@link LifecycleManager}, so that an application whose beans inject it, look up a handle or
- * register a critical executor still starts, and Spring stops the application as it would without
- * Lifecycle. Handles accept heartbeats and critical sections without effect, and a shutdown the
- * application asks for is only recorded. In an AOT-processed application the switch is read again at
- * run time by {@link LifecycleManagerAutoConfiguration}. What remains: {@code docs/concepts.md}.
+ * {@link LifecycleManager}, so that an application whose beans inject it, look up a
+ * handle or register a critical executor still starts, and Spring stops the application
+ * as it would without Lifecycle. Handles accept heartbeats and critical sections without
+ * effect, and a shutdown the application asks for is only recorded. In an AOT-processed
+ * application the switch is read again at run time by
+ * {@link LifecycleManagerAutoConfiguration}. What remains: {@code docs/concepts.md}.
  */
 @AutoConfiguration
 @ConditionalOnBooleanProperty(name = LifecycleSwitch.PROPERTY, havingValue = false)
@@ -48,8 +49,9 @@ public final class InertLifecycleAutoConfiguration {
 	}
 
 	/**
-	 * Gives every {@code @ManagedComponent} bean a handle on the inert manager, before its init
-	 * callbacks as in the active mode, so a {@code @PostConstruct} lookup finds it.
+	 * Gives every {@code @ManagedComponent} bean a handle on the inert manager, before
+	 * its init callbacks as in the active mode, so a {@code @PostConstruct} lookup finds
+	 * it.
 	 */
 	static final class InertComponentRegistrar implements BeanPostProcessor {
 

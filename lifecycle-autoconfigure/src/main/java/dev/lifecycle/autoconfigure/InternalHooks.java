@@ -15,14 +15,15 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.ReflectionUtils;
 
 /**
- * Lifecycle's hooks into the internals of the web servers and of Spring: private fields and
- * methods, internal types, Spring Boot's bean names and the text of Spring's messages, each
- * serving one feature. Every hook is resolved once, when the bean that needs it is created or its
- * server starts, never per request, and recorded here: resolved, missed, or not applicable. A miss
- * logs one WARN naming the feature that is now off and what to do; the {@code lifecycle} endpoint
- * lists every hook with its state.
+ * Lifecycle's hooks into the internals of the web servers and of Spring: private fields
+ * and methods, internal types, Spring Boot's bean names and the text of Spring's
+ * messages, each serving one feature. Every hook is resolved once, when the bean that
+ * needs it is created or its server starts, never per request, and recorded here:
+ * resolved, missed, or not applicable. A miss logs one WARN naming the feature that is
+ * now off and what to do; the {@code lifecycle} endpoint lists every hook with its state.
  *
- * <p>Not API: public only for Lifecycle's own packages.
+ * <p>
+ * Not API: public only for Lifecycle's own packages.
  */
 @Internal
 public final class InternalHooks {
@@ -34,9 +35,9 @@ public final class InternalHooks {
 	private final AtomicInteger resolutions = new AtomicInteger();
 
 	/**
-	 * Resolves a hook and records the outcome: resolved when the resolver returns a value, missed
-	 * when it returns {@code null} or throws (a member renamed, a type changed or gone, access
-	 * refused).
+	 * Resolves a hook and records the outcome: resolved when the resolver returns a
+	 * value, missed when it returns {@code null} or throws (a member renamed, a type
+	 * changed or gone, access refused).
 	 * @param point the hook
 	 * @param resolver what reaches into the internals
 	 * @param <T> what the hook gives its feature
@@ -86,7 +87,8 @@ public final class InternalHooks {
 	}
 
 	/**
-	 * Records a hook that this application does not need (its server or module is absent).
+	 * Records a hook that this application does not need (its server or module is
+	 * absent).
 	 * @param point the hook
 	 * @param why why it does not apply
 	 */
@@ -103,42 +105,47 @@ public final class InternalHooks {
 		return List.copyOf(this.hooks.values());
 	}
 
-	/** How many times a hook was resolved or recorded: it stays the same while requests are served. */
+	/**
+	 * How many times a hook was resolved or recorded: it stays the same while requests
+	 * are served.
+	 */
 	int resolutions() {
 		return this.resolutions.get();
 	}
 
 	private synchronized @Nullable Hook record(Point point, State state, @Nullable String reason) {
-		return this.hooks.put(point.name(),
-				new Hook(point.name(), point.target(), point.feature(), state, reason));
+		return this.hooks.put(point.name(), new Hook(point.name(), point.target(), point.feature(), state, reason));
 	}
 
 	/**
-	 * A declared field of a type, made accessible, whose type is {@code type} or a subtype of it.
+	 * A declared field of a type, made accessible, whose type is {@code type} or a
+	 * subtype of it.
 	 * @param owner the type that declares it
 	 * @param name its name
 	 * @param type the type it must have
 	 * @return the field
-	 * @throws NoSuchFieldException when the type has no such field, or one of another type
+	 * @throws NoSuchFieldException when the type has no such field, or one of another
+	 * type
 	 */
 	public static Field field(Class<?> owner, String name, Class<?> type) throws NoSuchFieldException {
 		Field field = owner.getDeclaredField(name);
 		if (!type.isAssignableFrom(field.getType())) {
-			throw new NoSuchFieldException(owner.getName() + "." + name + " is a " + field.getType().getName()
-					+ ", not a " + type.getName());
+			throw new NoSuchFieldException(
+					owner.getName() + "." + name + " is a " + field.getType().getName() + ", not a " + type.getName());
 		}
 		ReflectionUtils.makeAccessible(field);
 		return field;
 	}
 
 	/**
-	 * A declared method of a type without parameters, made accessible, returning {@code type} or a
-	 * subtype of it.
+	 * A declared method of a type without parameters, made accessible, returning
+	 * {@code type} or a subtype of it.
 	 * @param owner the type that declares it
 	 * @param name its name
 	 * @param type the type it must return
 	 * @return the method
-	 * @throws NoSuchMethodException when the type has no such method, or one of another type
+	 * @throws NoSuchMethodException when the type has no such method, or one of another
+	 * type
 	 */
 	public static Method method(Class<?> owner, String name, Class<?> type) throws NoSuchMethodException {
 		Method method = owner.getDeclaredMethod(name);
@@ -154,7 +161,8 @@ public final class InternalHooks {
 	 * One hook as declared by the code that needs it.
 	 *
 	 * @param name its name, {@code <where>.<what>}, e.g. {@code tomcat.pipelining}
-	 * @param target what it reaches into, e.g. {@code org.apache.coyote.Request.hook (field)}
+	 * @param target what it reaches into, e.g.
+	 * {@code org.apache.coyote.Request.hook (field)}
 	 * @param feature the feature it serves, worded so that "… is off" reads as a sentence
 	 * @param remedy what a miss means for the application and what to do about it
 	 */

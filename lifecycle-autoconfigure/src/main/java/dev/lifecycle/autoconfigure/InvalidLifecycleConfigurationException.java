@@ -1,10 +1,10 @@
 package dev.lifecycle.autoconfigure;
 
 /**
- * Thrown when Lifecycle's configuration cannot work: an invalid property value, an invalid
- * combination of component options, a component name that is used twice or that names nothing.
- * It fails the application's start, and its failure analysis names the setting at fault and says
- * how to fix it.
+ * Thrown when Lifecycle's configuration cannot work: an invalid property value, an
+ * invalid combination of component options, a component name that is used twice or that
+ * names nothing. It fails the application's start, and its failure analysis names the
+ * setting at fault and says how to fix it.
  */
 public final class InvalidLifecycleConfigurationException extends RuntimeException {
 
@@ -16,8 +16,8 @@ public final class InvalidLifecycleConfigurationException extends RuntimeExcepti
 
 	/**
 	 * Creates an exception for one invalid setting.
-	 * @param setting the property (e.g. {@code lifecycle.drain-delay}) or annotation attribute at
-	 * fault
+	 * @param setting the property (e.g. {@code lifecycle.drain-delay}) or annotation
+	 * attribute at fault
 	 * @param problem what is wrong with it, phrased to follow the setting's name
 	 * @param action how to fix it
 	 */

@@ -11,8 +11,8 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.core.env.Environment;
 
 /**
- * Turns an {@link InvalidLifecycleConfigurationException} into a failure analysis naming the
- * setting, where it was set when it is a property, and the fix.
+ * Turns an {@link InvalidLifecycleConfigurationException} into a failure analysis naming
+ * the setting, where it was set when it is a property, and the fix.
  */
 class InvalidLifecycleConfigurationFailureAnalyzer
 		extends AbstractFailureAnalyzer<InvalidLifecycleConfigurationException> {
@@ -26,7 +26,10 @@ class InvalidLifecycleConfigurationFailureAnalyzer
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, InvalidLifecycleConfigurationException cause) {
 		StringBuilder description = new StringBuilder();
-		description.append("Lifecycle cannot start: '").append(cause.getSetting()).append("' ").append(cause.getProblem());
+		description.append("Lifecycle cannot start: '")
+			.append(cause.getSetting())
+			.append("' ")
+			.append(cause.getProblem());
 		String origin = origin(cause.getSetting());
 		if (origin != null) {
 			description.append(" (set in ").append(origin).append(")");

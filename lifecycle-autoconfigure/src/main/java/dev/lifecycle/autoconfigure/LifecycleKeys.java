@@ -32,15 +32,17 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 /**
- * Rejects every key under {@code lifecycle.} that nothing binds, since Spring's binder ignores a
- * misspelt {@code lifecycle.drain-dealy} in silence and the real value stays at its default. The
- * known keys are not listed here: they are every {@code lifecycle.*} property of the configuration
- * metadata on the classpath (Lifecycle's own, and any other library's or application's under that
- * prefix), and every property the context's binder actually bound (an application's own
- * {@code @ConfigurationProperties} without metadata). Keys under a map property belong to its
- * entries; {@code lifecycle.components.<name>.*} keys are checked against the component options
- * the metadata lists. Environment variables are not checked: their underscores make a misspelt
- * key and an unrelated variable that starts with {@code LIFECYCLE_} indistinguishable.
+ * Rejects every key under {@code lifecycle.} that nothing binds, since Spring's binder
+ * ignores a misspelt {@code lifecycle.drain-dealy} in silence and the real value stays at
+ * its default. The known keys are not listed here: they are every {@code lifecycle.*}
+ * property of the configuration metadata on the classpath (Lifecycle's own, and any other
+ * library's or application's under that prefix), and every property the context's binder
+ * actually bound (an application's own {@code @ConfigurationProperties} without
+ * metadata). Keys under a map property belong to its entries;
+ * {@code lifecycle.components.<name>.*} keys are checked against the component options
+ * the metadata lists. Environment variables are not checked: their underscores make a
+ * misspelt key and an unrelated variable that starts with {@code LIFECYCLE_}
+ * indistinguishable.
  */
 @Internal
 public final class LifecycleKeys {
@@ -66,10 +68,10 @@ public final class LifecycleKeys {
 	/**
 	 * Checks every {@code lifecycle.*} key of the environment's property sources.
 	 * @param environment the application's environment
-	 * @param beanFactory the context's bean factory, for the properties its binder bound, or
-	 * {@code null}
-	 * @throws InvalidLifecycleConfigurationException naming the first unknown key, where it was set
-	 * (by the failure analysis) and the closest known key
+	 * @param beanFactory the context's bean factory, for the properties its binder bound,
+	 * or {@code null}
+	 * @throws InvalidLifecycleConfigurationException naming the first unknown key, where
+	 * it was set (by the failure analysis) and the closest known key
 	 */
 	public static void check(Environment environment, @Nullable ListableBeanFactory beanFactory) {
 		ClassLoader classLoader = LifecycleKeys.class.getClassLoader();
@@ -93,7 +95,10 @@ public final class LifecycleKeys {
 		}
 	}
 
-	/** The keys every {@code lifecycle.*} property of the metadata on the classpath makes known. */
+	/**
+	 * The keys every {@code lifecycle.*} property of the metadata on the classpath makes
+	 * known.
+	 */
 	static LifecycleKeys fromMetadata(ClassLoader classLoader) {
 		List<String> known = new ArrayList<>();
 		List<String> maps = new ArrayList<>();
@@ -102,7 +107,8 @@ public final class LifecycleKeys {
 			resources = classLoader.getResources(METADATA);
 		}
 		catch (IOException ex) {
-			logger.warn("Lifecycle: cannot list the configuration metadata; only bound 'lifecycle.*' keys are known", ex);
+			logger.warn("Lifecycle: cannot list the configuration metadata; only bound 'lifecycle.*' keys are known",
+					ex);
 			resources = Collections.emptyEnumeration();
 		}
 		for (URL resource : Collections.list(resources)) {
@@ -138,7 +144,8 @@ public final class LifecycleKeys {
 				continue;
 			}
 			for (Object entry : entries) {
-				if (entry instanceof Map<?, ?> item && item.get("name") instanceof String name && name.startsWith(PREFIX)) {
+				if (entry instanceof Map<?, ?> item && item.get("name") instanceof String name
+						&& name.startsWith(PREFIX)) {
 					known.add(name);
 					if (section.equals("properties") && item.get("type") instanceof String type
 							&& type.startsWith("java.util.Map<")) {
@@ -184,12 +191,18 @@ public final class LifecycleKeys {
 		return false;
 	}
 
-	/** Whether the metadata lists the keys of the map's entries, such as {@code lifecycle.components.*.phase}. */
+	/**
+	 * Whether the metadata lists the keys of the map's entries, such as
+	 * {@code lifecycle.components.*.phase}.
+	 */
 	private boolean hasEntryKeys(String map) {
 		return this.known.stream().anyMatch((known) -> known.startsWith(map + ".*."));
 	}
 
-	/** A known name matches a key element by element, relaxed as the binder is; {@code *} matches any. */
+	/**
+	 * A known name matches a key element by element, relaxed as the binder is; {@code *}
+	 * matches any.
+	 */
 	private static boolean matches(String known, ConfigurationPropertyName name) {
 		String[] elements = known.split("\\.");
 		if (elements.length != name.getNumberOfElements()) {
@@ -214,7 +227,9 @@ public final class LifecycleKeys {
 		return List.copyOf(options);
 	}
 
-	/** The known name closest to the key, a {@code *} standing for the key's own element. */
+	/**
+	 * The known name closest to the key, a {@code *} standing for the key's own element.
+	 */
 	private String closest(ConfigurationPropertyName name) {
 		String key = name.toString();
 		String best = key;

@@ -20,9 +20,10 @@ import org.springframework.core.task.VirtualThreadTaskExecutor;
 
 /**
  * Auto-configuration of the Lifecycle engine: the {@link LifecycleManager} built from
- * {@code lifecycle.*}, the record of where each component's options came from, and readiness
- * publishing. The process (signals, exit) and the components (registration, adoption, the
- * coordinator) are configured after it by their own packages' auto-configurations.
+ * {@code lifecycle.*}, the record of where each component's options came from, and
+ * readiness publishing. The process (signals, exit) and the components (registration,
+ * adoption, the coordinator) are configured after it by their own packages'
+ * auto-configurations.
  */
 @AutoConfiguration
 @ConditionalOnLifecycleEnabled
@@ -44,17 +45,19 @@ public final class LifecycleManagerAutoConfiguration {
 			.componentOptions((name, options) -> origins.resolve(name, options, properties.getComponents()));
 		RunKind run = RunKind.current();
 		if (!run.keepsRecords()) {
-			// This run ends on purpose before the service's life: leave nothing for its next start.
+			// This run ends on purpose before the service's life: leave nothing for its
+			// next start.
 			builder.runMarker(null);
 		}
 		builder.runMarkerAtStart(run.recordsFromStart());
 		if (run != RunKind.SERVICE) {
-			logger.info("Lifecycle: " + run.setting() + (run.keepsRecords()
-					? "; the run marker and shutdown reports begin when the application starts"
-					: "; this run writes no run marker or shutdown report and traps no signal"));
+			logger.info("Lifecycle: " + run.setting()
+					+ (run.keepsRecords() ? "; the run marker and shutdown reports begin when the application starts"
+							: "; this run writes no run marker or shutdown report and traps no signal"));
 		}
 		if (Threading.VIRTUAL.isActive(environment)) {
-			// Engine threads mostly wait (drains, handlers, stop callbacks): virtual threads cost nothing there.
+			// Engine threads mostly wait (drains, handlers, stop callbacks): virtual
+			// threads cost nothing there.
 			builder.threadFactory(new VirtualThreadTaskExecutor("lifecycle-").getVirtualThreadFactory());
 		}
 		return builder.build();
@@ -66,7 +69,10 @@ public final class LifecycleManagerAutoConfiguration {
 		return new ComponentLedger();
 	}
 
-	/** Lifecycle's hooks into server and Spring internals, each resolved once by the bean that needs it. */
+	/**
+	 * Lifecycle's hooks into server and Spring internals, each resolved once by the bean
+	 * that needs it.
+	 */
 	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	static InternalHooks lifecycleInternalHooks() {
@@ -76,7 +82,8 @@ public final class LifecycleManagerAutoConfiguration {
 	@Bean
 	ReadinessStatePublisher lifecycleReadinessStatePublisher(ConfigurableApplicationContext context,
 			ObjectProvider<ApplicationAvailability> availability) {
-		// Resolving the availability bean first orders this listener after it; see the class doc.
+		// Resolving the availability bean first orders this listener after it; see the
+		// class doc.
 		return new ReadinessStatePublisher(context, availability.getIfAvailable());
 	}
 

@@ -11,73 +11,76 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
 
 /**
- * Configuration of Lifecycle under the {@code lifecycle} prefix. Values are checked when the
- * application starts; an invalid value fails the start with a message naming the property and
- * the fix. Each group below the prefix ({@code lifecycle.pre-stop.*}, {@code lifecycle.signals.*},
- * …) is a class of its own; a component's overrides are a {@link Component}.
+ * Configuration of Lifecycle under the {@code lifecycle} prefix. Values are checked when
+ * the application starts; an invalid value fails the start with a message naming the
+ * property and the fix. Each group below the prefix ({@code lifecycle.pre-stop.*},
+ * {@code lifecycle.signals.*}, …) is a class of its own; a component's overrides are a
+ * {@link Component}.
  */
 @ConfigurationProperties("lifecycle")
 public class LifecycleManagerProperties {
 
 	/**
-	 * Whether Lifecycle coordinates the application's start and shutdown. When false, Lifecycle
-	 * is inert: its LifecycleManager exists (so beans that inject it or look up handles still
-	 * start) but is never started, and nothing else of Lifecycle runs.
+	 * Whether Lifecycle coordinates the application's start and shutdown. When false,
+	 * Lifecycle is inert: its LifecycleManager exists (so beans that inject it or look up
+	 * handles still start) but is never started, and nothing else of Lifecycle runs.
 	 */
 	private boolean enabled = true;
 
 	/**
-	 * Name of the service, used as the 'service_name' label on every Lifecycle metric. Defaults to
-	 * 'spring.application.name'; the start fails when neither is set.
+	 * Name of the service, used as the 'service_name' label on every Lifecycle metric.
+	 * Defaults to 'spring.application.name'; the start fails when neither is set.
 	 */
 	private @Nullable String serviceName;
 
 	/**
-	 * Hard ceiling on a shutdown, counted from its first instant: it bounds every step up to the
-	 * report, and the process's exit. When it fires, the components still running are logged
-	 * with their stacks and the exit code is 129. Keep it below Kubernetes'
+	 * Hard ceiling on a shutdown, counted from its first instant: it bounds every step up
+	 * to the report, and the process's exit. When it fires, the components still running
+	 * are logged with their stacks and the exit code is 129. Keep it below Kubernetes'
 	 * terminationGracePeriodSeconds.
 	 */
 	private Duration globalShutdownTimeout = Duration.ofSeconds(60);
 
 	/**
-	 * How long to keep serving after readiness turns DOWN and before anything stops, so that load
-	 * balancers and Kubernetes endpoints stop routing first. Defaults to 5s when Spring Boot
-	 * detects Kubernetes as the cloud platform and 0s elsewhere. Must be shorter than the global
-	 * shutdown timeout.
+	 * How long to keep serving after readiness turns DOWN and before anything stops, so
+	 * that load balancers and Kubernetes endpoints stop routing first. Defaults to 5s
+	 * when Spring Boot detects Kubernetes as the cloud platform and 0s elsewhere. Must be
+	 * shorter than the global shutdown timeout.
 	 */
 	private @Nullable Duration drainDelay;
 
 	/**
-	 * Makes the drain delay adaptive: it ends once no HTTP request has arrived for this long
-	 * (and 'lifecycle.drain-minimum' has passed), the drain delay staying the upper bound. Unset
-	 * (the default) keeps the fixed delay.
+	 * Makes the drain delay adaptive: it ends once no HTTP request has arrived for this
+	 * long (and 'lifecycle.drain-minimum' has passed), the drain delay staying the upper
+	 * bound. Unset (the default) keeps the fixed delay.
 	 */
 	private @Nullable Duration drainQuietPeriod;
 
 	/**
-	 * The shortest adaptive drain: long enough for load balancers and Kubernetes endpoints to
-	 * see readiness DOWN (about the readiness probe's period times its failure threshold). Used
-	 * only with 'lifecycle.drain-quiet-period'; at most the drain delay.
+	 * The shortest adaptive drain: long enough for load balancers and Kubernetes
+	 * endpoints to see readiness DOWN (about the readiness probe's period times its
+	 * failure threshold). Used only with 'lifecycle.drain-quiet-period'; at most the
+	 * drain delay.
 	 */
 	private Duration drainMinimum = Duration.ofSeconds(2);
 
 	/**
-	 * Whether HTTP/1.1 responses carry 'Connection: close' from the first instant of a shutdown,
-	 * so keep-alive clients reaching the pod through a layer-4 balancer (kube-proxy pins
-	 * connections) reconnect to another pod during the drain delay instead of meeting the stopped
-	 * server. Behind a layer-7 proxy, which balances each request anyway, it costs one reconnection
-	 * per client connection and loses nothing. Those of unknown length are chunked, so each one's
-	 * end is marked before its connection closes.
+	 * Whether HTTP/1.1 responses carry 'Connection: close' from the first instant of a
+	 * shutdown, so keep-alive clients reaching the pod through a layer-4 balancer
+	 * (kube-proxy pins connections) reconnect to another pod during the drain delay
+	 * instead of meeting the stopped server. Behind a layer-7 proxy, which balances each
+	 * request anyway, it costs one reconnection per client connection and loses nothing.
+	 * Those of unknown length are chunked, so each one's end is marked before its
+	 * connection closes.
 	 */
 	private boolean connectionClose = true;
 
 	/**
-	 * Whether HTTP/2 connections receive a graceful GOAWAY (NO_ERROR) from the first instant of a
-	 * shutdown, and every HTTP/2 connection that carries a request during the drain: the streams
-	 * in flight are served, and the client opens its next connection elsewhere. HTTP/2's own
-	 * graceful close, race-free by design (unlike closing an HTTP/1.1 connection), hence on by
-	 * default.
+	 * Whether HTTP/2 connections receive a graceful GOAWAY (NO_ERROR) from the first
+	 * instant of a shutdown, and every HTTP/2 connection that carries a request during
+	 * the drain: the streams in flight are served, and the client opens its next
+	 * connection elsewhere. HTTP/2's own graceful close, race-free by design (unlike
+	 * closing an HTTP/1.1 connection), hence on by default.
 	 */
 	private boolean goAway = true;
 
@@ -87,18 +90,19 @@ public class LifecycleManagerProperties {
 	private Duration healthPollInterval = Duration.ofSeconds(5);
 
 	/**
-	 * Whether a shutdown that Lifecycle starts itself (a trapped signal, the pre-stop file, a
-	 * component, LifecycleTestSupport) closes the application context once the sequence has begun.
-	 * Defaults to false in tests with lifecycle-test, since Spring's test framework owns the
-	 * contexts it caches (close them with @DirtiesContext).
+	 * Whether a shutdown that Lifecycle starts itself (a trapped signal, the pre-stop
+	 * file, a component, LifecycleTestSupport) closes the application context once the
+	 * sequence has begun. Defaults to false in tests with lifecycle-test, since Spring's
+	 * test framework owns the contexts it caches (close them with @DirtiesContext).
 	 */
 	private boolean closeContext = true;
 
 	/**
-	 * Whether the process is halted with exit code 129 when it is still alive shortly after the
-	 * global shutdown timeout expired, whatever a bean, destroy method or JVM shutdown hook is
-	 * still doing; the stacks of the threads still at work are logged first. Defaults to false
-	 * under Spring's test framework, whose JVM must never be halted.
+	 * Whether the process is halted with exit code 129 when it is still alive shortly
+	 * after the global shutdown timeout expired, whatever a bean, destroy method or JVM
+	 * shutdown hook is still doing; the stacks of the threads still at work are logged
+	 * first. Defaults to false under Spring's test framework, whose JVM must never be
+	 * halted.
 	 */
 	private boolean haltAfterCeiling = true;
 
@@ -121,9 +125,9 @@ public class LifecycleManagerProperties {
 	private final LifecycleStreamsProperties streams = new LifecycleStreamsProperties();
 
 	/**
-	 * Per-component overrides, keyed by component name (the @ManagedComponent value or the bean
-	 * name; matched ignoring case and dashes). Values here win over the annotation's. A name that
-	 * matches no registered component fails the start.
+	 * Per-component overrides, keyed by component name (the @ManagedComponent value or
+	 * the bean name; matched ignoring case and dashes). Values here win over the
+	 * annotation's. A name that matches no registered component fails the start.
 	 */
 	private final Map<String, Component> components = new LinkedHashMap<>();
 
@@ -244,15 +248,16 @@ public class LifecycleManagerProperties {
 	}
 
 	/**
-	 * Overrides for one component. An unset value keeps the @ManagedComponent attribute, or for an
-	 * adopted Spring Lifecycle bean its Spring phase and Spring's per-phase timeout.
+	 * Overrides for one component. An unset value keeps the @ManagedComponent attribute,
+	 * or for an adopted Spring Lifecycle bean its Spring phase and Spring's per-phase
+	 * timeout.
 	 */
 	public static class Component {
 
 		/**
-		 * Whether this Spring Lifecycle bean is adopted as a component. When false it stops where
-		 * Spring would stop it, as soon as the context starts closing. Only for Lifecycle beans
-		 * that are not @ManagedComponents.
+		 * Whether this Spring Lifecycle bean is adopted as a component. When false it
+		 * stops where Spring would stop it, as soon as the context starts closing. Only
+		 * for Lifecycle beans that are not @ManagedComponents.
 		 */
 		private @Nullable Boolean adopt;
 
@@ -272,7 +277,8 @@ public class LifecycleManagerProperties {
 		private @Nullable Duration gracefulShutdown;
 
 		/**
-		 * Longest gap allowed between heartbeats; enables health monitoring of the component.
+		 * Longest gap allowed between heartbeats; enables health monitoring of the
+		 * component.
 		 */
 		private @Nullable Duration livenessDeadline;
 
@@ -288,9 +294,11 @@ public class LifecycleManagerProperties {
 		public void setAdopt(@Nullable Boolean adopt) {
 			this.adopt = adopt;
 		}
+
 		/**
-		 * Whether the component's work is finite: once every standard component has completed
-		 * its finite work, the application shuts down by itself (reason 'completed', exit 0).
+		 * Whether the component's work is finite: once every standard component has
+		 * completed its finite work, the application shuts down by itself (reason
+		 * 'completed', exit 0).
 		 */
 		private @Nullable Boolean finite;
 

@@ -9,7 +9,8 @@ import org.jspecify.annotations.Nullable;
  * trigger_reason="unclean"}. On Kubernetes, put it on a volume that outlives a container
  * restart, such as an emptyDir.
  *
- * <p>The {@code lifecycle.run-marker.*} group of {@link LifecycleManagerProperties}.
+ * <p>
+ * The {@code lifecycle.run-marker.*} group of {@link LifecycleManagerProperties}.
  */
 public class LifecycleRunMarkerProperties {
 
@@ -25,9 +26,9 @@ public class LifecycleRunMarkerProperties {
 	private @Nullable String path;
 
 	/**
-	 * How many shutdown reports (JSON, written as each shutdown goes) to keep next to the run
-	 * marker; 0 writes none. The next start logs a summary of the newest and shows it in the
-	 * lifecycle endpoint.
+	 * How many shutdown reports (JSON, written as each shutdown goes) to keep next to the
+	 * run marker; 0 writes none. The next start logs a summary of the newest and shows it
+	 * in the lifecycle endpoint.
 	 */
 	private int reports = 5;
 

@@ -5,15 +5,16 @@ package dev.lifecycle.autoconfigure;
  * Lifecycle completes them cleanly during a shutdown, so they never hold the web server's
  * graceful shutdown.
  *
- * <p>The {@code lifecycle.streams.*} group of {@link LifecycleManagerProperties}.
+ * <p>
+ * The {@code lifecycle.streams.*} group of {@link LifecycleManagerProperties}.
  */
 public class LifecycleStreamsProperties {
 
 	/**
 	 * When open streams are ended (server-sent events, streaming responses, and WebSocket
-	 * sessions, closed with 1001 going away): 'drain-end' (when the drain delay ends, once load
-	 * balancers route new connections elsewhere) or 'shutdown' (at the first instant of a
-	 * shutdown). A stream that starts after that point ends at once.
+	 * sessions, closed with 1001 going away): 'drain-end' (when the drain delay ends,
+	 * once load balancers route new connections elsewhere) or 'shutdown' (at the first
+	 * instant of a shutdown). A stream that starts after that point ends at once.
 	 */
 	private EndAt endAt = EndAt.DRAIN_END;
 

@@ -4,9 +4,9 @@ import dev.lifecycle.core.Internal;
 import org.springframework.core.env.Environment;
 
 /**
- * Lifecycle's off switch, {@code lifecycle.enabled}, read at run time. Conditions are decided at
- * build time in an application processed ahead of time, so every part that must stay inert when
- * the switch is off at run time asks here.
+ * Lifecycle's off switch, {@code lifecycle.enabled}, read at run time. Conditions are
+ * decided at build time in an application processed ahead of time, so every part that
+ * must stay inert when the switch is off at run time asks here.
  */
 @Internal
 public final class LifecycleSwitch {

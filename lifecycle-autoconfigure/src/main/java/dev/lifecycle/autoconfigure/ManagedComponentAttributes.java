@@ -11,9 +11,10 @@ import org.springframework.boot.convert.DurationStyle;
 import org.springframework.util.StringUtils;
 
 /**
- * Reads a {@code @ManagedComponent}'s attributes as declared options: placeholders resolved and
- * durations parsed in Spring Boot's format. An attribute that is no duration fails the start
- * naming the attribute and where it sits; whether a value is in range is the engine's to say.
+ * Reads a {@code @ManagedComponent}'s attributes as declared options: placeholders
+ * resolved and durations parsed in Spring Boot's format. An attribute that is no duration
+ * fails the start naming the attribute and where it sits; whether a value is in range is
+ * the engine's to say.
  */
 @Internal
 public final class ManagedComponentAttributes {
@@ -27,7 +28,8 @@ public final class ManagedComponentAttributes {
 	 * @param source a description of where the annotation sits, for messages
 	 * @param placeholders resolves {@code ${...}} in annotation strings
 	 * @return the declared options
-	 * @throws InvalidLifecycleConfigurationException when a duration attribute is no duration
+	 * @throws InvalidLifecycleConfigurationException when a duration attribute is no
+	 * duration
 	 */
 	public static ComponentOverrides.Declared declared(ManagedComponent annotation, String source,
 			UnaryOperator<String> placeholders) {

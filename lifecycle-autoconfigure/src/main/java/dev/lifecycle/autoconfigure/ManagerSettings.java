@@ -13,20 +13,21 @@ import org.springframework.core.env.Environment;
 import org.springframework.util.StringUtils;
 
 /**
- * The manager-wide settings, resolved from {@link LifecycleManagerProperties} and the environment. The
- * engine checks the values, and {@link OptionErrors} reports what it rejects against the property
- * that fixes it, so every rule has one home.
+ * The manager-wide settings, resolved from {@link LifecycleManagerProperties} and the
+ * environment. The engine checks the values, and {@link OptionErrors} reports what it
+ * rejects against the property that fixes it, so every rule has one home.
  *
  * @param serviceName the {@code service_name} label
  * @param globalShutdownTimeout the ceiling on a shutdown
  * @param drainDelay how long to keep serving after readiness turned DOWN
  * @param healthPollInterval the health monitor's period
- * @param preStopFile the pre-stop file, or {@code null} when disabled (by default it is enabled only
- * on Kubernetes or when a path is set)
+ * @param preStopFile the pre-stop file, or {@code null} when disabled (by default it is
+ * enabled only on Kubernetes or when a path is set)
  * @param runMarker the run marker, or {@code null} when disabled
  * @param shutdownReports how many shutdown reports to keep next to the run marker
  * @param applicationVersion {@code spring.application.version}, or {@code null}
- * @param drainQuietPeriod the adaptive drain's quiet period, or {@code null} for a fixed delay
+ * @param drainQuietPeriod the adaptive drain's quiet period, or {@code null} for a fixed
+ * delay
  * @param drainMinimum the adaptive drain's minimum
  */
 @Internal
@@ -34,7 +35,10 @@ public record ManagerSettings(String serviceName, Duration globalShutdownTimeout
 		Duration healthPollInterval, @Nullable Path preStopFile, @Nullable Path runMarker, int shutdownReports,
 		@Nullable String applicationVersion, @Nullable Duration drainQuietPeriod, Duration drainMinimum) {
 
-	/** The drain delay on Kubernetes, long enough for endpoint controllers and kube-proxy to catch up. */
+	/**
+	 * The drain delay on Kubernetes, long enough for endpoint controllers and kube-proxy
+	 * to catch up.
+	 */
 	static final Duration KUBERNETES_DRAIN_DELAY = Duration.ofSeconds(5);
 
 	/** The pre-stop file when none is set. */
@@ -49,15 +53,16 @@ public record ManagerSettings(String serviceName, Duration globalShutdownTimeout
 		Duration globalTimeout = properties.getGlobalShutdownTimeout();
 		ManagerSettings settings = new ManagerSettings(serviceName, globalTimeout,
 				drainDelay(properties, environment, globalTimeout), properties.getHealthPollInterval(),
-				preStopFile(properties, environment), runMarker(properties, serviceName), properties.getRunMarker().getReports(),
-				environment.getProperty("spring.application.version"), properties.getDrainQuietPeriod(),
-				properties.getDrainMinimum());
+				preStopFile(properties, environment), runMarker(properties, serviceName),
+				properties.getRunMarker().getReports(), environment.getProperty("spring.application.version"),
+				properties.getDrainQuietPeriod(), properties.getDrainMinimum());
 		settings.builder();
 		return settings;
 	}
 
 	/**
-	 * The service name: {@code lifecycle.service-name}, else {@code spring.application.name}.
+	 * The service name: {@code lifecycle.service-name}, else
+	 * {@code spring.application.name}.
 	 * @throws InvalidLifecycleConfigurationException when neither is set
 	 */
 	public static String serviceName(LifecycleManagerProperties properties, Environment environment) {
@@ -76,8 +81,8 @@ public record ManagerSettings(String serviceName, Duration globalShutdownTimeout
 	}
 
 	/**
-	 * A builder with these settings, checked by the engine: an invalid value fails here, named by
-	 * its property. Components, listeners and hooks are added by the caller.
+	 * A builder with these settings, checked by the engine: an invalid value fails here,
+	 * named by its property. Components, listeners and hooks are added by the caller.
 	 * @throws InvalidLifecycleConfigurationException naming the property at fault
 	 */
 	LifecycleManager.Builder builder() {
@@ -99,13 +104,16 @@ public record ManagerSettings(String serviceName, Duration globalShutdownTimeout
 		return builder;
 	}
 
-	private static Duration drainDelay(LifecycleManagerProperties properties, Environment environment, Duration globalTimeout) {
+	private static Duration drainDelay(LifecycleManagerProperties properties, Environment environment,
+			Duration globalTimeout) {
 		Duration configured = properties.getDrainDelay();
 		if (configured == null) {
-			// On a laptop Ctrl-C should be instant; only Kubernetes has the endpoint-propagation race.
+			// On a laptop Ctrl-C should be instant; only Kubernetes has the
+			// endpoint-propagation race.
 			Duration delay = (CloudPlatform.getActive(environment) == CloudPlatform.KUBERNETES) ? KUBERNETES_DRAIN_DELAY
 					: Duration.ZERO;
-			// A ceiling this short leaves no room for the default delay; one set explicitly is checked by the engine.
+			// A ceiling this short leaves no room for the default delay; one set
+			// explicitly is checked by the engine.
 			return (globalTimeout == null || delay.compareTo(globalTimeout) < 0) ? delay : Duration.ZERO;
 		}
 		return configured;
@@ -114,7 +122,8 @@ public record ManagerSettings(String serviceName, Duration globalShutdownTimeout
 	private static @Nullable Path preStopFile(LifecycleManagerProperties properties, Environment environment) {
 		LifecyclePreStopProperties preStop = properties.getPreStop();
 		boolean enabled = (preStop.getEnabled() != null) ? preStop.getEnabled()
-				// Only a pod has a preStop hook; on a laptop two services would share the file.
+				// Only a pod has a preStop hook; on a laptop two services would share the
+				// file.
 				: (preStop.getPath() != null || CloudPlatform.getActive(environment) == CloudPlatform.KUBERNETES);
 		if (!enabled) {
 			return null;
@@ -134,7 +143,8 @@ public record ManagerSettings(String serviceName, Duration globalShutdownTimeout
 			return null;
 		}
 		if (marker.getPath() == null) {
-			// One marker per service, so two services on one host do not see each other's marker.
+			// One marker per service, so two services on one host do not see each other's
+			// marker.
 			String fileName = "lifecycle-" + serviceName.replaceAll("[^A-Za-z0-9._-]", "_") + ".running";
 			return Path.of(System.getProperty("java.io.tmpdir"), fileName);
 		}

@@ -8,15 +8,18 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Reports an option the engine rejected against the setting that fixes it: the
- * {@code lifecycle.*} property of a manager option, the {@code lifecycle.components.<name>.*}
- * property of a component option (or Spring's property when the value came from Spring), or a
- * setting the caller names. The rules live in the engine only; this reads the error's kind and
- * limit, never its message.
+ * {@code lifecycle.*} property of a manager option, the
+ * {@code lifecycle.components.<name>.*} property of a component option (or Spring's
+ * property when the value came from Spring), or a setting the caller names. The rules
+ * live in the engine only; this reads the error's kind and limit, never its message.
  */
 @Internal
 public final class OptionErrors {
 
-	/** Spring's property whose value adopted beans and the web server's closing steps get as their budget. */
+	/**
+	 * Spring's property whose value adopted beans and the web server's closing steps get
+	 * as their budget.
+	 */
 	public static final String SPRING_PHASE_TIMEOUT = "spring.lifecycle.timeout-per-shutdown-phase";
 
 	/** The property behind each manager option of the engine. */
@@ -56,8 +59,8 @@ public final class OptionErrors {
 		String property = MANAGER_PROPERTIES.getOrDefault(ex.option(), ex.option());
 		String advice = MANAGER_ADVICE.get(ex.option());
 		String fix = switch (ex.kind()) {
-			case TOO_SMALL -> "Set '" + property + "' to at least " + ex.limit()
-					+ ((advice != null) ? ", " + advice : "") + ".";
+			case TOO_SMALL ->
+				"Set '" + property + "' to at least " + ex.limit() + ((advice != null) ? ", " + advice : "") + ".";
 			case TOO_LARGE -> atMost(property, ex.limit());
 			case CONFLICT -> ex.option().equals("drainDelay")
 					? "Lower 'lifecycle.drain-delay' or raise 'lifecycle.global-shutdown-timeout': the ceiling bounds "
@@ -83,10 +86,11 @@ public final class OptionErrors {
 	/**
 	 * Reports an option of a component against the setting its value came from: Spring's
 	 * {@code spring.lifecycle.timeout-per-shutdown-phase} when Spring gave it, else
-	 * {@code lifecycle.components.<name>.<option>}, which overrides the annotation and code too.
+	 * {@code lifecycle.components.<name>.<option>}, which overrides the annotation and
+	 * code too.
 	 * @param ex what the engine rejected
-	 * @param resolved the component's options and their origins, or {@code null} when unknown (a
-	 * registration from code the failure analyzer reports)
+	 * @param resolved the component's options and their origins, or {@code null} when
+	 * unknown (a registration from code the failure analyzer reports)
 	 * @return the exception to fail the start with
 	 */
 	public static InvalidLifecycleConfigurationException component(InvalidOptionException ex,
@@ -104,12 +108,12 @@ public final class OptionErrors {
 		String tierFix = " or set '" + prefix + "tier=standard'.";
 		String fix = switch (ex.kind()) {
 			case TOO_SMALL -> "Set '" + property + "' (or the matching @ManagedComponent attribute or option in code) "
-					+ "to at least " + ex.limit() + ((ex.option().equals("stallThreshold")) ? "" : ", or leave it unset")
-					+ ".";
+					+ "to at least " + ex.limit()
+					+ ((ex.option().equals("stallThreshold")) ? "" : ", or leave it unset") + ".";
 			case TOO_LARGE -> atMost(property, ex.limit()) + " (Or lower the matching @ManagedComponent attribute or "
 					+ "option in code.)";
-			case REQUIRED -> "Set '" + property + "' (or @ManagedComponent(livenessDeadline)), for example 10s,"
-					+ tierFix;
+			case REQUIRED ->
+				"Set '" + property + "' (or @ManagedComponent(livenessDeadline)), for example 10s," + tierFix;
 			case NOT_ALLOWED -> switch (ex.option()) {
 				case "livenessDeadline" -> "Remove the liveness deadline of component '" + component + "' (property, "
 						+ "@ManagedComponent(livenessDeadline) or code)," + tierFix;

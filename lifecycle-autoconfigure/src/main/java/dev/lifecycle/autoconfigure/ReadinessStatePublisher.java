@@ -13,12 +13,13 @@ import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationListener;
 
 /**
- * Turns readiness DOWN through Spring Boot's own {@link ReadinessState#REFUSING_TRAFFIC} at the first
- * instant of a shutdown, before the drain delay, so {@code /actuator/health/readiness} answers 503
- * while everything still serves. A shutdown can begin before Boot declares the application ready:
- * Boot's later {@link ReadinessState#ACCEPTING_TRAFFIC} is then answered with
- * {@code REFUSING_TRAFFIC} again, heard after {@link ApplicationAvailability} has recorded it, so
- * DOWN is the state that stays.
+ * Turns readiness DOWN through Spring Boot's own {@link ReadinessState#REFUSING_TRAFFIC}
+ * at the first instant of a shutdown, before the drain delay, so
+ * {@code /actuator/health/readiness} answers 503 while everything still serves. A
+ * shutdown can begin before Boot declares the application ready: Boot's later
+ * {@link ReadinessState#ACCEPTING_TRAFFIC} is then answered with {@code REFUSING_TRAFFIC}
+ * again, heard after {@link ApplicationAvailability} has recorded it, so DOWN is the
+ * state that stays.
  */
 final class ReadinessStatePublisher
 		implements LifecycleListener, ApplicationListener<AvailabilityChangeEvent<ReadinessState>> {
@@ -32,8 +33,8 @@ final class ReadinessStatePublisher
 	private volatile boolean refusing;
 
 	/**
-	 * @param availability the availability bean, created before this listener on purpose; may be
-	 * {@code null} when the application has none
+	 * @param availability the availability bean, created before this listener on purpose;
+	 * may be {@code null} when the application has none
 	 */
 	ReadinessStatePublisher(ApplicationContext context, @Nullable ApplicationAvailability availability) {
 		this.context = context;
@@ -43,8 +44,7 @@ final class ReadinessStatePublisher
 	@Override
 	public void onShutdownInitiated(ShutdownTrigger trigger) {
 		this.refusing = true;
-		if (this.availability == null
-				|| this.availability.getReadinessState() != ReadinessState.REFUSING_TRAFFIC) {
+		if (this.availability == null || this.availability.getReadinessState() != ReadinessState.REFUSING_TRAFFIC) {
 			publishRefusing();
 		}
 	}

@@ -10,11 +10,11 @@ import org.springframework.context.support.DefaultLifecycleProcessor;
 import org.springframework.core.SpringProperties;
 
 /**
- * Whether this JVM lives the service's life or only prepares one (a JDK AOT cache training run,
- * Spring AOT processing, a CRaC checkpoint). A preparing run ends on purpose before it serves, so it
- * writes no run marker or report and traps no signal: the real start finds nothing left behind.
- * Decided from {@link SpringProperties}, as Spring decides, because Spring acts on these switches
- * before any bean could ask.
+ * Whether this JVM lives the service's life or only prepares one (a JDK AOT cache
+ * training run, Spring AOT processing, a CRaC checkpoint). A preparing run ends on
+ * purpose before it serves, so it writes no run marker or report and traps no signal: the
+ * real start finds nothing left behind. Decided from {@link SpringProperties}, as Spring
+ * decides, because Spring acts on these switches before any bean could ask.
  */
 @Internal
 public enum RunKind {
@@ -23,19 +23,23 @@ public enum RunKind {
 	SERVICE("", true, false, true),
 
 	/**
-	 * {@code spring.context.exit=onRefresh}: Spring halts the JVM as the context refreshes, before
-	 * any lifecycle bean starts, as in a training run for the JDK AOT cache.
+	 * {@code spring.context.exit=onRefresh}: Spring halts the JVM as the context
+	 * refreshes, before any lifecycle bean starts, as in a training run for the JDK AOT
+	 * cache.
 	 */
 	TRAINING(DefaultLifecycleProcessor.EXIT_PROPERTY_NAME + "=" + DefaultLifecycleProcessor.ON_REFRESH_VALUE, false,
 			false, false),
 
-	/** Spring AOT processing at build time: the context is only prepared, never started. */
+	/**
+	 * Spring AOT processing at build time: the context is only prepared, never started.
+	 */
 	AOT_PROCESSING(AbstractAotProcessor.AOT_PROCESSING + "=true", false, false, false),
 
 	/**
 	 * {@code spring.context.checkpoint=onRefresh}: the JVM is checkpointed as the context
-	 * refreshes and the service's life is the restored process's. Records begin at the engine's
-	 * start, which only the restored process reaches; signals are trapped for it.
+	 * refreshes and the service's life is the restored process's. Records begin at the
+	 * engine's start, which only the restored process reaches; signals are trapped for
+	 * it.
 	 */
 	CHECKPOINT(DefaultLifecycleProcessor.CHECKPOINT_PROPERTY_NAME + "=" + DefaultLifecycleProcessor.ON_REFRESH_VALUE,
 			true, true, true);
@@ -76,7 +80,10 @@ public enum RunKind {
 		return SERVICE;
 	}
 
-	/** The setting that makes this run what it is, for the log; empty for the service's life. */
+	/**
+	 * The setting that makes this run what it is, for the log; empty for the service's
+	 * life.
+	 */
 	String setting() {
 		return this.setting;
 	}
@@ -86,7 +93,10 @@ public enum RunKind {
 		return this.keepsRecords;
 	}
 
-	/** Whether the records begin at the engine's start rather than when the manager is built. */
+	/**
+	 * Whether the records begin at the engine's start rather than when the manager is
+	 * built.
+	 */
 	boolean recordsFromStart() {
 		return this.recordsFromStart;
 	}

@@ -9,12 +9,14 @@ import java.lang.annotation.Target;
 import org.springframework.aot.hint.annotation.Reflective;
 
 /**
- * Marks a no-argument method of a bean as a final action: it runs after every standard component
- * has drained and before the observability components stop. Final actions run in reverse order of
- * registration (beans in reverse creation order), so cleanup mirrors set-up.
+ * Marks a no-argument method of a bean as a final action: it runs after every standard
+ * component has drained and before the observability components stop. Final actions run
+ * in reverse order of registration (beans in reverse creation order), so cleanup mirrors
+ * set-up.
  *
- * <p>The annotation is {@link Reflective @Reflective}: ahead-of-time processing registers the
- * method for reflective invocation, so it also runs in a native image.
+ * <p>
+ * The annotation is {@link Reflective @Reflective}: ahead-of-time processing registers
+ * the method for reflective invocation, so it also runs in a native image.
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)

@@ -13,14 +13,15 @@ import org.springframework.core.annotation.AliasFor;
 import org.springframework.stereotype.Component;
 
 /**
- * Marks a bean as a Lifecycle component (a stereotype, so the class becomes a bean by itself): an
- * {@link dev.lifecycle.core.ActiveComponent} runs on a thread the engine provides, a
- * {@link dev.lifecycle.core.PassiveComponent} gets start and stop callbacks, any other bean ends
- * once told to stop and its open critical sections have closed. It is registered before its init
- * callbacks, so its handle can be looked up from {@code @PostConstruct} on. Values here are
- * defaults that {@code lifecycle.components.<name>.*} properties override, so operators can tune a
- * component without a build. Ahead-of-time processing registers the class for reflection, so a
- * native image keeps it. Attributes and kinds: {@code docs/concepts.md}.
+ * Marks a bean as a Lifecycle component (a stereotype, so the class becomes a bean by
+ * itself): an {@link dev.lifecycle.core.ActiveComponent} runs on a thread the engine
+ * provides, a {@link dev.lifecycle.core.PassiveComponent} gets start and stop callbacks,
+ * any other bean ends once told to stop and its open critical sections have closed. It is
+ * registered before its init callbacks, so its handle can be looked up from
+ * {@code @PostConstruct} on. Values here are defaults that
+ * {@code lifecycle.components.<name>.*} properties override, so operators can tune a
+ * component without a build. Ahead-of-time processing registers the class for reflection,
+ * so a native image keeps it. Attributes and kinds: {@code docs/concepts.md}.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
@@ -28,7 +29,9 @@ import org.springframework.stereotype.Component;
 @Component
 public @interface ManagedComponent {
 
-	/** The component name (the {@code component} metric label); defaults to the bean name. */
+	/**
+	 * The component name (the {@code component} metric label); defaults to the bean name.
+	 */
 	@AliasFor(annotation = Component.class, attribute = "value")
 	String value() default "";
 
@@ -37,7 +40,10 @@ public @interface ManagedComponent {
 
 	Tier tier() default Tier.STANDARD;
 
-	/** Graceful shutdown budget, e.g. {@code "30s"}; empty for none (bounded by the global ceiling). */
+	/**
+	 * Graceful shutdown budget, e.g. {@code "30s"}; empty for none (bounded by the global
+	 * ceiling).
+	 */
 	String gracefulShutdown() default "";
 
 	/** Liveness deadline, e.g. {@code "10s"}; empty for no health monitoring. */

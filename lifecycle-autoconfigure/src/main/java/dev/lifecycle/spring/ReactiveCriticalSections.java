@@ -7,10 +7,11 @@ import reactor.core.publisher.Mono;
 
 /**
  * Critical sections for reactive code: what {@link ComponentHandle#critical()} in a
- * try-with-resources block is to blocking code. The section opens when the publisher is subscribed
- * and closes exactly once when it completes, fails or is cancelled, because a reactive method
- * returns before its work runs: the drain waits for the work in flight, never for abandoned work.
- * The recipe: {@code docs/connection-drain.md}, reactive critical sections.
+ * try-with-resources block is to blocking code. The section opens when the publisher is
+ * subscribed and closes exactly once when it completes, fails or is cancelled, because a
+ * reactive method returns before its work runs: the drain waits for the work in flight,
+ * never for abandoned work. The recipe: {@code docs/connection-drain.md}, reactive
+ * critical sections.
  */
 public final class ReactiveCriticalSections {
 

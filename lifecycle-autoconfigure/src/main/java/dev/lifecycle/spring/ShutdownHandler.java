@@ -9,12 +9,13 @@ import java.lang.annotation.Target;
 import org.springframework.aot.hint.annotation.Reflective;
 
 /**
- * Marks a no-argument method of a bean as a shutdown handler: it runs after the drain delay while
- * every component still runs, because a final checkpoint needs a live pipeline. Handlers run one
- * after another in {@link org.springframework.core.annotation.Order Order} (of the method, then the
- * bean), each bounded by {@link #timeout()}; one that throws or times out is logged, makes the exit
- * code 1, and the sequence goes on. {@link Reflective @Reflective}, so it also runs in a native
- * image.
+ * Marks a no-argument method of a bean as a shutdown handler: it runs after the drain
+ * delay while every component still runs, because a final checkpoint needs a live
+ * pipeline. Handlers run one after another in
+ * {@link org.springframework.core.annotation.Order Order} (of the method, then the bean),
+ * each bounded by {@link #timeout()}; one that throws or times out is logged, makes the
+ * exit code 1, and the sequence goes on. {@link Reflective @Reflective}, so it also runs
+ * in a native image.
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)

@@ -21,9 +21,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What ahead-of-time processing records for a native image: the methods Lifecycle calls
- * reflectively (shutdown handlers, final actions) and the component classes whose annotation it
- * reads. Runs Spring's own AOT generator over a context holding such beans, as
- * {@code spring-boot:process-aot} does.
+ * reflectively (shutdown handlers, final actions) and the component classes whose
+ * annotation it reads. Runs Spring's own AOT generator over a context holding such beans,
+ * as {@code spring-boot:process-aot} does.
  */
 class AotRuntimeHintsTests {
 

@@ -17,13 +17,15 @@ import org.springframework.boot.context.properties.bind.BindableRuntimeHintsRegi
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The generated metadata documents every property, so IDEs show what each does and its default.
+ * The generated metadata documents every property, so IDEs show what each does and its
+ * default.
  */
 class ConfigurationMetadataTests {
 
 	/** Defaults computed at start-up, described in their descriptions instead. */
 	private static final Set<String> COMPUTED_DEFAULTS = Set.of("lifecycle.service-name", "lifecycle.drain-delay",
-			"lifecycle.pre-stop.enabled", "lifecycle.run-marker.path", "lifecycle.components", "lifecycle.drain-quiet-period");
+			"lifecycle.pre-stop.enabled", "lifecycle.run-marker.path", "lifecycle.components",
+			"lifecycle.drain-quiet-period");
 
 	@Test
 	@SuppressWarnings("unchecked")
@@ -39,10 +41,10 @@ class ConfigurationMetadataTests {
 			.contains("lifecycle.enabled", "lifecycle.service-name", "lifecycle.global-shutdown-timeout",
 					"lifecycle.drain-delay", "lifecycle.health-poll-interval", "lifecycle.close-context",
 					"lifecycle.pre-stop.enabled", "lifecycle.pre-stop.path", "lifecycle.signals.trap",
-					"lifecycle.run-marker.enabled", "lifecycle.run-marker.path", "lifecycle.components", "lifecycle.drain-quiet-period");
+					"lifecycle.run-marker.enabled", "lifecycle.run-marker.path", "lifecycle.components",
+					"lifecycle.drain-quiet-period");
 		assertThat(properties).allSatisfy((property) -> {
-			assertThat((String) property.get("description")).as("description of %s", property.get("name"))
-				.isNotBlank();
+			assertThat((String) property.get("description")).as("description of %s", property.get("name")).isNotBlank();
 			if (((String) property.get("name")).startsWith("lifecycle.components.*.")) {
 				// Per-component keys default to the @ManagedComponent attribute.
 				assertThat((String) property.get("description")).contains("Unset: the @ManagedComponent");

@@ -29,14 +29,15 @@ import static org.awaitility.Awaitility.await;
  * A real web server during a real drain: the coordinator runs the sequence before the web
  * server's graceful shutdown, so the server keeps answering while components drain.
  *
- * <p>This module cannot use lifecycle-test (which depends on it), so the test sets the defaults
- * that lifecycle-test would give it: no signal trap, no context close, no pre-stop file or marker.
+ * <p>
+ * This module cannot use lifecycle-test (which depends on it), so the test sets the
+ * defaults that lifecycle-test would give it: no signal trap, no context close, no
+ * pre-stop file or marker.
  */
-@SpringBootTest(classes = DrainingApplication.class,
-		webEnvironment = WebEnvironment.RANDOM_PORT,
+@SpringBootTest(classes = DrainingApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "spring.application.name=drain-test",
-				"management.endpoints.web.exposure.include=health,prometheus,lifecycle",
-				"lifecycle.signals.trap=false", "lifecycle.close-context=false", "lifecycle.pre-stop.enabled=false",
+				"management.endpoints.web.exposure.include=health,prometheus,lifecycle", "lifecycle.signals.trap=false",
+				"lifecycle.close-context=false", "lifecycle.pre-stop.enabled=false",
 				"lifecycle.run-marker.enabled=false", "lifecycle.halt-after-ceiling=false" })
 @AutoConfigureMetrics
 @DirtiesContext
@@ -71,15 +72,16 @@ class GracefulShutdownIntegrationTests {
 		assertThat(get("/actuator/health/readiness").statusCode()).isEqualTo(200);
 
 		this.manager.handle("fast").orElseThrow().requestShutdown();
-		// The slow component (phase 10) is draining and holds the sequence until released.
+		// The slow component (phase 10) is draining and holds the sequence until
+		// released.
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.application.slowDraining.getCount() == 0);
 
 		assertThat(get("/actuator/health/readiness").statusCode()).isEqualTo(503);
 		assertThat(get("/actuator/health/liveness").statusCode()).isEqualTo(200);
 		HttpResponse<String> prometheus = get("/actuator/prometheus");
 		assertThat(prometheus.statusCode()).isEqualTo(200);
-		assertThat(prometheus.body()).containsPattern(
-				"lifecycle_shutdown_initiated_total\\{[^}]*trigger_reason=\"requested\"[^}]*} 1\\.0")
+		assertThat(prometheus.body())
+			.containsPattern("lifecycle_shutdown_initiated_total\\{[^}]*trigger_reason=\"requested\"[^}]*} 1\\.0")
 			.contains("service_name=\"drain-test\"");
 		HttpResponse<String> endpoint = get("/actuator/lifecycle");
 		assertThat(endpoint.statusCode()).isEqualTo(200);
@@ -101,7 +103,8 @@ class GracefulShutdownIntegrationTests {
 		assertThat(this.application.stops).containsExactly("slow", "fast");
 		await().atMost(Duration.ofSeconds(10)).until(() -> !this.application.exitCodes.isEmpty());
 		assertThat(this.application.exitCodes).containsExactly(ExitCodes.CLEAN);
-		// With close-context=false the context stays open for the test framework to close (@DirtiesContext).
+		// With close-context=false the context stays open for the test framework to close
+		// (@DirtiesContext).
 		assertThat(this.context.isActive()).isTrue();
 	}
 

@@ -40,10 +40,10 @@ import org.springframework.web.bind.annotation.RestController;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every hook into server and Spring internals resolves on the servers and versions Spring Boot
- * manages, on real servers (Tomcat with a separate management server and a gRPC server, Jetty,
- * Reactor Netty), as the {@code lifecycle} endpoint lists them; and serving requests during a drain
- * resolves none again.
+ * Every hook into server and Spring internals resolves on the servers and versions Spring
+ * Boot manages, on real servers (Tomcat with a separate management server and a gRPC
+ * server, Jetty, Reactor Netty), as the {@code lifecycle} endpoint lists them; and
+ * serving requests during a drain resolves none again.
  */
 class InternalHooksTests {
 
@@ -65,8 +65,10 @@ class InternalHooksTests {
 				.containsKey("boot.management-server");
 			assertEveryHookResolved(hooks);
 			String json = endpointJson(context);
-			assertThat(json).contains("\"hooks\":[").contains("\"name\":\"tomcat.pipelining\"")
-				.contains("\"state\":\"RESOLVED\"").doesNotContain("\"state\":\"MISSED\"");
+			assertThat(json).contains("\"hooks\":[")
+				.contains("\"name\":\"tomcat.pipelining\"")
+				.contains("\"state\":\"RESOLVED\"")
+				.doesNotContain("\"state\":\"MISSED\"");
 
 			InternalHooks registry = context.getBean(InternalHooks.class);
 			int resolutions = registry.resolutions();
@@ -111,8 +113,8 @@ class InternalHooksTests {
 	private static void assertEveryHookResolved(Map<String, HookDescriptor> hooks) {
 		List<String> unresolved = new ArrayList<>();
 		hooks.values().forEach((hook) -> {
-			if (!hook.state().equals("RESOLVED") && !(hook.state().equals("NOT_APPLICABLE")
-					&& hook.name().equals("boot.management-server"))) {
+			if (!hook.state().equals("RESOLVED")
+					&& !(hook.state().equals("NOT_APPLICABLE") && hook.name().equals("boot.management-server"))) {
 				unresolved.add(hook.name() + " " + hook.state() + ": " + hook.reason());
 			}
 		});
@@ -130,17 +132,15 @@ class InternalHooksTests {
 	private static String endpointJson(ConfigurableApplicationContext context) throws Exception {
 		String port = context.getEnvironment().getProperty("local.management.port");
 		HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
-		HttpResponse<String> response = http.send(
-				HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/actuator/lifecycle"))
-					.timeout(Duration.ofSeconds(10))
-					.build(),
-				HttpResponse.BodyHandlers.ofString());
+		HttpResponse<String> response = http
+			.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/actuator/lifecycle"))
+				.timeout(Duration.ofSeconds(10))
+				.build(), HttpResponse.BodyHandlers.ofString());
 		assertThat(response.statusCode()).isEqualTo(200);
 		return response.body();
 	}
 
-	private static ConfigurableApplicationContext start(WebApplicationType type, String server,
-			String... properties) {
+	private static ConfigurableApplicationContext start(WebApplicationType type, String server, String... properties) {
 		List<String> all = new ArrayList<>(List.of("server.port=0", "spring.grpc.server.port=0",
 				"spring.application.name=hooks", "lifecycle.signals.trap=false", "lifecycle.close-context=false",
 				"lifecycle.pre-stop.enabled=false", "lifecycle.run-marker.enabled=false",
@@ -155,7 +155,8 @@ class InternalHooksTests {
 					+ (type == WebApplicationType.REACTIVE ? "Reactive" : "Servlet") + "WebServerAutoConfiguration");
 		}
 		if (!server.equals("jetty") && type == WebApplicationType.REACTIVE) {
-			excluded.add("org.springframework.boot.jetty.autoconfigure.reactive.JettyReactiveWebServerAutoConfiguration");
+			excluded
+				.add("org.springframework.boot.jetty.autoconfigure.reactive.JettyReactiveWebServerAutoConfiguration");
 		}
 		if (server.equals("tomcat")) {
 			// Both servers offer the separate management server's context factory.

@@ -32,8 +32,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
 
 /**
- * Every invalid configuration fails the start, and the failure analysis names the setting and
- * says how to fix it.
+ * Every invalid configuration fails the start, and the failure analysis names the setting
+ * and says how to fix it.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class InvalidConfigurationTests {
@@ -43,7 +43,8 @@ class InvalidConfigurationTests {
 
 	static Stream<Arguments> invalidConfigurations() {
 		return Stream.of(
-				Arguments.of("advisory without liveness deadline", new String[] { "lifecycle.components.sink.tier=advisory" },
+				Arguments.of("advisory without liveness deadline",
+						new String[] { "lifecycle.components.sink.tier=advisory" },
 						"lifecycle.components.sink.liveness-deadline", "is required for an ADVISORY component",
 						"Set 'lifecycle.components.sink.liveness-deadline'"),
 				Arguments.of("advisory with graceful budget",
@@ -61,12 +62,14 @@ class InvalidConfigurationTests {
 						"lifecycle.global-shutdown-timeout", "must be positive", "to at least 1ms, such as 60s"),
 				Arguments.of("negative health poll interval", new String[] { "lifecycle.health-poll-interval=-1s" },
 						"lifecycle.health-poll-interval", "must be positive", "to at least 10ms, such as 5s"),
-				Arguments.of("health poll interval that would busy-loop", new String[] { "lifecycle.health-poll-interval=1ns" },
-						"lifecycle.health-poll-interval", "must be at least 10ms but was PT0.000000001S",
+				Arguments.of("health poll interval that would busy-loop",
+						new String[] { "lifecycle.health-poll-interval=1ns" }, "lifecycle.health-poll-interval",
+						"must be at least 10ms but was PT0.000000001S",
 						"Set 'lifecycle.health-poll-interval' to at least 10ms"),
 				Arguments.of("global timeout below the engine's resolution",
 						new String[] { "lifecycle.global-shutdown-timeout=100us" }, "lifecycle.global-shutdown-timeout",
-						"must be at least 1ms but was PT0.0001S", "Set 'lifecycle.global-shutdown-timeout' to at least 1ms"),
+						"must be at least 1ms but was PT0.0001S",
+						"Set 'lifecycle.global-shutdown-timeout' to at least 1ms"),
 				Arguments.of("graceful budget below the engine's resolution",
 						new String[] { "lifecycle.components.sink.graceful-shutdown=1ns" },
 						"lifecycle.components.sink.graceful-shutdown", "must be at least 1ms", "to at least 1ms"),
@@ -78,8 +81,9 @@ class InvalidConfigurationTests {
 						"is not a Lifecycle property, so it would be ignored; the closest one is "
 								+ "'lifecycle.global-shutdown-timeout'",
 						"Correct the key to 'lifecycle.global-shutdown-timeout', or remove it"),
-				Arguments.of("misspelt drain delay", new String[] { "lifecycle.drain-dealy=5s" }, "lifecycle.drain-dealy",
-						"is not a Lifecycle property", "Correct the key to 'lifecycle.drain-delay', or remove it"),
+				Arguments.of("misspelt drain delay", new String[] { "lifecycle.drain-dealy=5s" },
+						"lifecycle.drain-dealy", "is not a Lifecycle property",
+						"Correct the key to 'lifecycle.drain-delay', or remove it"),
 				Arguments.of("misspelt pre-stop path", new String[] { "lifecycle.pre-stop.pth=/tmp/shutdown" },
 						"lifecycle.pre-stop.pth", "is not a Lifecycle property",
 						"Correct the key to 'lifecycle.pre-stop.path', or remove it"),
@@ -97,7 +101,8 @@ class InvalidConfigurationTests {
 				Arguments.of("negative liveness deadline",
 						new String[] { "lifecycle.components.sink.liveness-deadline=-5s" },
 						"lifecycle.components.sink.liveness-deadline", "must be positive", "to at least 1ms"),
-				Arguments.of("stall threshold below one", new String[] { "lifecycle.components.sink.stall-threshold=0" },
+				Arguments.of("stall threshold below one",
+						new String[] { "lifecycle.components.sink.stall-threshold=0" },
 						"lifecycle.components.sink.stall-threshold", "must be at least 1", "to at least 1"),
 				Arguments.of("advisory and finite by property",
 						new String[] { "lifecycle.components.sink.tier=advisory",
@@ -118,15 +123,16 @@ class InvalidConfigurationTests {
 				Arguments.of("relative pre-stop path",
 						new String[] { "lifecycle.pre-stop.enabled=true", "lifecycle.pre-stop.path=tmp/shutdown" },
 						"lifecycle.pre-stop.path", "must be an absolute path", "to an absolute path"),
-				Arguments.of("global timeout beyond a day", new String[] { "lifecycle.global-shutdown-timeout=1000000d" },
+				Arguments.of("global timeout beyond a day",
+						new String[] { "lifecycle.global-shutdown-timeout=1000000d" },
 						"lifecycle.global-shutdown-timeout", "must be at most PT24H (1 day)",
 						"Set 'lifecycle.global-shutdown-timeout' to at most 24h"),
 				Arguments.of("health poll interval beyond a day",
 						new String[] { "lifecycle.health-poll-interval=1000000d" }, "lifecycle.health-poll-interval",
 						"must be at most PT24H (1 day)", "Set 'lifecycle.health-poll-interval' to at most 24h"),
-				Arguments.of("drain delay beyond a day",
-						new String[] { "lifecycle.drain-delay=1000000d" }, "lifecycle.drain-delay",
-						"must be at most PT24H (1 day)", "Set 'lifecycle.drain-delay' to at most 24h"),
+				Arguments.of("drain delay beyond a day", new String[] { "lifecycle.drain-delay=1000000d" },
+						"lifecycle.drain-delay", "must be at most PT24H (1 day)",
+						"Set 'lifecycle.drain-delay' to at most 24h"),
 				Arguments.of("graceful budget beyond a day",
 						new String[] { "lifecycle.components.sink.graceful-shutdown=1000000d" },
 						"lifecycle.components.sink.graceful-shutdown", "must be at most PT24H (1 day)",
@@ -166,10 +172,10 @@ class InvalidConfigurationTests {
 	@Test
 	void everyKeyThatSomethingBindsUnderLifecycleIsAccepted() {
 		this.runner.withPropertyValues("lifecycle.grpc.enabled=false", "lifecycle.grpc.end-streams=false",
-					"lifecycle.grpc.health=false", "lifecycle.streams.end-at=shutdown", "lifecycle.pre-stop.enabled=false",
-					"lifecycle.run-marker.reports=3", "lifecycle.metrics.push-on-shutdown=false",
-					"lifecycle.adoption.enabled=true", "lifecycle.components.sink.graceful-shutdown=5s",
-					"lifecycle.components.sink.stallThreshold=2", "lifecycle.drainDelay=0s")
+				"lifecycle.grpc.health=false", "lifecycle.streams.end-at=shutdown", "lifecycle.pre-stop.enabled=false",
+				"lifecycle.run-marker.reports=3", "lifecycle.metrics.push-on-shutdown=false",
+				"lifecycle.adoption.enabled=true", "lifecycle.components.sink.graceful-shutdown=5s",
+				"lifecycle.components.sink.stallThreshold=2", "lifecycle.drainDelay=0s")
 			.run((context) -> assertThat(context).hasNotFailed());
 	}
 
@@ -177,11 +183,12 @@ class InvalidConfigurationTests {
 	void aMisspeltKeyFailsTheStartNamingWhereItWasSetAndTheClosestKey(CapturedOutput output) {
 		SpringApplication application = new SpringApplication(MinimalApplication.class);
 		application.setWebApplicationType(WebApplicationType.NONE);
-		assertThatException().isThrownBy(() -> application.run("--spring.application.name=orders",
-				"--lifecycle.signals.trap=false", "--lifecycle.run-marker.enabled=false",
-				"--lifecycle.drain-dealy=5s"));
-		assertThat(output).contains("Lifecycle cannot start: 'lifecycle.drain-dealy' is not a Lifecycle property, so "
-				+ "it would be ignored; the closest one is 'lifecycle.drain-delay' (set in ")
+		assertThatException()
+			.isThrownBy(() -> application.run("--spring.application.name=orders", "--lifecycle.signals.trap=false",
+					"--lifecycle.run-marker.enabled=false", "--lifecycle.drain-dealy=5s"));
+		assertThat(output)
+			.contains("Lifecycle cannot start: 'lifecycle.drain-dealy' is not a Lifecycle property, so "
+					+ "it would be ignored; the closest one is 'lifecycle.drain-delay' (set in ")
 			.contains("from property source \"commandLineArgs\")")
 			.contains("Correct the key to 'lifecycle.drain-delay', or remove it");
 	}
@@ -189,7 +196,8 @@ class InvalidConfigurationTests {
 	@Test
 	void anInvalidSpringPhaseTimeoutFailsTheStartNamingThatPropertyAndWhereItWasSet(CapturedOutput output) {
 		for (String timeout : new String[] { "0s", "-1s", "400d" }) {
-			SpringApplication application = new SpringApplication(MinimalApplication.class, LifecycleBeanConfiguration.class);
+			SpringApplication application = new SpringApplication(MinimalApplication.class,
+					LifecycleBeanConfiguration.class);
 			application.setWebApplicationType(WebApplicationType.NONE);
 			assertThatException().isThrownBy(() -> application.run("--spring.application.name=orders",
 					"--lifecycle.signals.trap=false", "--lifecycle.run-marker.enabled=false",
@@ -239,9 +247,9 @@ class InvalidConfigurationTests {
 	void analyzerIsRegisteredAndReportsWhereThePropertyWasSet(CapturedOutput output) {
 		SpringApplication application = new SpringApplication(MinimalApplication.class);
 		application.setWebApplicationType(WebApplicationType.NONE);
-		assertThatException().isThrownBy(() -> application.run("--spring.application.name=orders",
-				"--lifecycle.signals.trap=false", "--lifecycle.run-marker.enabled=false",
-				"--lifecycle.pre-stop.path=relative/shutdown"));
+		assertThatException()
+			.isThrownBy(() -> application.run("--spring.application.name=orders", "--lifecycle.signals.trap=false",
+					"--lifecycle.run-marker.enabled=false", "--lifecycle.pre-stop.path=relative/shutdown"));
 		assertThat(output).contains("Lifecycle cannot start: 'lifecycle.pre-stop.path' must be an absolute path")
 			.contains("commandLineArgs")
 			.contains("Set 'lifecycle.pre-stop.path' to an absolute path");
@@ -255,8 +263,9 @@ class InvalidConfigurationTests {
 		application.setWebApplicationType(WebApplicationType.NONE);
 		assertThatException().isThrownBy(() -> application.run("--spring.application.name=orders",
 				"--lifecycle.signals.trap=false", "--lifecycle.run-marker.path=" + secret));
-		assertThat(output).contains("Lifecycle cannot start: 'lifecycle.run-marker.path' (" + secret
-				+ ") holds a file that is not a Lifecycle run marker")
+		assertThat(output)
+			.contains("Lifecycle cannot start: 'lifecycle.run-marker.path' (" + secret
+					+ ") holds a file that is not a Lifecycle run marker")
 			.contains("Point 'lifecycle.run-marker.path' at a file of its own")
 			.doesNotContain("hunter2");
 		assertThat(secret).hasContent("token=hunter2\n");
@@ -266,21 +275,22 @@ class InvalidConfigurationTests {
 	void aPreStopPathHoldingDataFailsTheStartNamingThePropertyAndLeavesTheData(
 			@org.junit.jupiter.api.io.TempDir java.nio.file.Path directory) throws Exception {
 		java.nio.file.Path database = java.nio.file.Files.write(directory.resolve("events.db"), new byte[8192]);
-		this.runner.withPropertyValues("lifecycle.pre-stop.enabled=true", "lifecycle.pre-stop.path=" + database).run((context) -> {
-			assertThat(context).hasFailed();
-			FailureAnalysis analysis = analyze(context.getStartupFailure());
-			assertThat(analysis.getDescription()).contains("'lifecycle.pre-stop.path' (" + database
-					+ ") holds a file with content (8192 bytes)");
-			assertThat(analysis.getAction()).contains("creates empty (touch /tmp/shutdown)");
-		});
+		this.runner.withPropertyValues("lifecycle.pre-stop.enabled=true", "lifecycle.pre-stop.path=" + database)
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				FailureAnalysis analysis = analyze(context.getStartupFailure());
+				assertThat(analysis.getDescription())
+					.contains("'lifecycle.pre-stop.path' (" + database + ") holds a file with content (8192 bytes)");
+				assertThat(analysis.getAction()).contains("creates empty (touch /tmp/shutdown)");
+			});
 		assertThat(database).hasSize(8192);
 	}
 
 	@Test
 	void analyzerIsListedInSpringFactories() {
-		assertThat(SpringFactoriesLoader.loadFactoryNames(FailureAnalyzer.class, getClass().getClassLoader()))
-			.contains(InvalidLifecycleConfigurationFailureAnalyzer.class.getName(),
-					InvalidOptionFailureAnalyzer.class.getName());
+		assertThat(SpringFactoriesLoader.loadFactoryNames(FailureAnalyzer.class, getClass().getClassLoader())).contains(
+				InvalidLifecycleConfigurationFailureAnalyzer.class.getName(),
+				InvalidOptionFailureAnalyzer.class.getName());
 	}
 
 	private static FailureAnalysis analyze(Throwable failure) {
@@ -363,7 +373,9 @@ class InvalidConfigurationTests {
 
 	}
 
-	/** A Spring Lifecycle bean: adopted, it gets Spring's per-phase timeout as its budget. */
+	/**
+	 * A Spring Lifecycle bean: adopted, it gets Spring's per-phase timeout as its budget.
+	 */
 	static class Poller implements SmartLifecycle {
 
 		private volatile boolean running;
@@ -396,8 +408,8 @@ class InvalidConfigurationTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@ImportAutoConfiguration({ LifecycleManagerAutoConfiguration.class,
-			LifecycleProcessAutoConfiguration.class, LifecycleComponentAutoConfiguration.class })
+	@ImportAutoConfiguration({ LifecycleManagerAutoConfiguration.class, LifecycleProcessAutoConfiguration.class,
+			LifecycleComponentAutoConfiguration.class })
 	static class MinimalApplication {
 
 	}

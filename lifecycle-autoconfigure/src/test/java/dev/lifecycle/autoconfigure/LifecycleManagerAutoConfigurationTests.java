@@ -115,7 +115,8 @@ class LifecycleManagerAutoConfigurationTests {
 				assertThat(user.executor.submit(() -> "done").get(10, TimeUnit.SECONDS)).isEqualTo("done");
 				Files.createFile(this.tempDir.resolve("shutdown"));
 			});
-		// Closing the context ran no sequence; the pre-stop file and run marker were never touched.
+		// Closing the context ran no sequence; the pre-stop file and run marker were
+		// never touched.
 		assertThat(managerRef.get().isShutdownInitiated()).isFalse();
 		assertThat(managerRef.get().report()).isEmpty();
 		assertThat(this.tempDir.resolve("running")).doesNotExist();
@@ -139,8 +140,8 @@ class LifecycleManagerAutoConfigurationTests {
 	@Test
 	void backsOffFromHealthAndEndpointWithoutActuator() {
 		TestRunners.lifecycle()
-			.withClassLoader(new FilteredClassLoader("org.springframework.boot.actuate",
-					"org.springframework.boot.health"))
+			.withClassLoader(
+					new FilteredClassLoader("org.springframework.boot.actuate", "org.springframework.boot.health"))
 			.withPropertyValues("management.endpoints.web.exposure.include=lifecycle")
 			.run((context) -> assertThat(context).hasSingleBean(LifecycleManager.class)
 				.hasSingleBean(LifecycleCoordinator.class)
@@ -162,7 +163,8 @@ class LifecycleManagerAutoConfigurationTests {
 			ApplicationAvailability availability = context.getBean(ApplicationAvailability.class);
 			assertThat(manager.serviceName()).isEqualTo("user-built");
 			manager.triggerShutdown(ShutdownReason.REQUESTED, "test");
-			// The coordinator attached the readiness listener and the exit to the user's manager.
+			// The coordinator attached the readiness listener and the exit to the user's
+			// manager.
 			assertThat(availability.getReadinessState()).isEqualTo(ReadinessState.REFUSING_TRAFFIC);
 			Awaitility.await().atMost(Duration.ofSeconds(10)).until(context::isClosed);
 		});
@@ -296,8 +298,7 @@ class LifecycleManagerAutoConfigurationTests {
 	@Test
 	void coordinatorStopsBeforeTheWebServerBeginsItsGracefulShutdown() {
 		// Higher phases stop first: the drain must finish while the server still accepts.
-		assertThat(LifecycleCoordinator.PHASE)
-			.isGreaterThan(WebServerApplicationContext.GRACEFUL_SHUTDOWN_PHASE)
+		assertThat(LifecycleCoordinator.PHASE).isGreaterThan(WebServerApplicationContext.GRACEFUL_SHUTDOWN_PHASE)
 			.isGreaterThan(WebServerApplicationContext.START_STOP_LIFECYCLE_PHASE);
 	}
 

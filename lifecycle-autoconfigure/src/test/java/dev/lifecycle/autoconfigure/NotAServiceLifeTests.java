@@ -30,8 +30,9 @@ import org.springframework.context.annotation.Bean;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Runs that only prepare a service's life (a training run, AOT processing, a checkpoint) leave
- * nothing for the service's next start, and a context pause and restart is no shutdown.
+ * Runs that only prepare a service's life (a training run, AOT processing, a checkpoint)
+ * leave nothing for the service's next start, and a context pause and restart is no
+ * shutdown.
  */
 class NotAServiceLifeTests {
 
@@ -82,7 +83,8 @@ class NotAServiceLifeTests {
 		finally {
 			System.clearProperty("spring.aot.processing");
 		}
-		// What the previous service process left stays for the service's next start to see.
+		// What the previous service process left stays for the service's next start to
+		// see.
 		assertThat(Files.readString(marker())).isEqualTo("pid=4242 started=2026-11-23T10:00:00Z\n");
 		assertThat(this.directory).isDirectoryNotContaining("glob:**.json");
 	}

@@ -72,16 +72,13 @@ class PackageStructureTests {
 
 	@Test
 	void eachOptionalDependencyIsLoadedOnlyByItsOwnPackage() {
-		Map<String, List<String>> owners = Map.of(
-				"jakarta.servlet..", List.of("..web.servlet..", "..web.socket..", "..web.http2.."),
-				"org.springframework.web.reactive..", List.of("..web.reactive..", "..web.socket.."),
-				"org.springframework.web.socket..", List.of("..web.socket.."),
-				"io.micrometer.core..", List.of("..metrics..", "..observation.."),
-				"io.micrometer.observation..", List.of("..observation.."),
-				"io.prometheus..", List.of("..metrics.pushgateway.."),
-				"org.springframework.boot.actuate..", List.of("..actuate.."),
-				"io.grpc..", List.of("..grpc.."),
-				"org.springframework.grpc..", List.of("..grpc.."),
+		Map<String, List<String>> owners = Map.of("jakarta.servlet..",
+				List.of("..web.servlet..", "..web.socket..", "..web.http2.."), "org.springframework.web.reactive..",
+				List.of("..web.reactive..", "..web.socket.."), "org.springframework.web.socket..",
+				List.of("..web.socket.."), "io.micrometer.core..", List.of("..metrics..", "..observation.."),
+				"io.micrometer.observation..", List.of("..observation.."), "io.prometheus..",
+				List.of("..metrics.pushgateway.."), "org.springframework.boot.actuate..", List.of("..actuate.."),
+				"io.grpc..", List.of("..grpc.."), "org.springframework.grpc..", List.of("..grpc.."),
 				"org.springframework.batch..", List.of("..batch.."));
 		owners.forEach((dependency, packages) -> noClasses().that()
 			.resideInAPackage("dev.lifecycle.autoconfigure..")
@@ -143,9 +140,10 @@ class PackageStructureTests {
 
 	/**
 	 * What an application may use of the Spring layer: the public annotations of
-	 * {@code dev.lifecycle.spring}, the auto-configurations, the properties and their groups, the
-	 * endpoint and the exception a bad configuration fails the start with. Every other public type is
-	 * public only for Lifecycle's own packages and says so with {@link Internal}; none is left unmarked.
+	 * {@code dev.lifecycle.spring}, the auto-configurations, the properties and their
+	 * groups, the endpoint and the exception a bad configuration fails the start with.
+	 * Every other public type is public only for Lifecycle's own packages and says so
+	 * with {@link Internal}; none is left unmarked.
 	 */
 	@Test
 	void everyPublicTypeIsApiOrMarkedInternal() {
@@ -168,7 +166,10 @@ class PackageStructureTests {
 				|| type.isAnnotatedWith(Endpoint.class) || isPropertyGroup(type);
 	}
 
-	/** A group of the properties in a class of its own ({@code lifecycle.pre-stop.*}, say). */
+	/**
+	 * A group of the properties in a class of its own ({@code lifecycle.pre-stop.*},
+	 * say).
+	 */
 	private static boolean isPropertyGroup(JavaClass type) {
 		return LIFECYCLE.stream()
 			.filter((owner) -> owner.isAnnotatedWith(ConfigurationProperties.class))

@@ -18,11 +18,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The manual's property tables and the generated configuration metadata describe the same
- * properties, with the same defaults and in the same words: a property added to one and not the
- * other fails the build. The description has one source, the field's Javadoc, which the IDE shows;
- * the manual repeats it (quoted names in backticks) and may add only links ("See …"). Adding a
- * property therefore means adding one row to a table of the configuration-properties page,
- * {@code docs/reference.md}: {@code | `name` | type | default | description |}.
+ * properties, with the same defaults and in the same words: a property added to one and
+ * not the other fails the build. The description has one source, the field's Javadoc,
+ * which the IDE shows; the manual repeats it (quoted names in backticks) and may add only
+ * links ("See …"). Adding a property therefore means adding one row to a table of the
+ * configuration-properties page, {@code docs/reference.md}:
+ * {@code | `name` | type | default | description |}.
  */
 class ReferenceManualTests {
 
@@ -61,16 +62,18 @@ class ReferenceManualTests {
 	void everyPropertyInTheMetadataHasARowInTheManual() {
 		TreeSet<String> missing = new TreeSet<>(metadata.keySet());
 		missing.removeAll(manual.keySet());
-		assertThat(missing).as("properties in the configuration metadata without a row in "
-				+ "docs/reference.md").isEmpty();
+		assertThat(missing).as("properties in the configuration metadata without a row in " + "docs/reference.md")
+			.isEmpty();
 	}
 
 	@Test
 	void everyPropertyInTheManualIsInTheMetadata() {
 		TreeSet<String> unknown = new TreeSet<>(manual.keySet());
 		unknown.removeAll(metadata.keySet());
-		assertThat(unknown).as("rows in docs/reference.md for properties the configuration metadata does not have "
-				+ "(renamed or removed?)").isEmpty();
+		assertThat(unknown)
+			.as("rows in docs/reference.md for properties the configuration metadata does not have "
+					+ "(renamed or removed?)")
+			.isEmpty();
 	}
 
 	@Test

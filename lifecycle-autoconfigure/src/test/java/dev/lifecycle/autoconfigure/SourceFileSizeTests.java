@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * No main source file of any module is over 500 lines: a file that grows past it holds more than
- * one job and is split along its concerns. Test sources are free of the rule.
+ * No main source file of any module is over 500 lines: a file that grows past it holds
+ * more than one job and is split along its concerns. Test sources are free of the rule.
  */
 class SourceFileSizeTests {
 
@@ -43,7 +43,10 @@ class SourceFileSizeTests {
 		assertThat(over).as("main source files over %d lines; split each along its concerns", MAX_LINES).isEmpty();
 	}
 
-	/** Every {@code .java} file under a {@code src/main} directory, of every module at any depth. */
+	/**
+	 * Every {@code .java} file under a {@code src/main} directory, of every module at any
+	 * depth.
+	 */
 	private static List<Path> mainSources() throws IOException {
 		List<Path> sources = new ArrayList<>();
 		Files.walkFileTree(ROOT, new SimpleFileVisitor<>() {

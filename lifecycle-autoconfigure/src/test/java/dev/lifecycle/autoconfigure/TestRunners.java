@@ -14,10 +14,12 @@ import org.springframework.boot.autoconfigure.availability.ApplicationAvailabili
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
- * The Lifecycle auto-configurations in an {@link ApplicationContextRunner}, with everything that
- * touches the JVM or the file system (signals, pre-stop file, run marker) switched off.
+ * The Lifecycle auto-configurations in an {@link ApplicationContextRunner}, with
+ * everything that touches the JVM or the file system (signals, pre-stop file, run marker)
+ * switched off.
  *
- * <p>Not API: public only for Lifecycle's own packages.
+ * <p>
+ * Not API: public only for Lifecycle's own packages.
  */
 public final class TestRunners {
 

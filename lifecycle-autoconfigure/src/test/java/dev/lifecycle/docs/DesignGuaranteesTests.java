@@ -12,9 +12,10 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code docs/design.md} is the list of guarantees, each linked to the test that proves it: every
- * guarantee links at least one test, and every linked test exists, as a test method of that name
- * in the linked class. The resolved contradictions stay resolved on every page.
+ * {@code docs/design.md} is the list of guarantees, each linked to the test that proves
+ * it: every guarantee links at least one test, and every linked test exists, as a test
+ * method of that name in the linked class. The resolved contradictions stay resolved on
+ * every page.
  */
 class DesignGuaranteesTests {
 
@@ -33,7 +34,8 @@ class DesignGuaranteesTests {
 			while (link.find()) {
 				linked = true;
 				links++;
-				String problem = problem(link.group(1), link.group(2), DESIGN.getParent().resolve(link.group(3)).normalize());
+				String problem = problem(link.group(1), link.group(2),
+						DESIGN.getParent().resolve(link.group(3)).normalize());
 				if (problem != null) {
 					problems.add(problem);
 				}
@@ -94,7 +96,8 @@ class DesignGuaranteesTests {
 		if (!file.getFileName().toString().equals(type + ".java")) {
 			return type + ": the link goes to " + file.getFileName();
 		}
-		// The test annotation, then only annotations (with arguments one level of parentheses deep).
+		// The test annotation, then only annotations (with arguments one level of
+		// parentheses deep).
 		Pattern test = Pattern.compile("@(Test|ParameterizedTest|RepeatedTest)\\b(\\([^()]*\\))?\\s*"
 				+ "(@[\\w.]+(\\((?:[^()]|\\([^()]*\\))*\\))?\\s*)*(public\\s+)?void " + method + "\\(");
 		if (!test.matcher(MarkdownFiles.read(file)).find()) {

@@ -11,8 +11,8 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * Starts the documentation's examples the way a user's application starts: every
- * auto-configuration on the class path, no web server, and nothing that touches the JVM or the
- * file system (signals, pre-stop file, run marker, ceiling halt).
+ * auto-configuration on the class path, no web server, and nothing that touches the JVM
+ * or the file system (signals, pre-stop file, run marker, ceiling halt).
  */
 final class DocsApplications {
 

@@ -18,13 +18,15 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every relative link in the repository's Markdown reaches a file or directory of the repository,
- * and every {@code #anchor} a heading of its target page (GitHub's anchors: lower case, punctuation
- * dropped, spaces as hyphens, repeats numbered). Links out of the repository are not followed.
+ * Every relative link in the repository's Markdown reaches a file or directory of the
+ * repository, and every {@code #anchor} a heading of its target page (GitHub's anchors:
+ * lower case, punctuation dropped, spaces as hyphens, repeats numbered). Links out of the
+ * repository are not followed.
  */
 class DocsLinksTests {
 
-	private static final Pattern FENCE = Pattern.compile("^(```|~~~).*?^\\1[^\\n]*$", Pattern.DOTALL | Pattern.MULTILINE);
+	private static final Pattern FENCE = Pattern.compile("^(```|~~~).*?^\\1[^\\n]*$",
+			Pattern.DOTALL | Pattern.MULTILINE);
 
 	private static final Pattern CODE = Pattern.compile("`[^`\\n]*`");
 

@@ -13,12 +13,13 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every Java block in the repository's Markdown is a tagged region of a source file that a test
- * compiles and runs, so the manual cannot show code that does not build or does not do what the
- * text says. A block is introduced by {@code <!-- snippet: path/To/Source.java#tag -->} on the line
- * before its fence; the region is what lies between {@code // tag::tag[]} and
- * {@code // end::tag[]}, dedented, with each leading tab shown as four spaces. Run with
- * {@code -Ddocs.update=true} to rewrite the blocks from the sources.
+ * Every Java block in the repository's Markdown is a tagged region of a source file that
+ * a test compiles and runs, so the manual cannot show code that does not build or does
+ * not do what the text says. A block is introduced by
+ * {@code <!-- snippet: path/To/Source.java#tag -->} on the line before its fence; the
+ * region is what lies between {@code // tag::tag[]} and {@code // end::tag[]}, dedented,
+ * with each leading tab shown as four spaces. Run with {@code -Ddocs.update=true} to
+ * rewrite the blocks from the sources.
  */
 class DocsSnippetsTests {
 
@@ -38,7 +39,8 @@ class DocsSnippetsTests {
 				blocks++;
 				String where = MarkdownFiles.name(file) + " line " + line(text, block.start());
 				if (block.group("source") == null) {
-					problems.add(where + ": a ```java block without a '<!-- snippet: <source>#<tag> -->' line above it");
+					problems
+						.add(where + ": a ```java block without a '<!-- snippet: <source>#<tag> -->' line above it");
 					continue;
 				}
 				String expected = region(block.group("source"), block.group("tag"), where, problems);
@@ -48,8 +50,8 @@ class DocsSnippetsTests {
 				if (!expected.equals(block.group("body"))) {
 					problems.add(where + ": differs from " + block.group("source") + "#" + block.group("tag")
 							+ " (run the docs tests with -Ddocs.update=true to copy the source into the docs)");
-					String replacement = "<!-- snippet: " + block.group("source") + "#" + block.group("tag") + " -->\n```java\n"
-							+ expected + "```";
+					String replacement = "<!-- snippet: " + block.group("source") + "#" + block.group("tag")
+							+ " -->\n```java\n" + expected + "```";
 					block.appendReplacement(rewritten, Matcher.quoteReplacement(replacement));
 				}
 			}

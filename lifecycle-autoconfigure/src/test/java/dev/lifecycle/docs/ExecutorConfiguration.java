@@ -14,7 +14,7 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 class ExecutorConfiguration {
 
-	@Bean(destroyMethod = "")   // the engine shuts it down, in its phase
+	@Bean(destroyMethod = "") // the engine shuts it down, in its phase
 	ExecutorService paymentsExecutor(LifecycleManager manager) {
 		return manager.registerExecutor("payments-executor",
 				ComponentOptions.defaults().withPhase(15).withGracefulShutdown(Duration.ofSeconds(20)),

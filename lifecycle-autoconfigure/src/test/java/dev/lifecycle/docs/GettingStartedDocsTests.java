@@ -18,15 +18,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The getting-started page's component: orders accepted before the shutdown are processed, the
- * component completes, and the log says so.
+ * The getting-started page's component: orders accepted before the shutdown are
+ * processed, the component completes, and the log says so.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class GettingStartedDocsTests {
 
 	@Test
-	void theOrderConsumerProcessesEveryAcceptedOrderAndCompletesOnShutdown(CapturedOutput output)
-			throws Exception {
+	void theOrderConsumerProcessesEveryAcceptedOrderAndCompletesOnShutdown(CapturedOutput output) throws Exception {
 		try (ConfigurableApplicationContext context = DocsApplications.run(WebApplicationType.NONE,
 				OrderConsumer.class)) {
 			OrderConsumer consumer = context.getBean(OrderConsumer.class);

@@ -33,10 +33,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The Kafka recipes: a {@code @KafkaListener} as a plain component against a real broker in this
- * JVM. The listener container (Spring Kafka's endpoint registry, whose bean name has dots) is
- * adopted at its own Spring phase, keeps consuming through the drain delay, and the store the
- * listener writes to is stopped only after the listener and the container have stopped.
+ * The Kafka recipes: a {@code @KafkaListener} as a plain component against a real broker
+ * in this JVM. The listener container (Spring Kafka's endpoint registry, whose bean name
+ * has dots) is adopted at its own Spring phase, keeps consuming through the drain delay,
+ * and the store the listener writes to is stopped only after the listener and the
+ * container have stopped.
  */
 class KafkaListenerDocsTests {
 
@@ -47,7 +48,8 @@ class KafkaListenerDocsTests {
 
 	@BeforeAll
 	static void startBroker() {
-		broker = new EmbeddedKafkaKraftBroker(1, 1, "orders");   // a KRaft broker in the test's JVM
+		// a KRaft broker in the test's JVM
+		broker = new EmbeddedKafkaKraftBroker(1, 1, "orders");
 		broker.afterPropertiesSet();
 		Properties properties = new Properties();
 		properties.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, broker.getBrokersAsString());
@@ -63,31 +65,35 @@ class KafkaListenerDocsTests {
 	@Test
 	void ordersSentBeforeAndDuringTheDrainAreAllStoredBeforeTheStoreStops() throws Exception {
 		try (ConfigurableApplicationContext context = DocsApplications.run(WebApplicationType.NONE,
-				java.util.List.of("lifecycle.drain-delay=1s", "orders.kafka.bootstrap-servers=" + broker.getBrokersAsString()),
+				java.util.List.of("lifecycle.drain-delay=1s",
+						"orders.kafka.bootstrap-servers=" + broker.getBrokersAsString()),
 				KafkaConfiguration.class, OrdersListener.class, OrderStore.class)) {
 			LifecycleManager manager = context.getBean(LifecycleManager.class);
 			OrderStore store = context.getBean(OrderStore.class);
 			producer.send(new ProducerRecord<>("orders", "o-1")).get();
 			await().atMost(Duration.ofSeconds(60)).until(() -> store.stored().contains("o-1"));
 
-			manager.triggerShutdown(ShutdownReason.SIGNAL, "test");   // as a first SIGTERM would
-			producer.send(new ProducerRecord<>("orders", "o-2")).get();   // during the drain delay
+			// as a first SIGTERM would
+			manager.triggerShutdown(ShutdownReason.SIGNAL, "test");
+			// during the drain delay
+			producer.send(new ProducerRecord<>("orders", "o-2")).get();
 
 			ShutdownReport report = manager.awaitTermination(Duration.ofSeconds(60)).orElseThrow();
 			assertThat(report.exitCode()).isZero();
 			assertThat(store.stored()).containsExactly("o-1", "o-2");
 			assertThat(report.component("orders-listener").orElseThrow().outcome()).isEqualTo(Outcome.COMPLETED);
 			assertThat(report.component("org.springframework.kafka.config.internalKafkaListenerEndpointRegistry")
-				.orElseThrow().phase()).isEqualTo(AbstractMessageListenerContainer.DEFAULT_PHASE);
+				.orElseThrow()
+				.phase()).isEqualTo(AbstractMessageListenerContainer.DEFAULT_PHASE);
 		}
 	}
 	// end::kafka-test[]
 
 	@Test
 	void aBeanNameWithDotsIsConfiguredWithBrackets() {
-		try (ConfigurableApplicationContext context = DocsApplications.run(WebApplicationType.NONE,
-				java.util.List.of("orders.kafka.bootstrap-servers=" + broker.getBrokersAsString(),
-						"lifecycle.components[org.springframework.kafka.config.internalKafkaListenerEndpointRegistry].phase=25"),
+		try (ConfigurableApplicationContext context = DocsApplications.run(WebApplicationType.NONE, java.util.List.of(
+				"orders.kafka.bootstrap-servers=" + broker.getBrokersAsString(),
+				"lifecycle.components[org.springframework.kafka.config.internalKafkaListenerEndpointRegistry].phase=25"),
 				KafkaConfiguration.class, OrdersListener.class, OrderStore.class)) {
 			LifecycleManager manager = context.getBean(LifecycleManager.class);
 			assertThat(manager.components())
@@ -105,11 +111,10 @@ class KafkaListenerDocsTests {
 		@Bean
 		ConcurrentKafkaListenerContainerFactory<String, String> kafkaListenerContainerFactory(Environment environment) {
 			ConcurrentKafkaListenerContainerFactory<String, String> factory = new ConcurrentKafkaListenerContainerFactory<>();
-			factory.setConsumerFactory(new DefaultKafkaConsumerFactory<>(Map.of(
-					ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-					environment.getRequiredProperty("orders.kafka.bootstrap-servers"),
-					ConsumerConfig.GROUP_ID_CONFIG, "orders", ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"),
-					new StringDeserializer(), new StringDeserializer()));
+			factory.setConsumerFactory(new DefaultKafkaConsumerFactory<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+					environment.getRequiredProperty("orders.kafka.bootstrap-servers"), ConsumerConfig.GROUP_ID_CONFIG,
+					"orders", ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(),
+					new StringDeserializer()));
 			factory.getContainerProperties().setPollTimeout(200);
 			return factory;
 		}

@@ -23,13 +23,13 @@ class NightlyImport implements ActiveComponent {
 	public void run(ComponentHandle handle) throws Exception {
 		for (Path file : this.inbox.pending()) {
 			if (handle.isShuttingDown()) {
-				return;                      // SIGTERM: stop between files, the rest runs next time
+				return; // SIGTERM: stop between files, the rest runs next time
 			}
 			try (var section = handle.critical()) {
 				this.importer.importFile(file);
 			}
 		}
-		handle.workCompleted();              // done: the application shuts down, exit 0
+		handle.workCompleted(); // done: the application shuts down, exit 0
 	}
 
 }

@@ -15,8 +15,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The observability page's note on Spring Boot's health components: the {@code lifecycle}
- * contributor shows over HTTP only once {@code management.endpoint.health.show-components} allows
- * it, while the probes answer either way.
+ * contributor shows over HTTP only once
+ * {@code management.endpoint.health.show-components} allows it, while the probes answer
+ * either way.
  */
 class ObservabilityDocsTests {
 

@@ -24,24 +24,26 @@ public class OrderConsumer implements ActiveComponent {
 
 	@Override
 	public void run(ComponentHandle handle) throws InterruptedException {
-		while (!handle.isShuttingDown()) {                 // true once phase 10 is told to stop
+		while (!handle.isShuttingDown()) { // true once phase 10 is told to stop
 			String order = queue.poll(1, TimeUnit.SECONDS);
 			if (order != null) {
-				try (var section = handle.critical()) {     // the drain waits for this (within 20s)
+				// the drain waits for this (within 20s)
+				try (var section = handle.critical()) {
 					process(order);
 				}
 			}
-			handle.reportHealthy();                         // heartbeat; none for 30s = stalled
+			handle.reportHealthy(); // heartbeat; none for 30s = stalled
 		}
 		int left = queue.size();
-		for (String order; (order = queue.poll()) != null; ) {
-			process(order);                                 // finish what was accepted
+		for (String order; (order = queue.poll()) != null;) {
+			process(order); // finish what was accepted
 		}
 		log.info("order-consumer: drained ({} queued order(s) processed)", left);
-	}                                                       // returning while shutting down = completed
+	} // returning while shutting down = completed
 
 	private void process(String order) {
 		log.info("processed {}", order);
 	}
+
 }
 // end::order-consumer[]

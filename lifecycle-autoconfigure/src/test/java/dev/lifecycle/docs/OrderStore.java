@@ -9,8 +9,8 @@ import dev.lifecycle.core.PassiveComponent;
 import dev.lifecycle.spring.ManagedComponent;
 
 /**
- * The store the examples write to: a passive component in a lower phase than its writers, which
- * refuses writes once it has been stopped.
+ * The store the examples write to: a passive component in a lower phase than its writers,
+ * which refuses writes once it has been stopped.
  */
 @ManagedComponent(value = "order-store", phase = 10)
 class OrderStore implements PassiveComponent {

@@ -35,8 +35,10 @@ class OrdersController {
 
 	@PostMapping("/orders")
 	ResponseEntity<?> accept(@RequestBody Map<String, Object> order) {
-		try (var section = this.handle.critical()) {    // open first: the drain now waits for this request
-			if (this.handle.isShuttingDown()) {         // then check: no request slips in after the drain
+		try (var section = this.handle.critical()) { // open first: the drain now waits
+														// for this request
+			// then check: no request slips in after the drain
+			if (this.handle.isShuttingDown()) {
 				return ResponseEntity.status(503).header("Retry-After", "1").build();
 			}
 			return ResponseEntity.accepted().body(this.orders.store(order));

@@ -13,7 +13,7 @@ class OrdersListener {
 
 	private final LifecycleManager lifecycle;
 
-	private final OrderStore store;   // a component in a lower phase, e.g. phase 10
+	private final OrderStore store; // a component in a lower phase, e.g. phase 10
 
 	private ComponentHandle handle;
 
@@ -29,7 +29,8 @@ class OrdersListener {
 
 	@KafkaListener(id = "orders", topics = "orders")
 	void onOrder(String order) {
-		try (var section = this.handle.critical()) {   // phase 10 stops only after this returns
+		try (var section = this.handle.critical()) { // phase 10 stops only after this
+														// returns
 			this.store.store(order);
 		}
 	}

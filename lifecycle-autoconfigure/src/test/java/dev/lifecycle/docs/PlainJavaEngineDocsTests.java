@@ -22,8 +22,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The concepts page's engine in plain Java: the consumer drains before the passive server it
- * depends on is stopped, the final checkpoint runs while both still run, and the exit code is 0.
+ * The concepts page's engine in plain Java: the consumer drains before the passive server
+ * it depends on is stopped, the final checkpoint runs while both still run, and the exit
+ * code is 0.
  */
 class PlainJavaEngineDocsTests {
 
@@ -36,30 +37,39 @@ class PlainJavaEngineDocsTests {
 		Path shutdownFile = tmp.resolve("shutdown");
 		// tag::plain-java[]
 		LifecycleManager manager = LifecycleManager.builder("orders")
-				.globalShutdownTimeout(Duration.ofSeconds(30))
-				.preStopFile(shutdownFile)              // e.g. Path.of("/tmp/shutdown")
-				.build();
+			.globalShutdownTimeout(Duration.ofSeconds(30))
+			.preStopFile(shutdownFile) // e.g. Path.of("/tmp/shutdown")
+			.build();
 
-		// An active component: a loop on a thread the engine provides. Returning during shutdown is completion.
-		manager.registerActive("consumer", ComponentOptions.defaults()
-				.withPhase(10)
-				.withGracefulShutdown(Duration.ofSeconds(10))
-				.withLivenessDeadline(Duration.ofSeconds(30)), handle -> {
-			while (!handle.isShuttingDown()) {
-				String message = queue.poll(100, TimeUnit.MILLISECONDS);
-				if (message != null) {
-					try (var section = handle.critical()) {   // shutdown waits for this, within the budget
-						process(message);
+		// An active component: a loop on a thread the engine provides. Returning during
+		// shutdown is completion.
+		manager.registerActive("consumer",
+				ComponentOptions.defaults()
+					.withPhase(10)
+					.withGracefulShutdown(Duration.ofSeconds(10))
+					.withLivenessDeadline(Duration.ofSeconds(30)),
+				handle -> {
+					while (!handle.isShuttingDown()) {
+						String message = queue.poll(100, TimeUnit.MILLISECONDS);
+						if (message != null) {
+							// shutdown waits for this, within the budget
+							try (var section = handle.critical()) {
+								process(message);
+							}
+						}
+						handle.reportHealthy(); // heartbeat: no clock read, no allocation
 					}
-				}
-				handle.reportHealthy();                         // heartbeat: no clock read, no allocation
-			}
-		});
+				});
 
 		// A passive component: start and stop callbacks.
 		manager.registerPassive("http", ComponentOptions.defaults().withPhase(20), new PassiveComponent() {
-			public void start(ComponentHandle handle) { events.add("http started"); }
-			public void stop(ComponentHandle handle) { events.add("http stopped accepting"); }
+			public void start(ComponentHandle handle) {
+				events.add("http started");
+			}
+
+			public void stop(ComponentHandle handle) {
+				events.add("http stopped accepting");
+			}
 		});
 
 		manager.addShutdownHandler("final-checkpoint", Duration.ofSeconds(120), () -> events.add("checkpoint"));
@@ -69,7 +79,8 @@ class PlainJavaEngineDocsTests {
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.events.contains("processed m-1"));
 		manager.triggerShutdown(ShutdownReason.REQUESTED, "test");
 		// tag::plain-java-exit[]
-		ShutdownReport report = manager.awaitTermination();   // after SIGTERM, pre-stop file, failure, …
+		// after SIGTERM, pre-stop file, failure, …
+		ShutdownReport report = manager.awaitTermination();
 		// System.exit(report.exitCode());
 		// end::plain-java-exit[]
 		assertThat(report.exitCode()).isZero();

@@ -37,8 +37,8 @@ class ReactiveOrdersController {
 	// tag::reactive[]
 	@PostMapping("/orders")
 	Mono<ResponseEntity<?>> accept(@RequestBody Mono<Map<String, Object>> order) {
-		return ReactiveCriticalSections.critical(this.handle, Mono.defer(() -> {   // dev.lifecycle.spring
-			if (this.handle.isShuttingDown()) {          // checked inside the open section
+		return ReactiveCriticalSections.critical(this.handle, Mono.defer(() -> { // dev.lifecycle.spring
+			if (this.handle.isShuttingDown()) { // checked inside the open section
 				return Mono.just(ResponseEntity.status(503).header("Retry-After", "1").build());
 			}
 			return order.map((body) -> ResponseEntity.ok(this.orders.store(body)));

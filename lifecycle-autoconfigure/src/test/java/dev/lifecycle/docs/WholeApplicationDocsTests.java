@@ -26,8 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The recipes of the whole-application and connection-drain pages, run as an application runs
- * them.
+ * The recipes of the whole-application and connection-drain pages, run as an application
+ * runs them.
  */
 class WholeApplicationDocsTests {
 
@@ -87,7 +87,8 @@ class WholeApplicationDocsTests {
 			assertThat(context.getBean(OrderStore.class).stopped()).isFalse();
 			body.tryEmitValue(Map.of("id", 1));
 			ShutdownReport report = manager.awaitTermination(Duration.ofSeconds(30)).orElseThrow();
-			assertThat(answers).singleElement().satisfies((answer) -> assertThat(answer.getStatusCode().value()).isEqualTo(200));
+			assertThat(answers).singleElement()
+				.satisfies((answer) -> assertThat(answer.getStatusCode().value()).isEqualTo(200));
 			assertThat(report.component("orders-api").orElseThrow().outcome()).isEqualTo(Outcome.COMPLETED);
 			assertThat(controller.accept(Mono.just(Map.of("id", 2))).block().getStatusCode().value()).isEqualTo(503);
 		}
@@ -99,7 +100,8 @@ class WholeApplicationDocsTests {
 		try (ConfigurableApplicationContext context = new org.springframework.boot.builder.SpringApplicationBuilder()
 			.sources(DocsApplications.AutoConfigured.class, NightlyImport.class)
 			.initializers((ctx) -> {
-				ctx.getBeanFactory().registerSingleton("inbox", (Inbox) () -> List.of(Path.of("a.csv"), Path.of("b.csv")));
+				ctx.getBeanFactory()
+					.registerSingleton("inbox", (Inbox) () -> List.of(Path.of("a.csv"), Path.of("b.csv")));
 				ctx.getBeanFactory().registerSingleton("importer", (Importer) imported::add);
 			})
 			.web(WebApplicationType.NONE)
@@ -113,7 +115,8 @@ class WholeApplicationDocsTests {
 			assertThat(report.trigger().reason()).isEqualTo(ShutdownReason.COMPLETED);
 			assertThat(report.exitCode()).isZero();
 			assertThat(imported).containsExactly(Path.of("a.csv"), Path.of("b.csv"));
-			// Spring Boot's task executor is adopted and running, yet does not hold the exit back;
+			// Spring Boot's task executor is adopted and running, yet does not hold the
+			// exit back;
 			// the completed shutdown stops it like any other component.
 			assertThat(report.component("applicationTaskExecutor").orElseThrow().outcome())
 				.isEqualTo(Outcome.COMPLETED);

@@ -5,7 +5,6 @@ import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,14 +27,14 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.PlatformTransactionManager;
 
 /**
- * A Spring Batch application with the Lifecycle starter and no code beyond its job, as a user
- * writes it: one chunk-oriented step reading the numbers 1 to {@code batch-test.items} (default
- * 60), each taking {@code batch-test.item-time} (default 30ms) to process, written
- * {@code batch-test.chunk} (default 10) at a time into the table {@code OUTPUT} in the same
- * transaction as the step's progress. Spring Boot's runner launches it with the command line's
- * job parameters. For the tests only, {@code batch-test.stop-fails} makes the first that many
- * {@code JobOperator.stop} calls throw an optimistic-locking failure, as a job's concurrent write
- * does.
+ * A Spring Batch application with the Lifecycle starter and no code beyond its job, as a
+ * user writes it: one chunk-oriented step reading the numbers 1 to
+ * {@code batch-test.items} (default 60), each taking {@code batch-test.item-time}
+ * (default 30ms) to process, written {@code batch-test.chunk} (default 10) at a time into
+ * the table {@code OUTPUT} in the same transaction as the step's progress. Spring Boot's
+ * runner launches it with the command line's job parameters. For the tests only,
+ * {@code batch-test.stop-fails} makes the first that many {@code JobOperator.stop} calls
+ * throw an optimistic-locking failure, as a job's concurrent write does.
  */
 @SpringBootApplication(proxyBeanMethods = false)
 public class BatchTestApplication {
@@ -104,7 +103,10 @@ public class BatchTestApplication {
 		};
 	}
 
-	/** Reads 1 to n, restartable: its position is saved with each chunk and resumed on a restart. */
+	/**
+	 * Reads 1 to n, restartable: its position is saved with each chunk and resumed on a
+	 * restart.
+	 */
 	static final class Numbers extends AbstractItemCountingItemStreamItemReader<Integer> {
 
 		private final int count;
@@ -136,6 +138,5 @@ public class BatchTestApplication {
 		}
 
 	}
-
 
 }

@@ -11,11 +11,11 @@ import org.junit.jupiter.api.io.TempDir;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A Spring Batch job with the starter and no code beyond its job, cut at a restart by real
- * signals in the middle of its step, then relaunched with the same parameters against the same
- * job repository (an H2 file): the interrupted execution is left restartable, the relaunch
- * completes it, every item is written exactly once, and the exit code, the report and the next
- * start's log say what happened.
+ * A Spring Batch job with the starter and no code beyond its job, cut at a restart by
+ * real signals in the middle of its step, then relaunched with the same parameters
+ * against the same job repository (an H2 file): the interrupted execution is left
+ * restartable, the relaunch completes it, every item is written exactly once, and the
+ * exit code, the report and the next start's log say what happened.
  */
 class BatchRestartTests {
 
@@ -26,7 +26,8 @@ class BatchRestartTests {
 
 	@Test
 	void sigtermMidStepStopsTheJobBetweenChunksAndExitsIncomplete() throws Exception {
-		// Its first two stop() calls throw the optimistic-locking failure a job's own write causes.
+		// Its first two stop() calls throw the optimistic-locking failure a job's own
+		// write causes.
 		BatchRun first = BatchRun.launch("first", this.directory, "--batch-test.stop-fails=2");
 		first.awaitLog("batch-test: wrote items 11 to 20");
 		first.signal("TERM");
@@ -36,14 +37,16 @@ class BatchRestartTests {
 		assertThat(BatchRun.statuses(this.directory)).containsExactly("STOPPED");
 		assertChunksWrittenOnce(BatchRun.items(this.directory));
 		assertThat(first.log()).contains("Lifecycle: stopping job 'importJob' execution 1")
-			.contains("Lifecycle: work left unfinished for a later run: batch-jobs: job 'importJob' execution 1: STOPPED")
+			.contains(
+					"Lifecycle: work left unfinished for a later run: batch-jobs: job 'importJob' execution 1: STOPPED")
 			.contains("clean=false, exitCode=3");
 		assertThat(BatchRun.report(this.directory)).contains("\"exitCode\": 3")
 			.contains("\"batch-jobs: job 'importJob' execution 1: STOPPED\"");
 
 		BatchRun relaunch = BatchRun.launch("relaunch", this.directory);
 		assertThat(relaunch.awaitExit()).as(relaunch.log()).isZero();
-		assertThat(relaunch.log()).containsPattern("Lifecycle: previous shutdown \\(.*\\): signal, not clean, .*, exit 3")
+		assertThat(relaunch.log())
+			.containsPattern("Lifecycle: previous shutdown \\(.*\\): signal, not clean, .*, exit 3")
 			.doesNotContain("Lifecycle: recovered");
 		assertThat(BatchRun.statuses(this.directory)).containsExactly("STOPPED", "COMPLETED");
 		assertThat(BatchRun.items(this.directory)).isEqualTo(ALL_ITEMS);
@@ -70,7 +73,8 @@ class BatchRestartTests {
 
 	@Test
 	void secondSigtermForcesTheExitAndTheNextStartRecoversTheJob() throws Exception {
-		// Chunks of 1.5 s: the second signal lands while the first waits for the chunk in progress.
+		// Chunks of 1.5 s: the second signal lands while the first waits for the chunk in
+		// progress.
 		BatchRun first = BatchRun.launch("first", this.directory, "--batch-test.item-time=150ms");
 		first.awaitLog("batch-test: wrote items 1 to 10");
 		first.signal("TERM");
@@ -104,15 +108,20 @@ class BatchRestartTests {
 		assertThat(BatchRun.statuses(this.directory)).singleElement().isNotEqualTo("COMPLETED");
 		assertChunksWrittenOnce(BatchRun.items(this.directory));
 
-		// Spring Batch's stop wrote the execution's end, so it is restartable without a recovery.
+		// Spring Batch's stop wrote the execution's end, so it is restartable without a
+		// recovery.
 		BatchRun relaunch = BatchRun.launch("relaunch", this.directory);
 		assertThat(relaunch.awaitExit()).as(relaunch.log()).isZero();
-		assertThat(relaunch.log()).containsPattern("Lifecycle: previous shutdown \\(.*\\): signal, not clean, .*, exit 3");
+		assertThat(relaunch.log())
+			.containsPattern("Lifecycle: previous shutdown \\(.*\\): signal, not clean, .*, exit 3");
 		assertThat(BatchRun.statuses(this.directory)).last().isEqualTo("COMPLETED");
 		assertThat(BatchRun.items(this.directory)).isEqualTo(ALL_ITEMS);
 	}
 
-	/** Whole chunks of ten, each item once, in order from the first: nothing half-committed, nothing twice. */
+	/**
+	 * Whole chunks of ten, each item once, in order from the first: nothing
+	 * half-committed, nothing twice.
+	 */
 	private static void assertChunksWrittenOnce(List<String> items) {
 		assertThat(items).isNotEmpty().doesNotHaveDuplicates();
 		assertThat(items.size() % 10).as("whole chunks").isZero();

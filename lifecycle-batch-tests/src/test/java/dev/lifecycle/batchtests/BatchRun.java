@@ -18,9 +18,10 @@ import java.util.concurrent.TimeUnit;
 import static org.awaitility.Awaitility.await;
 
 /**
- * One real JVM running {@link BatchTestApplication} with the test classpath, against the H2 file
- * database and the run marker of its directory, which outlive it for the next run; and what the
- * test reads once it is gone: the job repository's rows, the items written, the shutdown report.
+ * One real JVM running {@link BatchTestApplication} with the test classpath, against the
+ * H2 file database and the run marker of its directory, which outlive it for the next
+ * run; and what the test reads once it is gone: the job repository's rows, the items
+ * written, the shutdown report.
  */
 final class BatchRun {
 
@@ -36,7 +37,10 @@ final class BatchRun {
 		this.process = process;
 	}
 
-	/** Launches the job with parameter {@code run=1}, so every run of a directory is the same job instance. */
+	/**
+	 * Launches the job with parameter {@code run=1}, so every run of a directory is the
+	 * same job instance.
+	 */
 	static BatchRun launch(String name, Path directory, String... arguments) throws IOException {
 		Path log = directory.resolve(name + ".log");
 		List<String> command = new ArrayList<>();
@@ -53,7 +57,8 @@ final class BatchRun {
 	}
 
 	private static String url(Path directory) {
-		// Each commit reaches the file at once, so a SIGKILL loses nothing that was committed.
+		// Each commit reaches the file at once, so a SIGKILL loses nothing that was
+		// committed.
 		return "jdbc:h2:file:" + directory.toAbsolutePath().resolve("db") + ";WRITE_DELAY=0";
 	}
 

@@ -23,20 +23,24 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * The handle's hot-path methods against bare volatile accesses.
  *
- * <p>Targets (issue 3, item 5): {@code isShuttingDown} and {@code isHealthy} within 1.5x a bare
- * volatile read; {@code reportHealthy} within 3x a bare volatile write and 0 B/op. Run with
- * {@code -t 1} and {@code -t 2} and {@code -prof gc}; see {@code run-jmh.sh}.
+ * <p>
+ * Targets (issue 3, item 5): {@code isShuttingDown} and {@code isHealthy} within 1.5x a
+ * bare volatile read; {@code reportHealthy} within 3x a bare volatile write and 0 B/op.
+ * Run with {@code -t 1} and {@code -t 2} and {@code -prof gc}; see {@code run-jmh.sh}.
  *
- * <p>Hygiene: every read returns its value (JMH sinks it into a Blackhole); every flag is a
+ * <p>
+ * Hygiene: every read returns its value (JMH sinks it into a Blackhole); every flag is a
  * non-final volatile field on a {@code @State} object or on the handle, so nothing can be
- * constant-folded or hoisted out of the measurement loop; void methods are volatile accesses,
- * which the JIT does not eliminate.
+ * constant-folded or hoisted out of the measurement loop; void methods are volatile
+ * accesses, which the JIT does not eliminate.
  *
- * <p>Sharing: the handle benchmarks use one handle shared by all benchmark threads (the realistic
- * case: the worker threads of one component share its handle). The read baseline is shared too
- * (nobody writes it, so each core reads its own copy of the line, like the handle's flags). The
- * write baseline comes in two forms: per thread (uncontended; the strict baseline used for the
- * target) and shared (two threads writing one cache line, shown for scale).
+ * <p>
+ * Sharing: the handle benchmarks use one handle shared by all benchmark threads (the
+ * realistic case: the worker threads of one component share its handle). The read
+ * baseline is shared too (nobody writes it, so each core reads its own copy of the line,
+ * like the handle's flags). The write baseline comes in two forms: per thread
+ * (uncontended; the strict baseline used for the target) and shared (two threads writing
+ * one cache line, shown for scale).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -47,7 +51,10 @@ public class HandleBenchmark {
 
 	private static final Duration DEADLINE = Duration.ofSeconds(30);
 
-	/** One manager that is never started (no monitor thread), one monitored handle, one baseline flag. */
+	/**
+	 * One manager that is never started (no monitor thread), one monitored handle, one
+	 * baseline flag.
+	 */
 	@State(Scope.Benchmark)
 	public static class Shared {
 
@@ -62,7 +69,8 @@ public class HandleBenchmark {
 		public void setUp() {
 			this.manager = LifecycleManager.builder("bench-handle").build();
 			this.handle = this.manager.register("worker", ComponentOptions.defaults().withLivenessDeadline(DEADLINE));
-			// Steady state of a busy component: a heartbeat is already pending, the monitor has not
+			// Steady state of a busy component: a heartbeat is already pending, the
+			// monitor has not
 			// polled yet (this manager is never started, so nothing clears it).
 			this.handle.reportHealthy();
 		}
@@ -85,9 +93,10 @@ public class HandleBenchmark {
 	}
 
 	/**
-	 * A started manager whose real health monitor polls every 10 ms, the shortest interval the
-	 * engine accepts (500x more often than the 5 s default), clearing the handle's pending heartbeat, so {@code reportHealthy} has to
-	 * write again after every poll and pulls the cache line back from the monitor's core.
+	 * A started manager whose real health monitor polls every 10 ms, the shortest
+	 * interval the engine accepts (500x more often than the 5 s default), clearing the
+	 * handle's pending heartbeat, so {@code reportHealthy} has to write again after every
+	 * poll and pulls the cache line back from the monitor's core.
 	 */
 	@State(Scope.Benchmark)
 	public static class WithMonitor {
@@ -98,9 +107,7 @@ public class HandleBenchmark {
 
 		@Setup(Level.Trial)
 		public void setUp() {
-			this.manager = LifecycleManager.builder("bench-monitor")
-				.healthPollInterval(Duration.ofMillis(10))
-				.build();
+			this.manager = LifecycleManager.builder("bench-monitor").healthPollInterval(Duration.ofMillis(10)).build();
 			this.handle = this.manager.register("worker", ComponentOptions.defaults().withLivenessDeadline(DEADLINE));
 			this.manager.start();
 			this.handle.reportHealthy();
@@ -115,7 +122,8 @@ public class HandleBenchmark {
 
 	}
 
-	// ---- baselines -----------------------------------------------------------------------------
+	// ---- baselines
+	// -----------------------------------------------------------------------------
 
 	@Benchmark
 	public boolean baselineVolatileRead(Shared s) {
@@ -132,7 +140,8 @@ public class HandleBenchmark {
 		s.flag = true;
 	}
 
-	// ---- the handle ----------------------------------------------------------------------------
+	// ---- the handle
+	// ----------------------------------------------------------------------------
 
 	@Benchmark
 	public boolean isShuttingDown(Shared s) {
@@ -144,7 +153,9 @@ public class HandleBenchmark {
 		return s.handle.isHealthy();
 	}
 
-	/** Steady state: the heartbeat is already pending, so the call is one volatile read. */
+	/**
+	 * Steady state: the heartbeat is already pending, so the call is one volatile read.
+	 */
 	@Benchmark
 	public void reportHealthy(Shared s) {
 		s.handle.reportHealthy();

@@ -22,15 +22,19 @@ import org.openjdk.jmh.annotations.Warmup;
  * One health-monitor cycle ({@link LifecycleManager#pollHealth()}) over 10,000 monitored
  * components. Target (issue 3, item 5): under 1 ms.
  *
- * <p>This class lives in {@code dev.lifecycle.core} (a split package on the plain classpath) only
- * to reach the package-private {@code pollHealth()} and {@code Builder.manualHealthPolling()}; the
- * manager is otherwise built and driven through its public API, with the system ticker.
+ * <p>
+ * This class lives in {@code dev.lifecycle.core} (a split package on the plain classpath)
+ * only to reach the package-private {@code pollHealth()} and
+ * {@code Builder.manualHealthPolling()}; the manager is otherwise built and driven
+ * through its public API, with the system ticker.
  *
- * <p>Two cases: {@link #pollCycleIdle} — every component reported before and is within its
- * deadline, no heartbeat arrived since the last poll (the cheapest path, and the common one when
- * components beat less often than the monitor polls); {@link #pollCycleAllHeartbeatsPending} —
- * every component reported healthy since the last poll (the most work per component: each pending
- * flag is cleared and the timestamp published). No shutdown may happen: each iteration checks it.
+ * <p>
+ * Two cases: {@link #pollCycleIdle} — every component reported before and is within its
+ * deadline, no heartbeat arrived since the last poll (the cheapest path, and the common
+ * one when components beat less often than the monitor polls);
+ * {@link #pollCycleAllHeartbeatsPending} — every component reported healthy since the
+ * last poll (the most work per component: each pending flag is cleared and the timestamp
+ * published). No shutdown may happen: each iteration checks it.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -74,8 +78,8 @@ public class HealthPollBenchmark {
 
 		void verify() {
 			if (this.manager.isShutdownInitiated()) {
-				throw new IllegalStateException("benchmark invalid: a shutdown was triggered "
-						+ this.manager.trigger().orElse(null));
+				throw new IllegalStateException(
+						"benchmark invalid: a shutdown was triggered " + this.manager.trigger().orElse(null));
 			}
 			for (ComponentView view : this.manager.components()) {
 				if (view.healthStatus() != HealthStatus.HEALTHY) {
@@ -91,7 +95,10 @@ public class HealthPollBenchmark {
 
 	}
 
-	/** Fresh heartbeats before each iteration (one unmeasured poll absorbs them), none during it. */
+	/**
+	 * Fresh heartbeats before each iteration (one unmeasured poll absorbs them), none
+	 * during it.
+	 */
 	public static class Idle extends Fleet {
 
 		@Setup(Level.Iteration)
@@ -102,7 +109,10 @@ public class HealthPollBenchmark {
 
 	}
 
-	/** Every component has a heartbeat pending before each measured poll (re-armed, unmeasured). */
+	/**
+	 * Every component has a heartbeat pending before each measured poll (re-armed,
+	 * unmeasured).
+	 */
 	public static class Beating extends Fleet {
 
 		@Setup(Level.Invocation)

@@ -1,9 +1,10 @@
 package dev.lifecycle.core;
 
 /**
- * A component that runs a loop on a thread the engine provides. Returning or throwing ends the
- * component: during shutdown that is completion, during normal operation it is a death unless the
- * component called {@link ComponentHandle#workCompleted()} first. A throw is always a death.
+ * A component that runs a loop on a thread the engine provides. Returning or throwing
+ * ends the component: during shutdown that is completion, during normal operation it is a
+ * death unless the component called {@link ComponentHandle#workCompleted()} first. A
+ * throw is always a death.
  */
 @FunctionalInterface
 public interface ActiveComponent {

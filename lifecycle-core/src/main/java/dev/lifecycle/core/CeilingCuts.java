@@ -6,12 +6,13 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * What the global ceiling cuts of a component still at work when it fires: one entry of the
- * component's {@link ComponentReport#cut()} per thread at work for it, saying what that thread does
- * for it (a request thread inside one of its critical sections, its stop callback, its loop, a task
- * of its executor). The process exits with that work unfinished, so the report names it beside the
- * calls a grace period or a budget cancelled. A component with no thread known at work gets no
- * entry: the diagnostics say why, and its outcome is a timeout.
+ * What the global ceiling cuts of a component still at work when it fires: one entry of
+ * the component's {@link ComponentReport#cut()} per thread at work for it, saying what
+ * that thread does for it (a request thread inside one of its critical sections, its stop
+ * callback, its loop, a task of its executor). The process exits with that work
+ * unfinished, so the report names it beside the calls a grace period or a budget
+ * cancelled. A component with no thread known at work gets no entry: the diagnostics say
+ * why, and its outcome is a timeout.
  */
 final class CeilingCuts {
 
@@ -22,9 +23,9 @@ final class CeilingCuts {
 	}
 
 	/**
-	 * Names in each component's report what the ceiling cuts of it, then settles it as a timeout:
-	 * named first, so that its listeners, and then the report, see the entries. Advisory
-	 * components are never waited for, so the ceiling cuts nothing of theirs.
+	 * Names in each component's report what the ceiling cuts of it, then settles it as a
+	 * timeout: named first, so that its listeners, and then the report, see the entries.
+	 * Advisory components are never waited for, so the ceiling cuts nothing of theirs.
 	 * @return the names of the components the ceiling settled
 	 */
 	static Set<String> settle(List<Component> components) {

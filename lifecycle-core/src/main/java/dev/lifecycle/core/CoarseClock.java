@@ -1,9 +1,9 @@
 package dev.lifecycle.core;
 
 /**
- * A monotonic clock that hot paths read instead of {@link System#nanoTime()}: one volatile read.
- * The health monitor advances it many times per poll interval, so a heartbeat's stamp lags the
- * real time by at most one tick.
+ * A monotonic clock that hot paths read instead of {@link System#nanoTime()}: one
+ * volatile read. The health monitor advances it many times per poll interval, so a
+ * heartbeat's stamp lags the real time by at most one tick.
  */
 final class CoarseClock {
 

@@ -14,13 +14,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One registered component: its options, its handle, and its life as one {@link LifeState} behind
- * one atomic reference, shown outside the engine as a {@link ComponentState}. Every end, failure,
- * stall, critical-section close and timeout is a transition checked against the state's table, so
- * exactly one outcome is ever recorded and a late finish never rewrites it. The component reports
- * its outcome through {@link ComponentEvents} and knows nothing of the manager. What is in flight
- * for it (its own code running for the engine, its open critical sections, and so the threads at
- * work for it) is {@link InFlightWork}'s to track.
+ * One registered component: its options, its handle, and its life as one
+ * {@link LifeState} behind one atomic reference, shown outside the engine as a
+ * {@link ComponentState}. Every end, failure, stall, critical-section close and timeout
+ * is a transition checked against the state's table, so exactly one outcome is ever
+ * recorded and a late finish never rewrites it. The component reports its outcome through
+ * {@link ComponentEvents} and knows nothing of the manager. What is in flight for it (its
+ * own code running for the engine, its open critical sections, and so the threads at work
+ * for it) is {@link InFlightWork}'s to track.
  */
 final class Component implements ComponentView {
 
@@ -50,8 +51,9 @@ final class Component implements ComponentView {
 	private final CompletableFuture<Outcome> settled = new CompletableFuture<>();
 
 	/**
-	 * Whether the manager has run its start. The state alone cannot say: finite work may be
-	 * declared done before the start, and such a component must still be started exactly once.
+	 * Whether the manager has run its start. The state alone cannot say: finite work may
+	 * be declared done before the start, and such a component must still be started
+	 * exactly once.
 	 */
 	private final AtomicBoolean started = new AtomicBoolean();
 
@@ -59,7 +61,10 @@ final class Component implements ComponentView {
 
 	private volatile Duration duration = Duration.ZERO;
 
-	/** Whether it completed finite work during normal operation, which automatic completion counts. */
+	/**
+	 * Whether it completed finite work during normal operation, which automatic
+	 * completion counts.
+	 */
 	private volatile boolean finishedWork;
 
 	private volatile HealthStatus healthStatus;
@@ -96,9 +101,13 @@ final class Component implements ComponentView {
 		return this.registrationIndex;
 	}
 
-	// ---- transitions ---------------------------------------------------------------------------
+	// ---- transitions
+	// ---------------------------------------------------------------------------
 
-	/** Moves to {@code target} if the table allows it from the current state; returns the state left, or null. */
+	/**
+	 * Moves to {@code target} if the table allows it from the current state; returns the
+	 * state left, or null.
+	 */
 	private @Nullable LifeState moveTo(LifeState target) {
 		while (true) {
 			LifeState current = this.state.get();
@@ -116,7 +125,10 @@ final class Component implements ComponentView {
 		return from.canMoveTo(target) && this.state.compareAndSet(from, target);
 	}
 
-	/** Records an outcome, tells the events (metrics, listeners, triggers), then wakes the drain. */
+	/**
+	 * Records an outcome, tells the events (metrics, listeners, triggers), then wakes the
+	 * drain.
+	 */
 	private boolean settle(LifeState outcome, @Nullable ShutdownReason reason, String detail) {
 		LifeState left = moveTo(outcome);
 		if (left == null) {
@@ -139,8 +151,7 @@ final class Component implements ComponentView {
 		return false;
 	}
 
-	private void settled(LifeState left, LifeState outcome, @Nullable ShutdownReason reason,
-			String detail) {
+	private void settled(LifeState left, LifeState outcome, @Nullable ShutdownReason reason, String detail) {
 		long requested = this.stopRequestedAt;
 		this.duration = (requested != 0) ? Duration.ofNanos(System.nanoTime() - requested) : Duration.ZERO;
 		this.finishedWork = outcome == LifeState.COMPLETED && left == LifeState.WORK_COMPLETED;
@@ -148,16 +159,20 @@ final class Component implements ComponentView {
 		this.settled.complete(outcome.outcome());
 	}
 
-	// ---- start and stop ------------------------------------------------------------------------
+	// ---- start and stop
+	// ------------------------------------------------------------------------
 
-	/** Starts the component on the manager's start thread; a passive start's exception propagates. */
+	/**
+	 * Starts the component on the manager's start thread; a passive start's exception
+	 * propagates.
+	 */
 	void start() throws Exception {
 		if (!this.started.compareAndSet(false, true)) {
 			return;
 		}
-		if (!moveFrom(LifeState.REGISTERED, LifeState.RUNNING)
-				&& this.state.get() != LifeState.WORK_COMPLETED) {
-			// Settled before its start (told to stop, failed, or ended): there is nothing to run.
+		if (!moveFrom(LifeState.REGISTERED, LifeState.RUNNING) && this.state.get() != LifeState.WORK_COMPLETED) {
+			// Settled before its start (told to stop, failed, or ended): there is nothing
+			// to run.
 			return;
 		}
 		this.work.start(this);
@@ -169,7 +184,10 @@ final class Component implements ComponentView {
 		settle(LifeState.DIED, ShutdownReason.START_FAILED, String.valueOf(error));
 	}
 
-	/** Runs an active component's loop on this thread; its return or throw ends the component. */
+	/**
+	 * Runs an active component's loop on this thread; its return or throw ends the
+	 * component.
+	 */
 	void runActive(ActiveComponent active) {
 		BusyThread busy = this.inFlight.busy("runs its loop");
 		Throwable error = null;
@@ -183,7 +201,10 @@ final class Component implements ComponentView {
 		end(error);
 	}
 
-	/** Tells the component to stop and, for passive ones and executors, starts their stop work. */
+	/**
+	 * Tells the component to stop and, for passive ones and executors, starts their stop
+	 * work.
+	 */
 	void requestStop() {
 		if (this.stopRequestedAt == 0) {
 			this.stopRequestedAt = System.nanoTime();
@@ -218,11 +239,12 @@ final class Component implements ComponentView {
 		return settleNeverStarted() || settle(LifeState.TIMEOUT, null, "");
 	}
 
-	// ---- ends, failures, critical sections -----------------------------------------------------
+	// ---- ends, failures, critical sections
+	// -----------------------------------------------------
 
 	/**
-	 * The component's process ended, normally ({@code error == null}) or by a throw. Only the first
-	 * end counts; an end after an outcome changes nothing.
+	 * The component's process ended, normally ({@code error == null}) or by a throw. Only
+	 * the first end counts; an end after an outcome changes nothing.
 	 */
 	void end(@Nullable Throwable error) {
 		LifeState current = this.state.get();
@@ -253,7 +275,8 @@ final class Component implements ComponentView {
 			return;
 		}
 		if (!moveFrom(current, LifeState.ENDING)) {
-			// Lost a race (told to stop, or work completed, meanwhile): judge again from the new state.
+			// Lost a race (told to stop, or work completed, meanwhile): judge again from
+			// the new state.
 			end(null);
 			return;
 		}
@@ -280,14 +303,17 @@ final class Component implements ComponentView {
 		}
 	}
 
-	/** The health monitor's verdict: a standard component that stalled is dead at that instant. */
+	/**
+	 * The health monitor's verdict: a standard component that stalled is dead at that
+	 * instant.
+	 */
 	void stalled(String detail) {
 		settle(LifeState.DIED, ShutdownReason.STALLED, detail);
 	}
 
 	/**
-	 * Running or not yet started: its end becomes a completion. Told to stop, its end is one
-	 * already; ended, nothing is left to mark.
+	 * Running or not yet started: its end becomes a completion. Told to stop, its end is
+	 * one already; ended, nothing is left to mark.
 	 */
 	void workCompleted() {
 		while (true) {
@@ -351,8 +377,8 @@ final class Component implements ComponentView {
 	}
 
 	/**
-	 * The threads at work for this component right now, each with what it does for it, for the
-	 * diagnostics of a budget or ceiling overrun.
+	 * The threads at work for this component right now, each with what it does for it,
+	 * for the diagnostics of a budget or ceiling overrun.
 	 */
 	List<BusyThread> busyThreads() {
 		return this.inFlight.busyThreads(this.work, isStopRequested());
@@ -380,7 +406,8 @@ final class Component implements ComponentView {
 		this.healthStatus = status;
 	}
 
-	// ---- ComponentView -------------------------------------------------------------------------
+	// ---- ComponentView
+	// -------------------------------------------------------------------------
 
 	@Override
 	public String name() {
@@ -401,7 +428,8 @@ final class Component implements ComponentView {
 	public ComponentState state() {
 		LifeState current = this.state.get();
 		if (current == LifeState.WORK_COMPLETED && !this.started.get()) {
-			// Its finite work was declared done before the manager started it: it has not started yet.
+			// Its finite work was declared done before the manager started it: it has not
+			// started yet.
 			return ComponentState.REGISTERED;
 		}
 		return current.shown();

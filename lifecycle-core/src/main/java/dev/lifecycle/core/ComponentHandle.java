@@ -9,14 +9,17 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * What a component's code holds to take part in the lifecycle. All methods are thread-safe, and
- * every method has a meaning in every state, before the manager's start included; where a call
- * has no effect in a state its documentation says so. Nothing is dropped silently.
+ * What a component's code holds to take part in the lifecycle. All methods are
+ * thread-safe, and every method has a meaning in every state, before the manager's start
+ * included; where a call has no effect in a state its documentation says so. Nothing is
+ * dropped silently.
  *
- * <p>{@link #isShuttingDown()}, {@link #isHealthy()} and {@link #reportHealthy()} are built for hot
- * paths: each is a few volatile accesses, with no allocation, lock or clock read. A heartbeat is
- * stamped with a coarse clock the health monitor advances many times per poll interval, so a
- * stall is found no later than one poll interval after the liveness deadline has passed.
+ * <p>
+ * {@link #isShuttingDown()}, {@link #isHealthy()} and {@link #reportHealthy()} are built
+ * for hot paths: each is a few volatile accesses, with no allocation, lock or clock read.
+ * A heartbeat is stamped with a coarse clock the health monitor advances many times per
+ * poll interval, so a stall is found no later than one poll interval after the liveness
+ * deadline has passed.
  */
 public final class ComponentHandle {
 
@@ -76,8 +79,9 @@ public final class ComponentHandle {
 	}
 
 	/**
-	 * Runs the action when this component is told to stop, on the engine thread that tells it (or at
-	 * once on the caller if that already happened). Keep it short; an exception is logged.
+	 * Runs the action when this component is told to stop, on the engine thread that
+	 * tells it (or at once on the caller if that already happened). Keep it short; an
+	 * exception is logged.
 	 * @param action what to run
 	 */
 	public void onShutdown(Runnable action) {
@@ -92,16 +96,19 @@ public final class ComponentHandle {
 		});
 	}
 
-	/** A stage that completes when this component is told to stop. It cannot be completed by callers. */
+	/**
+	 * A stage that completes when this component is told to stop. It cannot be completed
+	 * by callers.
+	 */
 	public CompletionStage<Void> shutdownStage() {
 		return this.stopSignal.minimalCompletionStage();
 	}
 
 	/**
-	 * Liveness heartbeat; also ends an unhealthy report. No allocation, no lock, no clock read; no
-	 * write at all when the coarse clock has not moved since the last heartbeat. Before the start it
-	 * is the heartbeat the monitor's first poll judges; once the component has ended it has no
-	 * effect, since an ended component is no longer judged.
+	 * Liveness heartbeat; also ends an unhealthy report. No allocation, no lock, no clock
+	 * read; no write at all when the coarse clock has not moved since the last heartbeat.
+	 * Before the start it is the heartbeat the monitor's first poll judges; once the
+	 * component has ended it has no effect, since an ended component is no longer judged.
 	 */
 	public void reportHealthy() {
 		long now = this.clock.now();
@@ -114,9 +121,10 @@ public final class ComponentHandle {
 	}
 
 	/**
-	 * Reports this component unhealthy until its next {@link #reportHealthy()}: every health poll in
-	 * between counts as stalled, and {@code stallThreshold} of them in a row make it stalled. Once
-	 * the component has ended it has no effect, since an ended component is no longer judged.
+	 * Reports this component unhealthy until its next {@link #reportHealthy()}: every
+	 * health poll in between counts as stalled, and {@code stallThreshold} of them in a
+	 * row make it stalled. Once the component has ended it has no effect, since an ended
+	 * component is no longer judged.
 	 */
 	public void reportUnhealthy() {
 		this.unhealthy = true;
@@ -124,21 +132,22 @@ public final class ComponentHandle {
 
 	/**
 	 * With a liveness deadline, the monitor's latest verdict: {@code true} until
-	 * {@code stallThreshold} consecutive polls stalled, and again once a poll finds it recovered.
-	 * Without one, {@code !isShuttingDown()}.
+	 * {@code stallThreshold} consecutive polls stalled, and again once a poll finds it
+	 * recovered. Without one, {@code !isShuttingDown()}.
 	 */
 	public boolean isHealthy() {
-		// One volatile read: without a deadline, signalStop() flips this field with shuttingDown.
+		// One volatile read: without a deadline, signalStop() flips this field with
+		// shuttingDown.
 		return this.healthy;
 	}
 
 	/**
-	 * A fatal failure: this component is {@link Outcome#DIED died} at this instant (the shutdown
-	 * never waits for it) and a shutdown starts with reason
-	 * {@link ShutdownReason#FAILURE} (exit code 1). Callable from any thread at any time. Before the
-	 * manager's start it does the same, and the start then starts nothing; during a shutdown the
-	 * component still dies (exit code 1) but no second shutdown starts; after the component has
-	 * ended it changes nothing and is logged as ignored.
+	 * A fatal failure: this component is {@link Outcome#DIED died} at this instant (the
+	 * shutdown never waits for it) and a shutdown starts with reason
+	 * {@link ShutdownReason#FAILURE} (exit code 1). Callable from any thread at any time.
+	 * Before the manager's start it does the same, and the start then starts nothing;
+	 * during a shutdown the component still dies (exit code 1) but no second shutdown
+	 * starts; after the component has ended it changes nothing and is logged as ignored.
 	 * @param reason what went wrong
 	 */
 	public void signalFailure(String reason) {
@@ -154,17 +163,18 @@ public final class ComponentHandle {
 	}
 
 	/**
-	 * Requests a clean shutdown now (reason {@link ShutdownReason#REQUESTED}, exit code 0). Before
-	 * the manager's start the shutdown starts at once and the start then starts nothing; once a
-	 * shutdown has started the request is only logged, since the first trigger wins.
+	 * Requests a clean shutdown now (reason {@link ShutdownReason#REQUESTED}, exit code
+	 * 0). Before the manager's start the shutdown starts at once and the start then
+	 * starts nothing; once a shutdown has started the request is only logged, since the
+	 * first trigger wins.
 	 */
 	public void requestShutdown() {
 		this.component.requestShutdown(Duration.ZERO);
 	}
 
 	/**
-	 * Requests a clean shutdown after the delay; the earliest pending request wins. A request that
-	 * falls due after a shutdown has started is only logged.
+	 * Requests a clean shutdown after the delay; the earliest pending request wins. A
+	 * request that falls due after a shutdown has started is only logged.
 	 * @param delay how long to wait before triggering
 	 */
 	public void requestShutdown(Duration delay) {
@@ -172,35 +182,38 @@ public final class ComponentHandle {
 	}
 
 	/**
-	 * Declares this component's finite work done, so that its end during normal operation is a
-	 * completion rather than a death. Before the manager's start it does the same: the work is
-	 * finished, a process scope closed afterwards completes the component, and a component that
-	 * has not ended is still started. Once the component has been told to stop it has no effect,
-	 * because its end is a completion anyway; once it has ended there is nothing left to mark.
+	 * Declares this component's finite work done, so that its end during normal operation
+	 * is a completion rather than a death. Before the manager's start it does the same:
+	 * the work is finished, a process scope closed afterwards completes the component,
+	 * and a component that has not ended is still started. Once the component has been
+	 * told to stop it has no effect, because its end is a completion anyway; once it has
+	 * ended there is nothing left to mark.
 	 */
 	public void workCompleted() {
 		this.component.workCompleted();
 	}
 
 	/**
-	 * Says which of this component's work is unfinished right now and will be left for a later
-	 * run, such as a batch job stopped between two chunks: each entry names one piece of work and
-	 * its state. Each call replaces the previous list; an empty list says nothing is left. A
-	 * shutdown that ends with entries here is not clean and exits with
-	 * {@link ExitCodes#INCOMPLETE} unless a worse code applies, and its report lists them; so does
-	 * one whose budget cut the component while the entries stood.
-	 * @param work one entry per unfinished piece of work, e.g. {@code "job 'import' execution 7: STOPPED"}
+	 * Says which of this component's work is unfinished right now and will be left for a
+	 * later run, such as a batch job stopped between two chunks: each entry names one
+	 * piece of work and its state. Each call replaces the previous list; an empty list
+	 * says nothing is left. A shutdown that ends with entries here is not clean and exits
+	 * with {@link ExitCodes#INCOMPLETE} unless a worse code applies, and its report lists
+	 * them; so does one whose budget cut the component while the entries stood.
+	 * @param work one entry per unfinished piece of work, e.g.
+	 * {@code "job 'import' execution 7: STOPPED"}
 	 */
 	public void unfinishedWork(List<String> work) {
 		this.component.unfinishedWork(work);
 	}
 
 	/**
-	 * A scope whose close reports this component finished, exactly once: a completion during
-	 * shutdown, a death during normal operation unless {@link #workCompleted()} was called. Later
-	 * closes and later ends are ignored. Meant for try-with-resources around a component's run loop.
-	 * Closed before the manager's start, it ends the component the same way: a completion after
-	 * {@link #workCompleted()}, otherwise a death that starts a shutdown.
+	 * A scope whose close reports this component finished, exactly once: a completion
+	 * during shutdown, a death during normal operation unless {@link #workCompleted()}
+	 * was called. Later closes and later ends are ignored. Meant for try-with-resources
+	 * around a component's run loop. Closed before the manager's start, it ends the
+	 * component the same way: a completion after {@link #workCompleted()}, otherwise a
+	 * death that starts a shutdown.
 	 * @return the scope
 	 */
 	public ProcessScope processScope() {
@@ -208,9 +221,10 @@ public final class ComponentHandle {
 	}
 
 	/**
-	 * Opens a critical section: while one is open the component is not drained, and shutdown waits
-	 * for it within the component's budget. Close it in a finally block or try-with-resources. A
-	 * section opened after the component has ended holds nothing: the outcome is already recorded.
+	 * Opens a critical section: while one is open the component is not drained, and
+	 * shutdown waits for it within the component's budget. Close it in a finally block or
+	 * try-with-resources. A section opened after the component has ended holds nothing:
+	 * the outcome is already recorded.
 	 * @return the open section
 	 */
 	public CriticalSection critical() {
@@ -218,11 +232,13 @@ public final class ComponentHandle {
 	}
 
 	/**
-	 * Names work this component's stop cut short: a call or request cancelled because a grace period,
-	 * a budget or the ceiling ran out. Each makes the shutdown report not clean and is listed in this
-	 * component's {@link ComponentReport#cut()}. Callable from any thread; what is named after the
-	 * shutdown report was made (the ceiling fired) is in no report, so the caller logs it too.
-	 * @param what what was cut, e.g. {@code "test.Drain/Slow (unary, running for 2004 ms)"}
+	 * Names work this component's stop cut short: a call or request cancelled because a
+	 * grace period, a budget or the ceiling ran out. Each makes the shutdown report not
+	 * clean and is listed in this component's {@link ComponentReport#cut()}. Callable
+	 * from any thread; what is named after the shutdown report was made (the ceiling
+	 * fired) is in no report, so the caller logs it too.
+	 * @param what what was cut, e.g.
+	 * {@code "test.Drain/Slow (unary, running for 2004 ms)"}
 	 */
 	public void reportCut(String what) {
 		Objects.requireNonNull(what, "what");
@@ -258,7 +274,9 @@ public final class ComponentHandle {
 		return "ComponentHandle[" + name() + "]";
 	}
 
-	/** A scope ending the component's process when closed; see {@link #processScope()}. */
+	/**
+	 * A scope ending the component's process when closed; see {@link #processScope()}.
+	 */
 	public interface ProcessScope extends AutoCloseable {
 
 		@Override
@@ -266,7 +284,10 @@ public final class ComponentHandle {
 
 	}
 
-	/** An open critical section; see {@link #critical()}. Closing it more than once has no effect. */
+	/**
+	 * An open critical section; see {@link #critical()}. Closing it more than once has no
+	 * effect.
+	 */
 	public interface CriticalSection extends AutoCloseable {
 
 		@Override

@@ -8,8 +8,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Immutable per-component options. Start from {@link #defaults()} and derive with the
- * {@code with…} methods. Combinations are checked when the component is registered, where the
- * component's name is known, so that the error names both the component and the option.
+ * {@code with…} methods. Combinations are checked when the component is registered, where
+ * the component's name is known, so that the error names both the component and the
+ * option.
  */
 public final class ComponentOptions {
 
@@ -17,16 +18,20 @@ public final class ComponentOptions {
 	public static final Duration DEFAULT_OBSERVABILITY_BUDGET = Duration.ofSeconds(1);
 
 	/**
-	 * The longest duration any option of the engine accepts, a component's or the manager's: one
-	 * day, far beyond any useful budget, deadline, delay or ceiling, and small enough that no
-	 * arithmetic on it can overflow during a shutdown.
+	 * The longest duration any option of the engine accepts, a component's or the
+	 * manager's: one day, far beyond any useful budget, deadline, delay or ceiling, and
+	 * small enough that no arithmetic on it can overflow during a shutdown.
 	 */
 	public static final Duration MAX_DURATION = OptionRules.MAX_DURATION;
 
-	/** The highest count any option of the engine accepts (a stall threshold, a number of reports). */
+	/**
+	 * The highest count any option of the engine accepts (a stall threshold, a number of
+	 * reports).
+	 */
 	public static final int MAX_COUNT = OptionRules.MAX_COUNT;
 
-	private static final ComponentOptions DEFAULTS = new ComponentOptions(0, Tier.STANDARD, null, null, 1, false, false);
+	private static final ComponentOptions DEFAULTS = new ComponentOptions(0, Tier.STANDARD, null, null, 1, false,
+			false);
 
 	private final int phase;
 
@@ -53,44 +58,55 @@ public final class ComponentOptions {
 		this.supporting = supporting;
 	}
 
-	/** Phase 0, {@link Tier#STANDARD}, no budget, no liveness deadline, stall threshold 1, not finite. */
+	/**
+	 * Phase 0, {@link Tier#STANDARD}, no budget, no liveness deadline, stall threshold 1,
+	 * not finite.
+	 */
 	public static ComponentOptions defaults() {
 		return DEFAULTS;
 	}
 
 	/** Higher phases are told to stop first and started last. */
 	public ComponentOptions withPhase(int phase) {
-		return new ComponentOptions(phase, this.tier, this.gracefulShutdown, this.livenessDeadline,
-				this.stallThreshold, this.finite, this.supporting);
+		return new ComponentOptions(phase, this.tier, this.gracefulShutdown, this.livenessDeadline, this.stallThreshold,
+				this.finite, this.supporting);
 	}
 
 	public ComponentOptions withTier(Tier tier) {
-		return new ComponentOptions(this.phase, tier, this.gracefulShutdown, this.livenessDeadline,
-				this.stallThreshold, this.finite, this.supporting);
-	}
-
-	/** How long the component may take to drain once told to stop; {@code null} for no budget. */
-	public ComponentOptions withGracefulShutdown(@Nullable Duration gracefulShutdown) {
-		return new ComponentOptions(this.phase, this.tier, gracefulShutdown, this.livenessDeadline,
-				this.stallThreshold, this.finite, this.supporting);
-	}
-
-	/** The longest gap allowed between heartbeats; {@code null} for no health monitoring. */
-	public ComponentOptions withLivenessDeadline(@Nullable Duration livenessDeadline) {
-		return new ComponentOptions(this.phase, this.tier, this.gracefulShutdown, livenessDeadline,
-				this.stallThreshold, this.finite, this.supporting);
-	}
-
-	/** How many consecutive stalled polls it takes to declare the component stalled (≥ 1). */
-	public ComponentOptions withStallThreshold(int stallThreshold) {
-		return new ComponentOptions(this.phase, this.tier, this.gracefulShutdown, this.livenessDeadline,
-				stallThreshold, this.finite, this.supporting);
+		return new ComponentOptions(this.phase, tier, this.gracefulShutdown, this.livenessDeadline, this.stallThreshold,
+				this.finite, this.supporting);
 	}
 
 	/**
-	 * Declares the component's work finite. When every standard component has completed its work
-	 * the manager shuts down on its own with reason {@link ShutdownReason#COMPLETED}; that
-	 * automatic completion is active only if at least one component is finite.
+	 * How long the component may take to drain once told to stop; {@code null} for no
+	 * budget.
+	 */
+	public ComponentOptions withGracefulShutdown(@Nullable Duration gracefulShutdown) {
+		return new ComponentOptions(this.phase, this.tier, gracefulShutdown, this.livenessDeadline, this.stallThreshold,
+				this.finite, this.supporting);
+	}
+
+	/**
+	 * The longest gap allowed between heartbeats; {@code null} for no health monitoring.
+	 */
+	public ComponentOptions withLivenessDeadline(@Nullable Duration livenessDeadline) {
+		return new ComponentOptions(this.phase, this.tier, this.gracefulShutdown, livenessDeadline, this.stallThreshold,
+				this.finite, this.supporting);
+	}
+
+	/**
+	 * How many consecutive stalled polls it takes to declare the component stalled (≥ 1).
+	 */
+	public ComponentOptions withStallThreshold(int stallThreshold) {
+		return new ComponentOptions(this.phase, this.tier, this.gracefulShutdown, this.livenessDeadline, stallThreshold,
+				this.finite, this.supporting);
+	}
+
+	/**
+	 * Declares the component's work finite. When every standard component has completed
+	 * its work the manager shuts down on its own with reason
+	 * {@link ShutdownReason#COMPLETED}; that automatic completion is active only if at
+	 * least one component is finite.
 	 */
 	public ComponentOptions withFinite(boolean finite) {
 		return new ComponentOptions(this.phase, this.tier, this.gracefulShutdown, this.livenessDeadline,
@@ -98,10 +114,11 @@ public final class ComponentOptions {
 	}
 
 	/**
-	 * Declares the component a supporting one: it serves the components that do the work (an
-	 * executor, a scheduler, a listener container, a web server), so it neither holds back nor
-	 * triggers the automatic {@link ShutdownReason#COMPLETED completed} shutdown. It is stopped by
-	 * every shutdown as usual. A supporting component cannot be finite.
+	 * Declares the component a supporting one: it serves the components that do the work
+	 * (an executor, a scheduler, a listener container, a web server), so it neither holds
+	 * back nor triggers the automatic {@link ShutdownReason#COMPLETED completed}
+	 * shutdown. It is stopped by every shutdown as usual. A supporting component cannot
+	 * be finite.
 	 */
 	public ComponentOptions withSupporting(boolean supporting) {
 		return new ComponentOptions(this.phase, this.tier, this.gracefulShutdown, this.livenessDeadline,
@@ -132,12 +149,18 @@ public final class ComponentOptions {
 		return this.finite;
 	}
 
-	/** Whether it serves the components that do the work; see {@link #withSupporting(boolean)}. */
+	/**
+	 * Whether it serves the components that do the work; see
+	 * {@link #withSupporting(boolean)}.
+	 */
 	public boolean supporting() {
 		return this.supporting;
 	}
 
-	/** The budget the drain applies: the configured one, or 1 s for observability, else none. */
+	/**
+	 * The budget the drain applies: the configured one, or 1 s for observability, else
+	 * none.
+	 */
 	Optional<Duration> effectiveBudget() {
 		if (this.gracefulShutdown == null && this.tier == Tier.OBSERVABILITY) {
 			return Optional.of(DEFAULT_OBSERVABILITY_BUDGET);

@@ -8,10 +8,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What follows from a component's outcome: the listeners hear of it first; a death starts a
- * shutdown (for an advisory component only its own failure signal does); and when every standard
- * component that does the work (not a supporting one) has completed finite work, the application
- * shuts down on its own if any component is declared finite, or says how to make it do so if none is.
+ * What follows from a component's outcome: the listeners hear of it first; a death starts
+ * a shutdown (for an advisory component only its own failure signal does); and when every
+ * standard component that does the work (not a supporting one) has completed finite work,
+ * the application shuts down on its own if any component is declared finite, or says how
+ * to make it do so if none is.
  */
 final class ComponentOutcomes implements ComponentEvents {
 
@@ -41,7 +42,8 @@ final class ComponentOutcomes implements ComponentEvents {
 	public void settled(Component component, @Nullable ShutdownReason reason, String detail) {
 		this.listeners.componentEnded(component.report());
 		if (reason != null) {
-			// An advisory component's stall or death is an observation; its own failure signal, or its
+			// An advisory component's stall or death is an observation; its own failure
+			// signal, or its
 			// failed start, is a decision.
 			boolean decides = component.tier() != Tier.ADVISORY || reason == ShutdownReason.FAILURE
 					|| reason == ShutdownReason.START_FAILED;
@@ -77,7 +79,10 @@ final class ComponentOutcomes implements ComponentEvents {
 		}
 	}
 
-	/** Standard components count for automatic completion; supporting ones only serve them. */
+	/**
+	 * Standard components count for automatic completion; supporting ones only serve
+	 * them.
+	 */
 	private static boolean doesWork(Component component) {
 		return component.tier() == Tier.STANDARD && !component.options().supporting();
 	}

@@ -12,9 +12,10 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiFunction;
 
 /**
- * What is registered before the start: components, shutdown handlers, final actions, closing and
- * last steps, and late listeners. Names stay unique and registration after the start is refused,
- * so what the start launched is what a shutdown later drains; the sequence walks a frozen copy.
+ * What is registered before the start: components, shutdown handlers, final actions,
+ * closing and last steps, and late listeners. Names stay unique and registration after
+ * the start is refused, so what the start launched is what a shutdown later drains; the
+ * sequence walks a frozen copy.
  */
 final class ComponentRegistry {
 
@@ -45,8 +46,10 @@ final class ComponentRegistry {
 	}
 
 	/**
-	 * Resolves and validates the component's options, then registers what the factory makes of them.
-	 * @throws IllegalArgumentException for a blank or duplicate name or an invalid option combination
+	 * Resolves and validates the component's options, then registers what the factory
+	 * makes of them.
+	 * @throws IllegalArgumentException for a blank or duplicate name or an invalid option
+	 * combination
 	 */
 	Component add(String name, ComponentOptions declared, Factory factory) {
 		if (name == null || name.isBlank()) {
@@ -60,8 +63,8 @@ final class ComponentRegistry {
 		try {
 			checkNotStarted("register component '" + name + "'");
 			if (this.byName.containsKey(name)) {
-				throw new IllegalArgumentException("Component '" + name + "': name is already registered; "
-						+ "component names must be unique");
+				throw new IllegalArgumentException(
+						"Component '" + name + "': name is already registered; " + "component names must be unique");
 			}
 			Component component = factory.create(options, this.byName.size());
 			this.byName.put(name, component);
@@ -119,7 +122,8 @@ final class ComponentRegistry {
 
 	/**
 	 * Closes registration.
-	 * @return every component in start order: ascending phase, registration order within a phase
+	 * @return every component in start order: ascending phase, registration order within
+	 * a phase
 	 * @throws IllegalStateException if already started
 	 */
 	List<Component> closeForStart() {

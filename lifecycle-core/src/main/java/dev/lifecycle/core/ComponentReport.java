@@ -12,15 +12,15 @@ import java.util.List;
  * @param outcome how it ended
  * @param duration from the moment it was told to stop to its end; zero if it ended before
  * @param cut the work its stop cut short, each named: what the component told
- * {@link ComponentHandle#reportCut(String)} (a call cancelled when a grace period or its budget ran
- * out, for example), and, when the global ceiling found it still at work, each thread the ceiling
- * cut with what it did for it ({@code cut by the global ceiling: thread "http-nio-8080-exec-1"
- * opened a critical section still open after 2004 ms}); any makes the shutdown report not clean.
- * The client of such work saw it fail; unlike {@link ShutdownReport#unfinishedWork()} it names
- * nothing the service itself resumes
+ * {@link ComponentHandle#reportCut(String)} (a call cancelled when a grace period or its
+ * budget ran out, for example), and, when the global ceiling found it still at work, each
+ * thread the ceiling cut with what it did for it
+ * ({@code cut by the global ceiling: thread "http-nio-8080-exec-1"
+ * opened a critical section still open after 2004 ms}); any makes the shutdown report not
+ * clean. The client of such work saw it fail; unlike
+ * {@link ShutdownReport#unfinishedWork()} it names nothing the service itself resumes
  */
-public record ComponentReport(String name, Tier tier, int phase, Outcome outcome, Duration duration,
-		List<String> cut) {
+public record ComponentReport(String name, Tier tier, int phase, Outcome outcome, Duration duration, List<String> cut) {
 
 	/** A report of a component whose stop cut nothing short. */
 	public ComponentReport(String name, Tier tier, int phase, Outcome outcome, Duration duration) {

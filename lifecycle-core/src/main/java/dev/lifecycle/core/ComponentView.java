@@ -5,8 +5,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A live, read-only view of one registered component, for health contributors, endpoints and
- * gauges. Every method is cheap and safe to call from any thread.
+ * A live, read-only view of one registered component, for health contributors, endpoints
+ * and gauges. Every method is cheap and safe to call from any thread.
  */
 public interface ComponentView {
 
@@ -24,15 +24,17 @@ public interface ComponentView {
 	HealthStatus healthStatus();
 
 	/**
-	 * Time since the last heartbeat the monitor observed, measured at poll granularity; empty when
-	 * the component is unmonitored or has never reported.
+	 * Time since the last heartbeat the monitor observed, measured at poll granularity;
+	 * empty when the component is unmonitored or has never reported.
 	 */
 	Optional<Duration> heartbeatAge();
 
 	/** Critical sections open right now. */
 	int openCriticalSections();
 
-	/** Extra detail: for a critical executor {@code queueDepth} and {@code activeCount}. */
+	/**
+	 * Extra detail: for a critical executor {@code queueDepth} and {@code activeCount}.
+	 */
 	Map<String, Object> details();
 
 }

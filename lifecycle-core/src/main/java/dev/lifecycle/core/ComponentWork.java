@@ -4,8 +4,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What the component runs: nothing of its own (code holding the handle), an active loop, passive
- * start and stop callbacks, or a critical executor.
+ * What the component runs: nothing of its own (code holding the handle), an active loop,
+ * passive start and stop callbacks, or a critical executor.
  */
 interface ComponentWork {
 
@@ -75,7 +75,8 @@ interface ComponentWork {
 
 			@Override
 			public Set<Thread> threads(boolean stopRequested) {
-				// Told to stop or not, its work running when the ceiling fires is what was cut.
+				// Told to stop or not, its work running when the ceiling fires is what
+				// was cut.
 				return passive.threads();
 			}
 

@@ -10,9 +10,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * An executor registered as a component. Until its phase is told to stop it hands tasks to the
- * delegate; at stop it stops the delegate taking new tasks and waits for every accepted one. A task
- * submitted after that runs on the submitting thread, so no work is silently dropped (caller-runs).
+ * An executor registered as a component. Until its phase is told to stop it hands tasks
+ * to the delegate; at stop it stops the delegate taking new tasks and waits for every
+ * accepted one. A task submitted after that runs on the submitting thread, so no work is
+ * silently dropped (caller-runs).
  */
 final class CriticalExecutor extends AbstractExecutorService {
 
@@ -41,7 +42,8 @@ final class CriticalExecutor extends AbstractExecutorService {
 			this.delegate.execute(() -> runTracked(task));
 		}
 		catch (RejectedExecutionException ex) {
-			// Lost the race with stop: the delegate no longer accepts, so the caller runs it.
+			// Lost the race with stop: the delegate no longer accepts, so the caller runs
+			// it.
 			this.queued.decrementAndGet();
 			task.run();
 		}
@@ -66,7 +68,8 @@ final class CriticalExecutor extends AbstractExecutorService {
 		this.stopped = true;
 		this.delegate.shutdown();
 		while (!this.delegate.awaitTermination(1, TimeUnit.SECONDS)) {
-			// Keep waiting: the component's budget, enforced by the sequence, bounds this.
+			// Keep waiting: the component's budget, enforced by the sequence, bounds
+			// this.
 		}
 	}
 

@@ -10,15 +10,15 @@ import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Everything a {@link LifecycleManager.Builder} was told, checked once and then fixed: a settings
- * record that exists is valid, so no part of the engine checks a setting again.
+ * Everything a {@link LifecycleManager.Builder} was told, checked once and then fixed: a
+ * settings record that exists is valid, so no part of the engine checks a setting again.
  *
  * @param serviceName the {@code service_name} label
  * @param globalShutdownTimeout the ceiling on the sequence
  * @param healthPollInterval how often the health monitor polls
  * @param drainDelay the longest drain delay
- * @param drainQuietPeriod ends the drain delay early once traffic is quiet this long; {@code null}
- * for a fixed delay
+ * @param drainQuietPeriod ends the drain delay early once traffic is quiet this long;
+ * {@code null} for a fixed delay
  * @param drainMinimum the shortest adaptive drain
  * @param preStopFile the file whose appearance triggers a shutdown, or {@code null}
  * @param runMarker the run marker, or {@code null}
@@ -49,14 +49,15 @@ record EngineSettings(String serviceName, Duration globalShutdownTimeout, Durati
 		OptionRules.period(null, "healthPollInterval", healthPollInterval);
 		OptionRules.notNegative(null, "drainDelay", drainDelay);
 		if (drainDelay.compareTo(globalShutdownTimeout) >= 0) {
-			throw new InvalidOptionException(null, "drainDelay", InvalidOptionException.Kind.CONFLICT, null, "(" + drainDelay
-					+ ") must be shorter than globalShutdownTimeout (" + globalShutdownTimeout + "), which bounds it");
+			throw new InvalidOptionException(null, "drainDelay", InvalidOptionException.Kind.CONFLICT, null,
+					"(" + drainDelay + ") must be shorter than globalShutdownTimeout (" + globalShutdownTimeout
+							+ "), which bounds it");
 		}
 		if (drainQuietPeriod != null && !drainDelay.isZero()) {
 			OptionRules.positive(null, "drainQuietPeriod", drainQuietPeriod);
 			if (drainMinimum.isNegative() || drainMinimum.compareTo(drainDelay) > 0) {
-				throw new InvalidOptionException(null, "drainMinimum", InvalidOptionException.Kind.CONFLICT, null, "(" + drainMinimum
-						+ ") must be between 0 and drainDelay (" + drainDelay + ")");
+				throw new InvalidOptionException(null, "drainMinimum", InvalidOptionException.Kind.CONFLICT, null,
+						"(" + drainMinimum + ") must be between 0 and drainDelay (" + drainDelay + ")");
 			}
 		}
 		OptionRules.count(null, "shutdownReports", shutdownReports, 0);

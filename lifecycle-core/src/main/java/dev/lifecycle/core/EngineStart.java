@@ -8,9 +8,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The start, run once: closes registration, reports the previous run, starts the health monitor
- * and the pre-stop watcher, then each component in phase order. A trigger that came first wins:
- * nothing starts after it, so no component runs that the sequence has already settled.
+ * The start, run once: closes registration, reports the previous run, starts the health
+ * monitor and the pre-stop watcher, then each component in phase order. A trigger that
+ * came first wins: nothing starts after it, so no component runs that the sequence has
+ * already settled.
  */
 final class EngineStart {
 
@@ -46,16 +47,18 @@ final class EngineStart {
 	}
 
 	/**
-	 * @throws IllegalStateException if already started, or if a start callback threw (the engine is
-	 * then shutting down)
+	 * @throws IllegalStateException if already started, or if a start callback threw (the
+	 * engine is then shutting down)
 	 */
 	void run() {
 		List<Component> ordered = this.registry.closeForStart();
 		this.records.openAtStart(this.triggers.isInitiated());
 		this.records.announcePreviousRun();
 		if (this.triggers.isInitiated()) {
-			// A signal arrived between the application's first beans and this start, and the
-			// sequence has already settled every component: nothing may start, and the engine's
+			// A signal arrived between the application's first beans and this start, and
+			// the
+			// sequence has already settled every component: nothing may start, and the
+			// engine's
 			// threads may already be gone.
 			logger.info("Lifecycle: the shutdown began before the start; no component starts");
 			return;
@@ -69,8 +72,9 @@ final class EngineStart {
 		Path file = this.settings.preStopFile();
 		if (watcher != null && file != null) {
 			watcher.removeStaleFile();
-			this.threads.newThread("lifecycle-prestop", () -> watcher.run(() -> this.triggers
-				.fire(ShutdownReason.PRESTOP, TriggerSource.PRESTOP.label(), file.toString()))).start();
+			this.threads.newThread("lifecycle-prestop", () -> watcher
+				.run(() -> this.triggers.fire(ShutdownReason.PRESTOP, TriggerSource.PRESTOP.label(), file.toString())))
+				.start();
 		}
 		for (Component component : ordered) {
 			if (this.triggers.isInitiated()) {
@@ -84,11 +88,13 @@ final class EngineStart {
 				throw new IllegalStateException("Lifecycle: component '" + component.name() + "' failed to start", ex);
 			}
 		}
-		logger.info("Lifecycle: started {} component(s) for service '{}'", ordered.size(),
-				this.settings.serviceName());
+		logger.info("Lifecycle: started {} component(s) for service '{}'", ordered.size(), this.settings.serviceName());
 	}
 
-	/** One health-monitor cycle, for tests and benchmarks that drive the monitor themselves. */
+	/**
+	 * One health-monitor cycle, for tests and benchmarks that drive the monitor
+	 * themselves.
+	 */
 	void pollHealth() {
 		HealthMonitor monitor = this.healthMonitor;
 		if (monitor != null) {

@@ -8,10 +8,10 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Every thread the engine uses, all made by the one {@link ThreadFactory} the manager was built
- * with (platform daemon threads by default; virtual threads when an integration passes them).
- * Each thread is named after the work it does, so thread dumps and the ceiling's diagnostics say
- * whose work it is.
+ * Every thread the engine uses, all made by the one {@link ThreadFactory} the manager was
+ * built with (platform daemon threads by default; virtual threads when an integration
+ * passes them). Each thread is named after the work it does, so thread dumps and the
+ * ceiling's diagnostics say whose work it is.
  */
 final class EngineThreads {
 
@@ -22,8 +22,9 @@ final class EngineThreads {
 	private final ScheduledThreadPoolExecutor scheduler;
 
 	/**
-	 * Runs passive stops and executor drains. Pooled because a phase of many components would
-	 * otherwise start as many threads at once; later phases reuse the threads of earlier ones.
+	 * Runs passive stops and executor drains. Pooled because a phase of many components
+	 * would otherwise start as many threads at once; later phases reuse the threads of
+	 * earlier ones.
 	 */
 	private final ThreadPoolExecutor stopWorkers;
 
@@ -35,7 +36,10 @@ final class EngineThreads {
 				(task) -> newThread(IDLE_STOP_WORKER, task));
 	}
 
-	/** The default: platform threads, daemon so that a stuck component never keeps the JVM alive. */
+	/**
+	 * The default: platform threads, daemon so that a stuck component never keeps the JVM
+	 * alive.
+	 */
 	static ThreadFactory defaultFactory() {
 		return (task) -> {
 			Thread thread = new Thread(task);
@@ -77,8 +81,9 @@ final class EngineThreads {
 	}
 
 	/**
-	 * Ends the pools. Stop workers are not interrupted: a stop that overran its budget keeps its
-	 * thread until it returns. Called last, possibly on the scheduler's own thread.
+	 * Ends the pools. Stop workers are not interrupted: a stop that overran its budget
+	 * keeps its thread until it returns. Called last, possibly on the scheduler's own
+	 * thread.
 	 */
 	void shutdown() {
 		this.stopWorkers.shutdown();

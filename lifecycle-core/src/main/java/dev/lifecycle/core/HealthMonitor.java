@@ -9,15 +9,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Judges the components that have a liveness deadline, every poll interval. Stalled means a
- * heartbeat older than the deadline, or an unhealthy report not yet ended by a heartbeat;
- * {@code stallThreshold} stalled polls in a row make a standard component {@link Outcome#DIED
- * died} at once (which starts a shutdown with reason {@code stalled}) and only flip an advisory
- * one's health. Components that have ended or were told to stop are no longer judged.
+ * Judges the components that have a liveness deadline, every poll interval. Stalled means
+ * a heartbeat older than the deadline, or an unhealthy report not yet ended by a
+ * heartbeat; {@code stallThreshold} stalled polls in a row make a standard component
+ * {@link Outcome#DIED died} at once (which starts a shutdown with reason {@code stalled})
+ * and only flip an advisory one's health. Components that have ended or were told to stop
+ * are no longer judged.
  *
- * <p>Between polls it advances the {@link CoarseClock} heartbeats are stamped with,
- * {@value #TICKS_PER_POLL} times per interval: a stall is found no later than one poll interval
- * after the deadline has passed, and never before the deadline less one tick.
+ * <p>
+ * Between polls it advances the {@link CoarseClock} heartbeats are stamped with,
+ * {@value #TICKS_PER_POLL} times per interval: a stall is found no later than one poll
+ * interval after the deadline has passed, and never before the deadline less one tick.
  */
 final class HealthMonitor {
 
@@ -48,7 +50,8 @@ final class HealthMonitor {
 			return;
 		}
 		long period = interval.toNanos();
-		threads.scheduleAtFixedRate(this.clock::advance, Math.max(TimeUnit.MILLISECONDS.toNanos(1), period / TICKS_PER_POLL));
+		threads.scheduleAtFixedRate(this.clock::advance,
+				Math.max(TimeUnit.MILLISECONDS.toNanos(1), period / TICKS_PER_POLL));
 		threads.scheduleAtFixedRate(this::pollSafely, period);
 	}
 

@@ -12,10 +12,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What is in flight for one component right now: the thread running the component's own code for
- * the engine, and its open critical sections with the threads that opened them. The component's
- * end waits for the sections; the diagnostics of a budget or ceiling overrun name the threads.
- * Every method is safe to call from any thread.
+ * What is in flight for one component right now: the thread running the component's own
+ * code for the engine, and its open critical sections with the threads that opened them.
+ * The component's end waits for the sections; the diagnostics of a budget or ceiling
+ * overrun name the threads. Every method is safe to call from any thread.
  */
 final class InFlightWork {
 
@@ -24,13 +24,16 @@ final class InFlightWork {
 	/** The critical sections open now, each with the thread that opened it. */
 	private final Set<OpenSection> openSections = ConcurrentHashMap.newKeySet();
 
-	/** Told when a critical section closes, so an ended component can complete once the last one has. */
+	/**
+	 * Told when a critical section closes, so an ended component can complete once the
+	 * last one has.
+	 */
 	private final Runnable sectionClosed;
 
 	/**
-	 * The thread running the component's own code for the engine (its loop, its stop callback or
-	 * its process scope) while it does; cleared when that code returns, so that a pooled engine
-	 * thread gone idle is never named as the one at work.
+	 * The thread running the component's own code for the engine (its loop, its stop
+	 * callback or its process scope) while it does; cleared when that code returns, so
+	 * that a pooled engine thread gone idle is never named as the one at work.
 	 */
 	private volatile @Nullable BusyThread thread;
 
@@ -71,10 +74,10 @@ final class InFlightWork {
 	}
 
 	/**
-	 * The threads at work for the component right now, each with what it does for it: the thread
-	 * running its own code for the engine, the threads its work names (a passive component's, an
-	 * executor's tasks), and each thread that opened a critical section still open (a request
-	 * thread inside {@code critical()}).
+	 * The threads at work for the component right now, each with what it does for it: the
+	 * thread running its own code for the engine, the threads its work names (a passive
+	 * component's, an executor's tasks), and each thread that opened a critical section
+	 * still open (a request thread inside {@code critical()}).
 	 */
 	List<BusyThread> busyThreads(ComponentWork work, boolean stopRequested) {
 		Map<Thread, String> roles = new LinkedHashMap<>();
@@ -87,7 +90,8 @@ final class InFlightWork {
 		}
 		Map<Thread, long[]> sections = new LinkedHashMap<>();
 		for (OpenSection section : this.openSections) {
-			long[] countAndOldest = sections.computeIfAbsent(section.opener, (thread) -> new long[] { 0, Long.MAX_VALUE });
+			long[] countAndOldest = sections.computeIfAbsent(section.opener,
+					(thread) -> new long[] { 0, Long.MAX_VALUE });
 			countAndOldest[0]++;
 			countAndOldest[1] = Math.min(countAndOldest[1], section.openedAt);
 		}
@@ -104,7 +108,10 @@ final class InFlightWork {
 		return busy;
 	}
 
-	/** An open critical section and the thread that opened it; the set's removal closes it once. */
+	/**
+	 * An open critical section and the thread that opened it; the set's removal closes it
+	 * once.
+	 */
 	private final class OpenSection implements ComponentHandle.CriticalSection {
 
 		private final Thread opener;

@@ -3,11 +3,11 @@ package dev.lifecycle.core;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An option the engine rejects, with the option's name (and the component's, for a component
- * option), the {@link Kind kind} of the problem and, for a value out of range, the limit it
- * crossed, all kept apart from the message, so an integration can report it against its own
- * setting (a property, an annotation attribute) instead of checking the same rule again or reading
- * the message.
+ * An option the engine rejects, with the option's name (and the component's, for a
+ * component option), the {@link Kind kind} of the problem and, for a value out of range,
+ * the limit it crossed, all kept apart from the message, so an integration can report it
+ * against its own setting (a property, an annotation attribute) instead of checking the
+ * same rule again or reading the message.
  */
 public final class InvalidOptionException extends IllegalArgumentException {
 
@@ -33,7 +33,9 @@ public final class InvalidOptionException extends IllegalArgumentException {
 		this.problem = problem;
 	}
 
-	/** An option whose value is unusable as set (a path that holds something else, say). */
+	/**
+	 * An option whose value is unusable as set (a path that holds something else, say).
+	 */
 	InvalidOptionException(@Nullable String component, String option, String problem) {
 		this(component, option, Kind.INVALID, null, problem);
 	}
@@ -58,9 +60,9 @@ public final class InvalidOptionException extends IllegalArgumentException {
 	}
 
 	/**
-	 * For {@link Kind#TOO_SMALL} and {@link Kind#TOO_LARGE}, the least or greatest value the option
-	 * accepts, written as a Spring Boot property value is ({@code 1ms}, {@code 24h}, {@code 10000});
-	 * otherwise {@code null}.
+	 * For {@link Kind#TOO_SMALL} and {@link Kind#TOO_LARGE}, the least or greatest value
+	 * the option accepts, written as a Spring Boot property value is ({@code 1ms},
+	 * {@code 24h}, {@code 10000}); otherwise {@code null}.
 	 */
 	public @Nullable String limit() {
 		return this.limit;

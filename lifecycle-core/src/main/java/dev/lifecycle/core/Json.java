@@ -8,15 +8,18 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The little JSON the shutdown report needs, so the engine keeps depending on the JDK alone:
- * writes maps, lists, strings, numbers, booleans and nulls; reads them back into the same types
- * (numbers as {@link Long} or {@link Double}). Not a general-purpose parser: it rejects anything
- * malformed, cut short or nested deeper than a report ever is with an
- * {@link IllegalArgumentException}, and never fails in any other way.
+ * The little JSON the shutdown report needs, so the engine keeps depending on the JDK
+ * alone: writes maps, lists, strings, numbers, booleans and nulls; reads them back into
+ * the same types (numbers as {@link Long} or {@link Double}). Not a general-purpose
+ * parser: it rejects anything malformed, cut short or nested deeper than a report ever is
+ * with an {@link IllegalArgumentException}, and never fails in any other way.
  */
 final class Json {
 
-	/** Deeper than any report nests; deeper input is rejected rather than risking the stack. */
+	/**
+	 * Deeper than any report nests; deeper input is rejected rather than risking the
+	 * stack.
+	 */
 	static final int MAX_DEPTH = 16;
 
 	private Json() {
@@ -97,8 +100,9 @@ final class Json {
 	}
 
 	/**
-	 * The string value of a top-level object's first member when it has this name, whatever the
-	 * whitespace; {@code null} for anything else, including text cut short after that member.
+	 * The string value of a top-level object's first member when it has this name,
+	 * whatever the whitespace; {@code null} for anything else, including text cut short
+	 * after that member.
 	 */
 	static @Nullable String firstMember(String text, String name) {
 		try {
@@ -241,7 +245,8 @@ final class Json {
 
 		private Number number() {
 			int start = this.position;
-			while (this.position < this.text.length() && "+-0123456789.eE".indexOf(this.text.charAt(this.position)) >= 0) {
+			while (this.position < this.text.length()
+					&& "+-0123456789.eE".indexOf(this.text.charAt(this.position)) >= 0) {
 				this.position++;
 			}
 			String number = this.text.substring(start, this.position);

@@ -4,10 +4,11 @@ import java.util.EnumSet;
 import java.util.Set;
 
 /**
- * The engine's own state of a component, the one behind its atomic reference: every move is checked
- * against this table, so exactly one outcome is ever recorded. Outside the engine each state shows as
- * the {@link ComponentState} a user can observe ({@link #shown()}): the two that only the engine
- * needs to tell apart, {@link #WORK_COMPLETED} and {@link #ENDING}, show as {@code RUNNING} and
+ * The engine's own state of a component, the one behind its atomic reference: every move
+ * is checked against this table, so exactly one outcome is ever recorded. Outside the
+ * engine each state shows as the {@link ComponentState} a user can observe
+ * ({@link #shown()}): the two that only the engine needs to tell apart,
+ * {@link #WORK_COMPLETED} and {@link #ENDING}, show as {@code RUNNING} and
  * {@code STOPPING}.
  *
  * <pre>
@@ -21,8 +22,9 @@ import java.util.Set;
  * COMPLETED, TIMEOUT, DIED: terminal
  * </pre>
  *
- * A failure signal, a stall verdict or a throw moves any non-terminal state to {@link #DIED} at
- * once; only the sequence's budget or the global ceiling moves one to {@link #TIMEOUT}.
+ * A failure signal, a stall verdict or a throw moves any non-terminal state to
+ * {@link #DIED} at once; only the sequence's budget or the global ceiling moves one to
+ * {@link #TIMEOUT}.
  */
 enum LifeState {
 
@@ -33,8 +35,8 @@ enum LifeState {
 	RUNNING(ComponentState.RUNNING),
 
 	/**
-	 * Has declared its finite work done, while running or before the manager started it: its end
-	 * will be a completion.
+	 * Has declared its finite work done, while running or before the manager started it:
+	 * its end will be a completion.
 	 */
 	WORK_COMPLETED(ComponentState.RUNNING),
 

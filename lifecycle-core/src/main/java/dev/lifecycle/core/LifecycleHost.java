@@ -1,10 +1,11 @@
 package dev.lifecycle.core;
 
 /**
- * What only the host that runs the engine inside a process tells it: the requests its server
- * served, and that a second signal forces the exit. In a Spring application the Spring layer is
- * the host and the only caller; a program that runs the engine without Spring is its own host.
- * These calls are kept off {@link LifecycleManager} so that the code of components never sees them.
+ * What only the host that runs the engine inside a process tells it: the requests its
+ * server served, and that a second signal forces the exit. In a Spring application the
+ * Spring layer is the host and the only caller; a program that runs the engine without
+ * Spring is its own host. These calls are kept off {@link LifecycleManager} so that the
+ * code of components never sees them.
  */
 public interface LifecycleHost {
 
@@ -14,33 +15,37 @@ public interface LifecycleHost {
 	}
 
 	/**
-	 * Records that a request arrived: an uncontended counter increment, no clock read. Only the
-	 * adaptive drain uses it, to end the drain delay once traffic has gone quiet.
+	 * Records that a request arrived: an uncontended counter increment, no clock read.
+	 * Only the adaptive drain uses it, to end the drain delay once traffic has gone
+	 * quiet.
 	 */
 	void recordActivity();
 
 	/**
-	 * Records that a request failed (a 5xx, or failed by the server). Only failures after the
-	 * trigger count, in {@link ShutdownReport#failedRequests()}: earlier ones are not the shutdown's.
+	 * Records that a request failed (a 5xx, or failed by the server). Only failures after
+	 * the trigger count, in {@link ShutdownReport#failedRequests()}: earlier ones are not
+	 * the shutdown's.
 	 */
 	void recordFailedRequest();
 
 	/**
-	 * Records that a second signal forces the exit before the sequence finished: the listeners hear
-	 * of it, so the report on disk says {@code forced} before this returns, and the run marker stays;
-	 * a sequence that ends after this call no longer changes the records. If the sequence had
-	 * already ended, nothing is recorded and its report's exit code is returned.
-	 * @return {@link ExitCodes#FORCED}, or the finished report's exit code, for the caller to exit
-	 * with at once
+	 * Records that a second signal forces the exit before the sequence finished: the
+	 * listeners hear of it, so the report on disk says {@code forced} before this
+	 * returns, and the run marker stays; a sequence that ends after this call no longer
+	 * changes the records. If the sequence had already ended, nothing is recorded and its
+	 * report's exit code is returned.
+	 * @return {@link ExitCodes#FORCED}, or the finished report's exit code, for the
+	 * caller to exit with at once
 	 */
 	int forceExit();
 
 	/**
-	 * Records that the host halts the process with {@link ExitCodes#CEILING} because it was still
-	 * alive after the global ceiling, held by what ran after the sequence: the report on disk then
-	 * says {@code ceiling}, exit code 129 and not clean, with what held the process, even if the
-	 * sequence had finished cleanly. Nothing is recorded before a shutdown began or after a forced
-	 * exit. Returns within a fraction of a second.
+	 * Records that the host halts the process with {@link ExitCodes#CEILING} because it
+	 * was still alive after the global ceiling, held by what ran after the sequence: the
+	 * report on disk then says {@code ceiling}, exit code 129 and not clean, with what
+	 * held the process, even if the sequence had finished cleanly. Nothing is recorded
+	 * before a shutdown began or after a forced exit. Returns within a fraction of a
+	 * second.
 	 * @param heldBy what held the process, e.g. the threads still at work
 	 */
 	void recordHalt(String heldBy);

@@ -14,11 +14,12 @@ import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The engine's front door: register components and shutdown work, {@link #start()}, and the first
- * trigger runs the one shutdown sequence, bounded by the global ceiling, whose
+ * The engine's front door: register components and shutdown work, {@link #start()}, and
+ * the first trigger runs the one shutdown sequence, bounded by the global ceiling, whose
  * {@link ShutdownReport} ends the engine's life. It tells what it does only to
- * {@link LifecycleListener}s, so a host observes the engine without reaching into it. What it
- * guarantees, and what each setting means, is in the manual ({@code docs/concepts.md}).
+ * {@link LifecycleListener}s, so a host observes the engine without reaching into it.
+ * What it guarantees, and what each setting means, is in the manual
+ * ({@code docs/concepts.md}).
  */
 public final class LifecycleManager {
 
@@ -55,42 +56,55 @@ public final class LifecycleManager {
 		PreStopWatcher watcher = (preStopFile != null) ? new PreStopWatcher(preStopFile) : null;
 		this.registry = new ComponentRegistry(settings.optionsResolver(), listeners);
 		this.termination = new Termination(this.records, watcher, listeners, this.threads);
-		this.triggers = new Triggers(listeners, new SequenceLauncher(settings, this.registry, this.threads, listeners,
-				this.traffic, this.termination));
+		this.triggers = new Triggers(listeners,
+				new SequenceLauncher(settings, this.registry, this.threads, listeners, this.traffic, this.termination));
 		this.outcomes = new ComponentOutcomes(listeners, this.registry, this.threads, this.triggers);
 		this.start = new EngineStart(settings, this.registry, this.records, this.triggers, watcher, this.threads,
 				this.clock);
 	}
 
-	/** Starts building a manager for the service of this name, the {@code service_name} label. */
+	/**
+	 * Starts building a manager for the service of this name, the {@code service_name}
+	 * label.
+	 */
 	public static Builder builder(String serviceName) {
 		return new Builder(serviceName);
 	}
 
-	// ---- registration, refused after the start; a duplicate name or invalid options throw -------
+	// ---- registration, refused after the start; a duplicate name or invalid options
+	// throw -------
 
-	/** Registers a component whose code runs on threads of its own, until its process scope closes. */
+	/**
+	 * Registers a component whose code runs on threads of its own, until its process
+	 * scope closes.
+	 */
 	public ComponentHandle register(String name, ComponentOptions options) {
 		return add(name, options, ComponentWork.NONE).handle();
 	}
 
-	/** Registers a component run on an engine thread from {@link #start()}; returning or throwing ends it. */
+	/**
+	 * Registers a component run on an engine thread from {@link #start()}; returning or
+	 * throwing ends it.
+	 */
 	public ComponentHandle registerActive(String name, ComponentOptions options, ActiveComponent component) {
 		Objects.requireNonNull(component, "component");
 		return add(name, options, ComponentWork.active(component, this.threads)).handle();
 	}
 
-	/** Registers a component with start and stop callbacks; the return of its stop callback ends it. */
+	/**
+	 * Registers a component with start and stop callbacks; the return of its stop
+	 * callback ends it.
+	 */
 	public ComponentHandle registerPassive(String name, ComponentOptions options, PassiveComponent component) {
 		Objects.requireNonNull(component, "component");
 		return add(name, options, ComponentWork.passive(component)).handle();
 	}
 
 	/**
-	 * Registers an executor as a critical component. The returned executor forwards to the delegate
-	 * until the component's phase is told to stop; then it takes no new tasks, waits for every
-	 * accepted one within the budget, runs later submissions on the submitting thread, and shuts
-	 * the delegate down.
+	 * Registers an executor as a critical component. The returned executor forwards to
+	 * the delegate until the component's phase is told to stop; then it takes no new
+	 * tasks, waits for every accepted one within the budget, runs later submissions on
+	 * the submitting thread, and shuts the delegate down.
 	 */
 	public ExecutorService registerExecutor(String name, ComponentOptions options, ExecutorService delegate) {
 		Objects.requireNonNull(delegate, "delegate");
@@ -105,57 +119,67 @@ public final class LifecycleManager {
 	}
 
 	/**
-	 * Adds a shutdown handler, run after the drain delay and before any component is told to stop,
-	 * in the order added, each on its own thread within its timeout. One that throws or times out is
-	 * logged, the sequence goes on, and the report is not clean.
+	 * Adds a shutdown handler, run after the drain delay and before any component is told
+	 * to stop, in the order added, each on its own thread within its timeout. One that
+	 * throws or times out is logged, the sequence goes on, and the report is not clean.
 	 */
 	public void addShutdownHandler(String name, Duration timeout, ShutdownTask handler) {
 		this.registry.addHandler(name, timeout, Objects.requireNonNull(handler, "handler"));
 	}
 
-	/** Adds a final action, run after the standard drain; final actions run in reverse order of adding. */
+	/**
+	 * Adds a final action, run after the standard drain; final actions run in reverse
+	 * order of adding.
+	 */
 	public void addFinalAction(String name, Runnable action) {
 		this.registry.addFinalAction(name, Objects.requireNonNull(action, "action"));
 	}
 
 	/**
-	 * Adds a closing step, run after the observability drain and before the infrastructure drain, in
-	 * the order added (the web server's stop, say); bounded and judged as a shutdown handler.
+	 * Adds a closing step, run after the observability drain and before the
+	 * infrastructure drain, in the order added (the web server's stop, say); bounded and
+	 * judged as a shutdown handler.
 	 */
 	public void addClosingStep(String name, Duration timeout, ShutdownTask step) {
 		this.registry.addClosingStep(name, timeout, Objects.requireNonNull(step, "step"));
 	}
 
 	/**
-	 * Adds a last step, run after the infrastructure drain and before the report, in the order added:
-	 * what observes the whole shutdown (a separate management server); bounded as a closing step.
+	 * Adds a last step, run after the infrastructure drain and before the report, in the
+	 * order added: what observes the whole shutdown (a separate management server);
+	 * bounded as a closing step.
 	 */
 	public void addLastStep(String name, Duration timeout, ShutdownTask step) {
 		this.registry.addLastStep(name, timeout, Objects.requireNonNull(step, "step"));
 	}
 
 	/**
-	 * Adds a listener. It first hears of every component registered so far, as if it had been
-	 * there; of other events it hears only those that fire after it was added.
+	 * Adds a listener. It first hears of every component registered so far, as if it had
+	 * been there; of other events it hears only those that fire after it was added.
 	 */
 	public void addListener(LifecycleListener listener) {
 		this.registry.addListener(Objects.requireNonNull(listener, "listener"));
 	}
 
-	// ---- start and triggers --------------------------------------------------------------------
+	// ---- start and triggers
+	// --------------------------------------------------------------------
 
 	/**
-	 * Starts every component in ascending phase order (registration order within a phase), the
-	 * health monitor and the pre-stop watcher. After an earlier trigger nothing starts and the call
-	 * returns normally: the shutdown's report stands.
-	 * @throws IllegalStateException if already started, or if a passive start callback threw (the
-	 * manager is then shutting down with reason {@link ShutdownReason#START_FAILED})
+	 * Starts every component in ascending phase order (registration order within a
+	 * phase), the health monitor and the pre-stop watcher. After an earlier trigger
+	 * nothing starts and the call returns normally: the shutdown's report stands.
+	 * @throws IllegalStateException if already started, or if a passive start callback
+	 * threw (the manager is then shutting down with reason
+	 * {@link ShutdownReason#START_FAILED})
 	 */
 	public void start() {
 		this.start.run();
 	}
 
-	/** One health-monitor cycle, for tests and benchmarks that drive the monitor themselves. */
+	/**
+	 * One health-monitor cycle, for tests and benchmarks that drive the monitor
+	 * themselves.
+	 */
 	void pollHealth() {
 		this.start.pollHealth();
 	}
@@ -166,13 +190,15 @@ public final class LifecycleManager {
 	}
 
 	/**
-	 * Starts the shutdown sequence unless one has already started. Only the reasons an outside
-	 * caller can stand for are accepted: {@code SIGNAL}, {@code PRESTOP}, {@code REQUESTED},
-	 * {@code FAILURE} and {@code START_FAILED}.
+	 * Starts the shutdown sequence unless one has already started. Only the reasons an
+	 * outside caller can stand for are accepted: {@code SIGNAL}, {@code PRESTOP},
+	 * {@code REQUESTED}, {@code FAILURE} and {@code START_FAILED}.
 	 * @param source the component, bean or source responsible, e.g. {@code "signal"}
 	 * @param detail what happened, empty when there is nothing to add
-	 * @return {@code true} if this call started the sequence, {@code false} if another trigger won
-	 * @throws IllegalArgumentException for {@code STALLED}, {@code DIED} or {@code COMPLETED}
+	 * @return {@code true} if this call started the sequence, {@code false} if another
+	 * trigger won
+	 * @throws IllegalArgumentException for {@code STALLED}, {@code DIED} or
+	 * {@code COMPLETED}
 	 */
 	public boolean triggerShutdown(ShutdownReason reason, String source, String detail) {
 		return this.triggers.fireFromOutside(reason, source, detail);
@@ -209,7 +235,8 @@ public final class LifecycleManager {
 
 	}
 
-	// ---- queries -------------------------------------------------------------------------------
+	// ---- queries
+	// -------------------------------------------------------------------------------
 
 	/** The service name, the {@code service_name} label. */
 	public String serviceName() {
@@ -226,7 +253,10 @@ public final class LifecycleManager {
 		return this.triggers.isInitiated();
 	}
 
-	/** Readiness: {@code true} until a shutdown starts, {@code false} from its first instant. */
+	/**
+	 * Readiness: {@code true} until a shutdown starts, {@code false} from its first
+	 * instant.
+	 */
 	public boolean isReady() {
 		return !this.triggers.isInitiated();
 	}
@@ -246,7 +276,10 @@ public final class LifecycleManager {
 		return List.copyOf(this.registry.components());
 	}
 
-	/** What is known of the previous process when a run marker is kept (from the start, if opened there). */
+	/**
+	 * What is known of the previous process when a run marker is kept (from the start, if
+	 * opened there).
+	 */
 	public Optional<PreviousRun> previousRun() {
 		return this.records.previousRun();
 	}
@@ -256,7 +289,10 @@ public final class LifecycleManager {
 		return this.termination.report();
 	}
 
-	/** A stage completed with the report when the sequence ends; callers cannot complete it. */
+	/**
+	 * A stage completed with the report when the sequence ends; callers cannot complete
+	 * it.
+	 */
 	public CompletionStage<ShutdownReport> termination() {
 		return this.termination.stage();
 	}
@@ -272,28 +308,45 @@ public final class LifecycleManager {
 	}
 
 	/**
-	 * Builds a {@link LifecycleManager}. Defaults: global shutdown timeout 60 s, health poll
-	 * interval 5 s, drain delay 0, no pre-stop file, no run marker, 5 shutdown reports, platform
-	 * daemon threads. The meaning of each setting is in the manual ({@code docs/concepts.md}).
+	 * Builds a {@link LifecycleManager}. Defaults: global shutdown timeout 60 s, health
+	 * poll interval 5 s, drain delay 0, no pre-stop file, no run marker, 5 shutdown
+	 * reports, platform daemon threads. The meaning of each setting is in the manual
+	 * ({@code docs/concepts.md}).
 	 */
 	public static final class Builder {
 
-		// One field per EngineSettings component, in its order; each is documented on its setter.
+		// One field per EngineSettings component, in its order; each is documented on its
+		// setter.
 		private final String serviceName;
+
 		private Duration globalShutdownTimeout = Duration.ofSeconds(60);
+
 		private Duration healthPollInterval = Duration.ofSeconds(5);
+
 		private Duration drainDelay = Duration.ZERO;
+
 		private @Nullable Duration drainQuietPeriod;
+
 		private Duration drainMinimum = Duration.ZERO;
+
 		private @Nullable Path preStopFile;
+
 		private @Nullable Path runMarker;
+
 		private boolean runMarkerAtStart;
+
 		private int shutdownReports = 5;
+
 		private @Nullable String applicationVersion;
+
 		private boolean automaticHealthPolling = true;
+
 		private ThreadFactory threadFactory = EngineThreads.defaultFactory();
+
 		private Ticker ticker = Ticker.system();
+
 		private BiFunction<String, ComponentOptions, ComponentOptions> optionsResolver = (name, options) -> options;
+
 		private final List<LifecycleListener> listeners = new ArrayList<>();
 
 		private Builder(String serviceName) {
@@ -306,7 +359,9 @@ public final class LifecycleManager {
 			return this;
 		}
 
-		/** How often the health monitor polls components that have a liveness deadline. */
+		/**
+		 * How often the health monitor polls components that have a liveness deadline.
+		 */
 		public Builder healthPollInterval(Duration interval) {
 			this.healthPollInterval = interval;
 			return this;
@@ -319,8 +374,9 @@ public final class LifecycleManager {
 		}
 
 		/**
-		 * Ends the drain delay early once no {@link LifecycleHost#recordActivity() activity} was
-		 * seen for the quiet period, but never before the minimum; {@code null} keeps a fixed delay.
+		 * Ends the drain delay early once no {@link LifecycleHost#recordActivity()
+		 * activity} was seen for the quiet period, but never before the minimum;
+		 * {@code null} keeps a fixed delay.
 		 */
 		public Builder drainQuietPeriod(@Nullable Duration quietPeriod, Duration minimum) {
 			this.drainQuietPeriod = quietPeriod;
@@ -328,15 +384,18 @@ public final class LifecycleManager {
 			return this;
 		}
 
-		/** An absolute path whose appearance triggers a shutdown; {@code null} disables it. */
+		/**
+		 * An absolute path whose appearance triggers a shutdown; {@code null} disables
+		 * it.
+		 */
 		public Builder preStopFile(@Nullable Path file) {
 			this.preStopFile = file;
 			return this;
 		}
 
 		/**
-		 * A file kept while the process runs, so the next start can detect an unclean end; written
-		 * when the manager is built; {@code null} disables it.
+		 * A file kept while the process runs, so the next start can detect an unclean
+		 * end; written when the manager is built; {@code null} disables it.
 		 */
 		public Builder runMarker(@Nullable Path file) {
 			this.runMarker = file;
@@ -344,27 +403,37 @@ public final class LifecycleManager {
 		}
 
 		/**
-		 * Opens the run marker and the shutdown reports at {@link LifecycleManager#start()} rather than
-		 * at build (default {@code false}), for a JVM that may be checkpointed between the two.
+		 * Opens the run marker and the shutdown reports at
+		 * {@link LifecycleManager#start()} rather than at build (default {@code false}),
+		 * for a JVM that may be checkpointed between the two.
 		 */
 		public Builder runMarkerAtStart(boolean atStart) {
 			this.runMarkerAtStart = atStart;
 			return this;
 		}
 
-		/** How many shutdown reports to keep next to the run marker (default 5; 0 writes none). */
+		/**
+		 * How many shutdown reports to keep next to the run marker (default 5; 0 writes
+		 * none).
+		 */
 		public Builder shutdownReports(int keep) {
 			this.shutdownReports = keep;
 			return this;
 		}
 
-		/** The application's version, recorded in its shutdown reports; {@code null} when unknown. */
+		/**
+		 * The application's version, recorded in its shutdown reports; {@code null} when
+		 * unknown.
+		 */
 		public Builder applicationVersion(@Nullable String version) {
 			this.applicationVersion = version;
 			return this;
 		}
 
-		/** Where every engine thread comes from; each is named after its work and made a daemon. */
+		/**
+		 * Where every engine thread comes from; each is named after its work and made a
+		 * daemon.
+		 */
 		public Builder threadFactory(ThreadFactory threadFactory) {
 			this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
 			return this;
@@ -377,8 +446,8 @@ public final class LifecycleManager {
 		}
 
 		/**
-		 * Resolves the effective options of every component at registration, before they are
-		 * validated: the place where configuration overrides what the code declared.
+		 * Resolves the effective options of every component at registration, before they
+		 * are validated: the place where configuration overrides what the code declared.
 		 */
 		public Builder componentOptions(BiFunction<String, ComponentOptions, ComponentOptions> resolver) {
 			this.optionsResolver = Objects.requireNonNull(resolver, "resolver");
@@ -398,7 +467,8 @@ public final class LifecycleManager {
 		}
 
 		/**
-		 * Validates the settings and builds the manager, writing the run marker if one is set.
+		 * Validates the settings and builds the manager, writing the run marker if one is
+		 * set.
 		 * @throws InvalidOptionException naming the first invalid setting
 		 */
 		public LifecycleManager build() {

@@ -8,8 +8,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one way out of the engine: every event goes to the listeners in the order they were added;
- * a listener that throws is logged and the others still hear of it.
+ * The one way out of the engine: every event goes to the listeners in the order they were
+ * added; a listener that throws is logged and the others still hear of it.
  */
 final class Listeners {
 
@@ -25,7 +25,10 @@ final class Listeners {
 		this.listeners.add(listener);
 	}
 
-	/** Adds a listener that first hears of the components registered before it, as if it had been there. */
+	/**
+	 * Adds a listener that first hears of the components registered before it, as if it
+	 * had been there.
+	 */
 	void addLate(LifecycleListener listener, List<? extends ComponentView> registered) {
 		for (ComponentView component : registered) {
 			try {

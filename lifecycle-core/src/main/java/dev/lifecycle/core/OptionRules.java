@@ -6,11 +6,11 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The range of every duration and count the engine accepts, in one place. The upper bounds keep
- * every arithmetic on a user's value from overflowing once the process is shutting down: every
- * accepted duration, plus any other accepted duration and the engine's own slack, still fits a
- * {@code long} of nanoseconds. The lower bounds keep a typo from turning a bound into nothing or a
- * period into a busy loop.
+ * The range of every duration and count the engine accepts, in one place. The upper
+ * bounds keep every arithmetic on a user's value from overflowing once the process is
+ * shutting down: every accepted duration, plus any other accepted duration and the
+ * engine's own slack, still fits a {@code long} of nanoseconds. The lower bounds keep a
+ * typo from turning a bound into nothing or a period into a busy loop.
  */
 final class OptionRules {
 
@@ -18,12 +18,16 @@ final class OptionRules {
 	static final Duration MAX_DURATION = Duration.ofDays(1);
 
 	/**
-	 * The shortest timeout, budget or deadline: the engine's clocks tick no finer, so anything
-	 * shorter ({@code 1ns}, {@code 0.0001s}) is a typo, not a bound the engine could honour.
+	 * The shortest timeout, budget or deadline: the engine's clocks tick no finer, so
+	 * anything shorter ({@code 1ns}, {@code 0.0001s}) is a typo, not a bound the engine
+	 * could honour.
 	 */
 	static final Duration MIN_DURATION = Duration.ofMillis(1);
 
-	/** The shortest period of work the engine repeats: each one wakes a thread, shorter is a busy loop. */
+	/**
+	 * The shortest period of work the engine repeats: each one wakes a thread, shorter is
+	 * a busy loop.
+	 */
 	static final Duration MIN_PERIOD = Duration.ofMillis(10);
 
 	/** The highest count any option accepts. */
@@ -79,7 +83,9 @@ final class OptionRules {
 		}
 	}
 
-	/** A duration as a Spring Boot property value is written: {@code 10ms}, {@code 24h}. */
+	/**
+	 * A duration as a Spring Boot property value is written: {@code 10ms}, {@code 24h}.
+	 */
 	static String written(Duration value) {
 		if (value.toMillis() % 3_600_000 == 0 && !value.isZero()) {
 			return value.toHours() + "h";
@@ -93,12 +99,12 @@ final class OptionRules {
 	private static void atLeast(@Nullable String component, String option, Duration value, Duration least) {
 		Objects.requireNonNull(value, option);
 		if (value.isNegative() || value.isZero()) {
-			throw new InvalidOptionException(component, option, InvalidOptionException.Kind.TOO_SMALL,
-					written(least), "must be positive but was " + value);
+			throw new InvalidOptionException(component, option, InvalidOptionException.Kind.TOO_SMALL, written(least),
+					"must be positive but was " + value);
 		}
 		if (value.compareTo(least) < 0) {
-			throw new InvalidOptionException(component, option, InvalidOptionException.Kind.TOO_SMALL,
-					written(least), "must be at least " + written(least) + " but was " + value);
+			throw new InvalidOptionException(component, option, InvalidOptionException.Kind.TOO_SMALL, written(least),
+					"must be at least " + written(least) + " but was " + value);
 		}
 		atMostMaximum(component, option, value);
 	}

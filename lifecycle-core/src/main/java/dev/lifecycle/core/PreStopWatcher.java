@@ -19,10 +19,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Watches for the pre-stop file and runs an action once when it appears. A {@link WatchService}
- * on the parent directory gives sub-millisecond notice on Linux; every wake-up (at most
- * {@value #CHECK_INTERVAL_MS} ms apart) also checks for the file directly, which covers events the
- * watch service missed and directories that cannot be watched at all.
+ * Watches for the pre-stop file and runs an action once when it appears. A
+ * {@link WatchService} on the parent directory gives sub-millisecond notice on Linux;
+ * every wake-up (at most {@value #CHECK_INTERVAL_MS} ms apart) also checks for the file
+ * directly, which covers events the watch service missed and directories that cannot be
+ * watched at all.
  */
 final class PreStopWatcher {
 
@@ -44,9 +45,10 @@ final class PreStopWatcher {
 	}
 
 	/**
-	 * Checks that what is at the path, if anything, can be a pre-stop file: the preStop hook creates
-	 * an empty file (or directory). A file with content is someone's data (a database, a secret),
-	 * and Lifecycle neither deletes it nor mistakes it for a request to shut down.
+	 * Checks that what is at the path, if anything, can be a pre-stop file: the preStop
+	 * hook creates an empty file (or directory). A file with content is someone's data (a
+	 * database, a secret), and Lifecycle neither deletes it nor mistakes it for a request
+	 * to shut down.
 	 * @throws InvalidOptionException for {@code preStopFile} when the path holds data
 	 */
 	static void check(Path file) {
@@ -59,19 +61,20 @@ final class PreStopWatcher {
 					+ "file; point it at a path of its own that the preStop hook creates");
 		}
 		if (attributes.size() > 0) {
-			throw new InvalidOptionException(null, "preStopFile", "(" + file + ") holds a file with content ("
-					+ attributes.size() + " bytes), not an empty pre-stop file; Lifecycle never deletes data, so "
-					+ "point it at a path of its own that the preStop hook creates empty (touch)");
+			throw new InvalidOptionException(null, "preStopFile",
+					"(" + file + ") holds a file with content (" + attributes.size()
+							+ " bytes), not an empty pre-stop file; Lifecycle never deletes data, so "
+							+ "point it at a path of its own that the preStop hook creates empty (touch)");
 		}
 	}
 
 	/**
-	 * Removes a stale entry left by an earlier run; it is never treated as a shutdown request. An
-	 * entry younger than this JVM was created during its start-up (a preStop hook that ran while
-	 * the application was still starting): it stays, and the watcher turns it into a shutdown at
-	 * once. A stale entry that cannot be removed (an immutable file, a directory with something in
-	 * it) is left, with an error in the log, and ignored: only an entry created in its place
-	 * afterwards triggers.
+	 * Removes a stale entry left by an earlier run; it is never treated as a shutdown
+	 * request. An entry younger than this JVM was created during its start-up (a preStop
+	 * hook that ran while the application was still starting): it stays, and the watcher
+	 * turns it into a shutdown at once. A stale entry that cannot be removed (an
+	 * immutable file, a directory with something in it) is left, with an error in the
+	 * log, and ignored: only an entry created in its place afterwards triggers.
 	 * @throws InvalidOptionException when the path holds data, as {@link #check(Path)}
 	 */
 	void removeStaleFile() {
@@ -95,14 +98,18 @@ final class PreStopWatcher {
 		}
 		catch (IOException | RuntimeException ex) {
 			this.stale = new Stale(attributes.fileKey());
-			logger.error("Lifecycle: cannot remove the pre-stop {} left from an earlier run at {} ({}); ignoring it: "
-					+ "only a pre-stop file created in its place triggers a shutdown. Remove it, or point "
-					+ "lifecycle.pre-stop.path elsewhere", attributes.isDirectory() ? "directory" : "file", this.file,
-					ex.toString());
+			logger.error(
+					"Lifecycle: cannot remove the pre-stop {} left from an earlier run at {} ({}); ignoring it: "
+							+ "only a pre-stop file created in its place triggers a shutdown. Remove it, or point "
+							+ "lifecycle.pre-stop.path elsewhere",
+					attributes.isDirectory() ? "directory" : "file", this.file, ex.toString());
 		}
 	}
 
-	/** Whether the pre-stop file is there, and not the stale entry this start could not remove. */
+	/**
+	 * Whether the pre-stop file is there, and not the stale entry this start could not
+	 * remove.
+	 */
 	private boolean appeared() {
 		BasicFileAttributes attributes = attributes(this.file);
 		Stale ignored = this.stale;
@@ -127,9 +134,10 @@ final class PreStopWatcher {
 	}
 
 	/**
-	 * The stale entry being ignored, until the watch service reports a creation at the path, the
-	 * path is seen empty, or (when the directory cannot be watched) an entry of another identity is
-	 * there; with no file key it counts as there until one of the first two.
+	 * The stale entry being ignored, until the watch service reports a creation at the
+	 * path, the path is seen empty, or (when the directory cannot be watched) an entry of
+	 * another identity is there; with no file key it counts as there until one of the
+	 * first two.
 	 */
 	private record Stale(@Nullable Object key) {
 	}
@@ -164,8 +172,10 @@ final class PreStopWatcher {
 		WatchKey key = service.poll(CHECK_INTERVAL_MS, TimeUnit.MILLISECONDS);
 		if (key != null) {
 			for (WatchEvent<?> event : key.pollEvents()) {
-				if (event.kind() == StandardWatchEventKinds.ENTRY_CREATE && this.file.getFileName().equals(event.context())) {
-					// Created afresh, whatever the file system made of its identity: the stale entry is gone.
+				if (event.kind() == StandardWatchEventKinds.ENTRY_CREATE
+						&& this.file.getFileName().equals(event.context())) {
+					// Created afresh, whatever the file system made of its identity: the
+					// stale entry is gone.
 					this.stale = null;
 				}
 			}

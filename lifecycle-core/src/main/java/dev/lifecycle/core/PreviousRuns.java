@@ -8,10 +8,10 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Reads, at a start, what the previous process left: its run marker if it was still there, and the
- * newest shutdown report that can be read. A report that cannot be read (cut short, damaged,
- * foreign) is skipped with one WARN naming it, and the next older one is read instead; nothing
- * here ever stops a start.
+ * Reads, at a start, what the previous process left: its run marker if it was still
+ * there, and the newest shutdown report that can be read. A report that cannot be read
+ * (cut short, damaged, foreign) is skipped with one WARN naming it, and the next older
+ * one is read instead; nothing here ever stops a start.
  */
 final class PreviousRuns {
 
@@ -21,7 +21,8 @@ final class PreviousRuns {
 	/**
 	 * What is known of the previous process, or {@code null} when nothing is.
 	 * @param marker the run marker's path
-	 * @param markerContent what the previous process wrote into its marker if it was still there
+	 * @param markerContent what the previous process wrote into its marker if it was
+	 * still there
 	 */
 	static @Nullable PreviousRun read(Path marker, @Nullable String markerContent) {
 		ReportFiles files = new ReportFiles(marker);
@@ -52,7 +53,8 @@ final class PreviousRuns {
 	static String summary(ShutdownRecord report) {
 		String reason = report.trigger().reason();
 		if (ShutdownReason.START_FAILED.label().equals(reason)) {
-			// Which bean or component failed is the first thing to know about a failed start.
+			// Which bean or component failed is the first thing to know about a failed
+			// start.
 			reason += " of '" + report.trigger().component() + "'";
 		}
 		String at = String.valueOf(report.initiatedAt());
@@ -67,8 +69,8 @@ final class PreviousRuns {
 			return "previous shutdown (" + at + ") did not finish: " + reason + ", " + lastStep
 					+ "; the process was killed during it (SIGKILL or OOM kill)";
 		}
-		String elapsed = (report.elapsedMs() != null) ? String.format(Locale.ROOT, "%.1f s", report.elapsedMs() / 1000.0)
-				: "?";
+		String elapsed = (report.elapsedMs() != null)
+				? String.format(Locale.ROOT, "%.1f s", report.elapsedMs() / 1000.0) : "?";
 		String outcome = (state == ShutdownRecord.State.CEILING) ? "cut by the global ceiling"
 				: (Boolean.TRUE.equals(report.clean()) ? "clean" : "not clean");
 		String failed = (report.failedRequests() != null && report.failedRequests() > 0)
@@ -77,7 +79,10 @@ final class PreviousRuns {
 				+ report.exitCode() + failed + cutAndUnfinished(report);
 	}
 
-	/** The components whose stop cut work, and how much work was left for this run; empty if neither. */
+	/**
+	 * The components whose stop cut work, and how much work was left for this run; empty
+	 * if neither.
+	 */
 	private static String cutAndUnfinished(ShutdownRecord report) {
 		StringBuilder text = new StringBuilder();
 		List<String> cut = report.components()

@@ -8,17 +8,20 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The one place a {@link ShutdownRecord}'s fields are spelled: writes it as JSON and reads it back.
- * The reader is total: for any text at all it returns a record or a {@link Rejected} reason, and
- * never throws. A text is a report when it parses and its {@code schema} field says so, whatever
- * its layout; a field of the wrong type is read as absent.
+ * The one place a {@link ShutdownRecord}'s fields are spelled: writes it as JSON and
+ * reads it back. The reader is total: for any text at all it returns a record or a
+ * {@link Rejected} reason, and never throws. A text is a report when it parses and its
+ * {@code schema} field says so, whatever its layout; a field of the wrong type is read as
+ * absent.
  */
 final class ReportCodec {
 
 	private ReportCodec() {
 	}
 
-	/** The report as the file holds it: fields in a fixed order, absent values left out. */
+	/**
+	 * The report as the file holds it: fields in a fixed order, absent values left out.
+	 */
 	static String write(ShutdownRecord record) {
 		Map<String, @Nullable Object> out = new LinkedHashMap<>();
 		out.put("schema", ShutdownRecord.SCHEMA);
@@ -85,8 +88,8 @@ final class ReportCodec {
 	}
 
 	/**
-	 * Whether a text, whole or cut short, begins as a report does: an object whose first member is
-	 * {@code schema} with the report's value, whatever the whitespace.
+	 * Whether a text, whole or cut short, begins as a report does: an object whose first
+	 * member is {@code schema} with the report's value, whatever the whitespace.
 	 */
 	static boolean beginsAsReport(String head) {
 		return ShutdownRecord.SCHEMA.equals(Json.firstMember(head, "schema"));
@@ -108,7 +111,8 @@ final class ReportCodec {
 			return new Read(record(map));
 		}
 		catch (RuntimeException ex) {
-			// Every field is checked for its type below; this only keeps the promise never to throw.
+			// Every field is checked for its type below; this only keeps the promise
+			// never to throw.
 			return new Rejected("unreadable shutdown report (" + ex + ")");
 		}
 	}
@@ -120,8 +124,8 @@ final class ReportCodec {
 		for (Map<?, ?> step : maps(map.get("steps"))) {
 			String name = text(step.get("name"));
 			if (name != null) {
-				steps.add(new ShutdownRecord.Step(name, number(step.get("startMs"), 0), number(step.get("durationMs"), 0),
-						text(step.get("result"))));
+				steps.add(new ShutdownRecord.Step(name, number(step.get("startMs"), 0),
+						number(step.get("durationMs"), 0), text(step.get("result"))));
 			}
 		}
 		List<ShutdownRecord.ComponentEntry> components = new ArrayList<>();
@@ -146,7 +150,8 @@ final class ReportCodec {
 				Boolean.TRUE.equals(map.get("componentsTruncated")),
 				(exitCode != null && exitCode == exitCode.intValue()) ? exitCode.intValue() : null,
 				(map.get("clean") instanceof Boolean clean) ? clean : null, boxed(map.get("elapsedMs")), failedSteps,
-				unfinishedWork, boxed(map.get("failedRequests")), text(map.get("diagnostics")), text(map.get("completedAt")));
+				unfinishedWork, boxed(map.get("failedRequests")), text(map.get("diagnostics")),
+				text(map.get("completedAt")));
 	}
 
 	private static List<String> texts(@Nullable Object value) {
@@ -187,6 +192,7 @@ final class ReportCodec {
 
 	/** What reading a text gave. */
 	sealed interface Result permits Read, Rejected {
+
 	}
 
 	/** A report. */

@@ -19,16 +19,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The shutdown report files next to a run marker: their names (numbered, never dated, so a wrong
- * clock cannot make an old one look newest), atomic replacement, pruning and reading. Only files
- * that hold a report are ever replaced or deleted; a file named like one that is not is left alone.
+ * The shutdown report files next to a run marker: their names (numbered, never dated, so
+ * a wrong clock cannot make an old one look newest), atomic replacement, pruning and
+ * reading. Only files that hold a report are ever replaced or deleted; a file named like
+ * one that is not is left alone.
  */
 final class ReportFiles {
 
-	/** Larger than any report this writes (its parts are bounded); a larger file is not read. */
+	/**
+	 * Larger than any report this writes (its parts are bounded); a larger file is not
+	 * read.
+	 */
 	static final long MAX_REPORT_BYTES = 16L * 1024 * 1024;
 
-	/** Enough of a file's beginning to see its first member, the schema, whatever the layout. */
+	/**
+	 * Enough of a file's beginning to see its first member, the schema, whatever the
+	 * layout.
+	 */
 	private static final int HEAD_BYTES = 256;
 
 	/** Digits of the sequence number in a report's name, so names also sort in order. */
@@ -86,8 +93,9 @@ final class ReportFiles {
 	}
 
 	/**
-	 * The sequence number in a report's name; 0 for a name an earlier release gave by the time
-	 * (ordered before every numbered one), -1 for a name that is not a report's at all.
+	 * The sequence number in a report's name; 0 for a name an earlier release gave by the
+	 * time (ordered before every numbered one), -1 for a name that is not a report's at
+	 * all.
 	 */
 	long sequence(Path file) {
 		String name = file.getFileName().toString();
@@ -103,8 +111,9 @@ final class ReportFiles {
 	}
 
 	/**
-	 * Replaces the file atomically with the report's text; a failure is logged and never thrown.
-	 * Only a report replaces a report: a path found holding anything else is left as it is.
+	 * Replaces the file atomically with the report's text; a failure is logged and never
+	 * thrown. Only a report replaces a report: a path found holding anything else is left
+	 * as it is.
 	 */
 	void write(Path target, String text) {
 		Path temporary = target.resolveSibling(target.getFileName() + ".tmp");
@@ -128,7 +137,9 @@ final class ReportFiles {
 		}
 	}
 
-	/** Keeps the newest reports and removes temporary files a killed write left behind. */
+	/**
+	 * Keeps the newest reports and removes temporary files a killed write left behind.
+	 */
 	void prune(int keep) {
 		List<Path> reports = list();
 		for (int i = 0; i < reports.size() - keep; i++) {
@@ -146,8 +157,8 @@ final class ReportFiles {
 	}
 
 	/**
-	 * The report in a file, or empty with one WARN naming the file and saying why it was skipped;
-	 * never throws.
+	 * The report in a file, or empty with one WARN naming the file and saying why it was
+	 * skipped; never throws.
 	 */
 	Optional<ShutdownRecord> read(Path file) {
 		String problem;
@@ -180,8 +191,8 @@ final class ReportFiles {
 	}
 
 	/**
-	 * Whether a file is a shutdown report, whole or cut short: a regular file (not a link) whose
-	 * first member is the report's schema.
+	 * Whether a file is a shutdown report, whole or cut short: a regular file (not a
+	 * link) whose first member is the report's schema.
 	 */
 	static boolean isReport(Path path) {
 		if (!Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)) {

@@ -18,15 +18,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A file that exists while the process runs and is removed when a shutdown sequence finishes
- * normally. Finding it at start means the previous process ended without finishing a sequence
- * (SIGKILL, OOM kill, forced exit, global ceiling), which is otherwise invisible because its counters
- * died with it.
+ * A file that exists while the process runs and is removed when a shutdown sequence
+ * finishes normally. Finding it at start means the previous process ended without
+ * finishing a sequence (SIGKILL, OOM kill, forced exit, global ceiling), which is
+ * otherwise invisible because its counters died with it.
  *
- * <p>The marker is Lifecycle's own: it is written only where nothing is, or over a marker in its
- * own format, and deleted only while it still is one. A path that holds anything else (a file of
- * another kind, a directory, a link) is refused with an {@link InvalidOptionException} for
- * {@code runMarker}, and nothing of a file but a marker's own two fields is ever logged.
+ * <p>
+ * The marker is Lifecycle's own: it is written only where nothing is, or over a marker in
+ * its own format, and deleted only while it still is one. A path that holds anything else
+ * (a file of another kind, a directory, a link) is refused with an
+ * {@link InvalidOptionException} for {@code runMarker}, and nothing of a file but a
+ * marker's own two fields is ever logged.
  */
 final class RunMarker {
 
@@ -56,12 +58,13 @@ final class RunMarker {
 	}
 
 	/**
-	 * Writes the marker and reports what a previous process left behind, if it did. A marker whose
-	 * owner is still running (another instance given the same path) is neither taken over nor
-	 * reported: this process then keeps no marker.
-	 * @return the previous process's marker content, empty if it finished its shutdown; or that
-	 * the marker belongs to a live process
-	 * @throws InvalidOptionException for {@code runMarker} when the path holds something else
+	 * Writes the marker and reports what a previous process left behind, if it did. A
+	 * marker whose owner is still running (another instance given the same path) is
+	 * neither taken over nor reported: this process then keeps no marker.
+	 * @return the previous process's marker content, empty if it finished its shutdown;
+	 * or that the marker belongs to a live process
+	 * @throws InvalidOptionException for {@code runMarker} when the path holds something
+	 * else
 	 */
 	Acquired acquire() {
 		String previous = read(this.file);
@@ -82,7 +85,8 @@ final class RunMarker {
 			}
 			byte[] bytes = (this.content + "\n").getBytes(StandardCharsets.UTF_8);
 			if (previous == null) {
-				// Only where nothing is: a file that appeared since the check is not overwritten.
+				// Only where nothing is: a file that appeared since the check is not
+				// overwritten.
 				Files.write(this.file, bytes, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
 			}
 			else {
@@ -101,11 +105,12 @@ final class RunMarker {
 	}
 
 	/**
-	 * Whether the process that wrote a marker is another one still running: its pid is alive and
-	 * that process began before the marker was written (a pid reused by a later process is not the
-	 * owner). This process's own pid is never a live owner: the marker is then a previous manager's
-	 * in this JVM, or a previous container's that had the same pid. When the start time cannot be
-	 * known the process is taken to be the owner, so that a live owner is never reported as crashed.
+	 * Whether the process that wrote a marker is another one still running: its pid is
+	 * alive and that process began before the marker was written (a pid reused by a later
+	 * process is not the owner). This process's own pid is never a live owner: the marker
+	 * is then a previous manager's in this JVM, or a previous container's that had the
+	 * same pid. When the start time cannot be known the process is taken to be the owner,
+	 * so that a live owner is never reported as crashed.
 	 */
 	static boolean ownerIsAlive(String content) {
 		Matcher matcher = FORMAT.matcher(content);
@@ -123,7 +128,8 @@ final class RunMarker {
 				return false;
 			}
 			Optional<Instant> began = handle.get().info().startInstant();
-			// The clock's granularity for a process's start is coarse (jiffies): allow a second.
+			// The clock's granularity for a process's start is coarse (jiffies): allow a
+			// second.
 			return began.isEmpty() || !began.get().isAfter(written.plusSeconds(1));
 		}
 		catch (RuntimeException ex) {

@@ -8,9 +8,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The run marker and the shutdown reports next to it: opened once, when the manager is built or
- * at its start, and the marker released only by a sequence that finished. A ceiling exit leaves
- * it, so the next start still sees an unclean end, because this process's counters die with it.
+ * The run marker and the shutdown reports next to it: opened once, when the manager is
+ * built or at its start, and the marker released only by a sequence that finished. A
+ * ceiling exit leaves it, so the next start still sees an unclean end, because this
+ * process's counters die with it.
  */
 final class RunRecords {
 
@@ -32,8 +33,9 @@ final class RunRecords {
 	}
 
 	/**
-	 * Opens the records when the manager is built, unless they open at its start: written as early
-	 * as the manager exists, so a crash during the rest of the start-up is seen as an unclean end too.
+	 * Opens the records when the manager is built, unless they open at its start: written
+	 * as early as the manager exists, so a crash during the rest of the start-up is seen
+	 * as an unclean end too.
 	 */
 	void openAtBuild() {
 		if (!this.settings.runMarkerAtStart()) {
@@ -41,14 +43,20 @@ final class RunRecords {
 		}
 	}
 
-	/** Opens the records at the start when they open there, unless a shutdown has already begun. */
+	/**
+	 * Opens the records at the start when they open there, unless a shutdown has already
+	 * begun.
+	 */
 	void openAtStart(boolean shutdownInitiated) {
 		if (this.settings.runMarkerAtStart() && !shutdownInitiated) {
 			open();
 		}
 	}
 
-	/** Writes the run marker, reads what the previous process left and starts recording reports. */
+	/**
+	 * Writes the run marker, reads what the previous process left and starts recording
+	 * reports.
+	 */
 	private void open() {
 		Path file = this.settings.runMarker();
 		if (file == null) {
@@ -57,7 +65,8 @@ final class RunRecords {
 		RunMarker opened = new RunMarker(file);
 		RunMarker.Acquired acquired = opened.acquire();
 		if (!acquired.owned()) {
-			// Another live process's records: neither its previous run nor its files are this one's.
+			// Another live process's records: neither its previous run nor its files are
+			// this one's.
 			return;
 		}
 		this.previousRun = PreviousRuns.read(opened.file(), acquired.previous());

@@ -2,8 +2,8 @@ package dev.lifecycle.core;
 
 /**
  * Starts the one shutdown sequence for the winning trigger and hands its report to the
- * {@link Termination}. The sequence runs over a copy of what is registered at that instant, so
- * nothing it walks can change under it.
+ * {@link Termination}. The sequence runs over a copy of what is registered at that
+ * instant, so nothing it walks can change under it.
  */
 final class SequenceLauncher {
 

@@ -6,19 +6,23 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The text that says why a shutdown overran: each component whose budget ran out, and when the
- * ceiling fires, everything still running, each with the stacks of the threads at work for it and
- * what each does for it: the thread running its loop or stop callback, the threads its work names,
- * and every thread that opened one of its critical sections still open (a request thread inside
- * {@code critical()}). A component without such a thread says why, in terms true for its kind. Stacks are taken
- * before anything is settled, because a timed-out component's threads may finish the moment it is.
+ * The text that says why a shutdown overran: each component whose budget ran out, and
+ * when the ceiling fires, everything still running, each with the stacks of the threads
+ * at work for it and what each does for it: the thread running its loop or stop callback,
+ * the threads its work names, and every thread that opened one of its critical sections
+ * still open (a request thread inside {@code critical()}). A component without such a
+ * thread says why, in terms true for its kind. Stacks are taken before anything is
+ * settled, because a timed-out component's threads may finish the moment it is.
  */
 final class ShutdownDiagnostics {
 
 	private ShutdownDiagnostics() {
 	}
 
-	/** Names a component whose budget ran out and the stack of each thread still running its work. */
+	/**
+	 * Names a component whose budget ran out and the stack of each thread still running
+	 * its work.
+	 */
 	static String overrun(Component component, Duration budget) {
 		StringBuilder message = new StringBuilder();
 		message.append("Lifecycle: component '")
@@ -41,7 +45,10 @@ final class ShutdownDiagnostics {
 		return message.toString();
 	}
 
-	/** Names the step the ceiling cut, the step work and every component still running, with stacks. */
+	/**
+	 * Names the step the ceiling cut, the step work and every component still running,
+	 * with stacks.
+	 */
 	static String ceiling(Duration globalShutdownTimeout, String step, ShutdownSequence.@Nullable NamedHandler handler,
 			@Nullable Thread handlerThread, List<Component> components) {
 		StringBuilder message = new StringBuilder();

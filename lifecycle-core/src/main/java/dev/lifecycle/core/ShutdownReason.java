@@ -1,8 +1,8 @@
 package dev.lifecycle.core;
 
 /**
- * Why a shutdown started. The first trigger wins; later triggers are logged and recorded nowhere
- * else.
+ * Why a shutdown started. The first trigger wins; later triggers are logged and recorded
+ * nowhere else.
  */
 public enum ShutdownReason {
 
@@ -15,10 +15,16 @@ public enum ShutdownReason {
 	/** A component called {@code signalFailure}. */
 	FAILURE("failure", false),
 
-	/** A standard component missed its liveness deadline {@code stallThreshold} polls in a row. */
+	/**
+	 * A standard component missed its liveness deadline {@code stallThreshold} polls in a
+	 * row.
+	 */
 	STALLED("stalled", false),
 
-	/** A component threw, or ended during normal operation without declaring its work completed. */
+	/**
+	 * A component threw, or ended during normal operation without declaring its work
+	 * completed.
+	 */
 	DIED("died", false),
 
 	/** A component called {@code requestShutdown}. */
@@ -28,8 +34,9 @@ public enum ShutdownReason {
 	COMPLETED("completed", true),
 
 	/**
-	 * The application failed to start: a component's start callback, or in a host such as Spring a
-	 * bean's start, threw. The trigger names the component or bean, and its detail the cause.
+	 * The application failed to start: a component's start callback, or in a host such as
+	 * Spring a bean's start, threw. The trigger names the component or bean, and its
+	 * detail the cause.
 	 */
 	START_FAILED("start-failed", false);
 

@@ -7,39 +7,46 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One shutdown report, as the engine writes it next to its run marker and as the next start reads
- * it back: the same fields, under the same names, in the file, in {@link PreviousRun#report()} and
- * in the {@code lifecycle} endpoint. A field the file did not have (an older release's report, or a
- * report of a process that was killed before the field was known) is {@code null}.
+ * One shutdown report, as the engine writes it next to its run marker and as the next
+ * start reads it back: the same fields, under the same names, in the file, in
+ * {@link PreviousRun#report()} and in the {@code lifecycle} endpoint. A field the file
+ * did not have (an older release's report, or a report of a process that was killed
+ * before the field was known) is {@code null}.
  *
- * @param sequence the report's number among this service's reports, higher is newer; 0 when unknown
+ * @param sequence the report's number among this service's reports, higher is newer; 0
+ * when unknown
  * @param service the service name
- * @param run the run marker content of the process that wrote it, which ties the report to a marker
+ * @param run the run marker content of the process that wrote it, which ties the report
+ * to a marker
  * @param pid the process id of the process that wrote it, 0 when unknown
  * @param jvm the JVM's vendor and version
  * @param applicationVersion the application's version, when it was known
  * @param initiatedAt when the shutdown began (ISO-8601, the wall clock of that process)
  * @param trigger what began the shutdown
- * @param state how far the shutdown got; {@code null} for a state this release does not know
+ * @param state how far the shutdown got; {@code null} for a state this release does not
+ * know
  * @param lastStep the last step that finished, if any
  * @param steps each step that finished, in order
- * @param components each component that ended (every component once the sequence finished)
+ * @param components each component that ended (every component once the sequence
+ * finished)
  * @param componentsTruncated whether components were left out to bound the file's size
  * @param exitCode the exit code, once decided
  * @param clean whether the shutdown was clean, once decided
  * @param elapsedMs from initiation to the end, once ended
  * @param failedSteps shutdown handlers and closing steps that threw or timed out
  * @param unfinishedWork work left for a later run, each as {@code "component: work"}
- * @param failedRequests requests that failed after the trigger, once the sequence finished
- * @param diagnostics stacks of what overran its budget or the ceiling, once the sequence finished
+ * @param failedRequests requests that failed after the trigger, once the sequence
+ * finished
+ * @param diagnostics stacks of what overran its budget or the ceiling, once the sequence
+ * finished
  * @param completedAt when the sequence ended or the exit was forced
  */
 public record ShutdownRecord(long sequence, @Nullable String service, @Nullable String run, long pid,
 		@Nullable String jvm, @Nullable String applicationVersion, @Nullable String initiatedAt, Trigger trigger,
 		@Nullable State state, @Nullable String lastStep, List<Step> steps, List<ComponentEntry> components,
 		boolean componentsTruncated, @Nullable Integer exitCode, @Nullable Boolean clean, @Nullable Long elapsedMs,
-		List<String> failedSteps, List<String> unfinishedWork, @Nullable Long failedRequests, @Nullable String diagnostics,
-		@Nullable String completedAt) {
+		List<String> failedSteps, List<String> unfinishedWork, @Nullable Long failedRequests,
+		@Nullable String diagnostics, @Nullable String completedAt) {
 
 	/** The value of the {@code schema} field that makes a JSON file a shutdown report. */
 	public static final String SCHEMA = "dev.lifecycle/shutdown-report";
@@ -88,7 +95,9 @@ public record ShutdownRecord(long sequence, @Nullable String service, @Nullable 
 			return this.label;
 		}
 
-		/** The state of this label, or {@code null} for one this release does not know. */
+		/**
+		 * The state of this label, or {@code null} for one this release does not know.
+		 */
 		public static @Nullable State of(@Nullable String label) {
 			for (State state : values()) {
 				if (state.label.equals(label)) {
@@ -103,8 +112,10 @@ public record ShutdownRecord(long sequence, @Nullable String service, @Nullable 
 	/**
 	 * What began the shutdown.
 	 *
-	 * @param reason the {@link ShutdownReason}'s label, e.g. {@code signal} or {@code start-failed}
-	 * @param component who or what triggered it, e.g. {@code signal} or the failed bean's name
+	 * @param reason the {@link ShutdownReason}'s label, e.g. {@code signal} or
+	 * {@code start-failed}
+	 * @param component who or what triggered it, e.g. {@code signal} or the failed bean's
+	 * name
 	 * @param detail more about it, possibly empty
 	 */
 	public record Trigger(String reason, @Nullable String component, @Nullable String detail) {
@@ -140,8 +151,8 @@ public record ShutdownRecord(long sequence, @Nullable String service, @Nullable 
 	 * @param outcome its {@link Outcome}'s label, {@code null} while it had not ended
 	 * @param stopStartMs when it was told to stop, from initiation, if that was seen
 	 * @param durationMs how long it took to end
-	 * @param cut the work its stop cut short (calls or requests a grace period, a budget or the
-	 * ceiling cancelled), each named; empty when it cut nothing
+	 * @param cut the work its stop cut short (calls or requests a grace period, a budget
+	 * or the ceiling cancelled), each named; empty when it cut nothing
 	 */
 	public record ComponentEntry(String name, @Nullable String tier, long phase, @Nullable String outcome,
 			@Nullable Long stopStartMs, long durationMs, List<String> cut) {
@@ -153,8 +164,8 @@ public record ShutdownRecord(long sequence, @Nullable String service, @Nullable 
 
 		static ComponentEntry of(ComponentReport component, @Nullable Long stopStartMs) {
 			return new ComponentEntry(component.name(), component.tier().name().toLowerCase(Locale.ROOT),
-					component.phase(), (component.outcome() != null) ? component.outcome().label() : null,
-					stopStartMs, component.duration().toMillis(), component.cut());
+					component.phase(), (component.outcome() != null) ? component.outcome().label() : null, stopStartMs,
+					component.duration().toMillis(), component.cut());
 		}
 
 	}

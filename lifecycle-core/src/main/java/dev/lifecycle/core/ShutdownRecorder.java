@@ -14,11 +14,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes the shutdown report next to the run marker as the sequence goes (at initiation, after
- * every step, as components end and at the end), each write replacing the file atomically: a
- * SIGKILL at any moment leaves a whole report of the timeline up to that point, because after one
- * nothing else would. What the file holds is a {@link ShutdownRecord}, laid out by the
- * {@link ReportCodec}; where it goes is the {@link ReportFiles}' job.
+ * Writes the shutdown report next to the run marker as the sequence goes (at initiation,
+ * after every step, as components end and at the end), each write replacing the file
+ * atomically: a SIGKILL at any moment leaves a whole report of the timeline up to that
+ * point, because after one nothing else would. What the file holds is a
+ * {@link ShutdownRecord}, laid out by the {@link ReportCodec}; where it goes is the
+ * {@link ReportFiles}' job.
  */
 final class ShutdownRecorder implements LifecycleListener {
 
@@ -28,7 +29,9 @@ final class ShutdownRecorder implements LifecycleListener {
 
 	static final int MAX_DIAGNOSTICS_CHARS = 64 * 1024;
 
-	/** How long a forced exit waits for a write under way before it records itself anyway. */
+	/**
+	 * How long a forced exit waits for a write under way before it records itself anyway.
+	 */
 	private static final long FORCED_WAIT_MS = 50;
 
 	private static final Logger logger = LoggerFactory.getLogger(ShutdownRecorder.class);
@@ -113,8 +116,8 @@ final class ShutdownRecorder implements LifecycleListener {
 			long endMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - this.initiatedAt);
 			boolean truncated = current.componentsTruncated();
 			if (this.components.size() < MAX_COMPONENTS) {
-				this.components
-					.add(ShutdownRecord.ComponentEntry.of(component, Math.max(0, endMs - component.duration().toMillis())));
+				this.components.add(ShutdownRecord.ComponentEntry.of(component,
+						Math.max(0, endMs - component.duration().toMillis())));
 			}
 			else {
 				truncated = true;
@@ -137,7 +140,8 @@ final class ShutdownRecorder implements LifecycleListener {
 			if (current == null) {
 				return;
 			}
-			// The report has every component, including those that never ended; keep the start times seen.
+			// The report has every component, including those that never ended; keep the
+			// start times seen.
 			Map<String, Long> starts = new LinkedHashMap<>();
 			for (ShutdownRecord.ComponentEntry entry : this.components) {
 				if (entry.stopStartMs() != null) {
@@ -183,8 +187,8 @@ final class ShutdownRecorder implements LifecycleListener {
 					current.jvm(), current.applicationVersion(), current.initiatedAt(), current.trigger(),
 					ShutdownRecord.State.FORCED, current.lastStep(), this.steps, this.components,
 					current.componentsTruncated(), exitCode, false,
-					TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - this.initiatedAt), List.of(), List.of(), null, null,
-					Instant.now().toString());
+					TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - this.initiatedAt), List.of(), List.of(), null,
+					null, Instant.now().toString());
 			write();
 		}
 		finally {
@@ -193,8 +197,8 @@ final class ShutdownRecorder implements LifecycleListener {
 	}
 
 	/**
-	 * The process is halted past the ceiling: whatever the report said, it now says so, with what
-	 * held the process after the diagnostics it had.
+	 * The process is halted past the ceiling: whatever the report said, it now says so,
+	 * with what held the process after the diagnostics it had.
 	 */
 	@Override
 	public void onHalted(int exitCode, String heldBy) {
@@ -224,7 +228,10 @@ final class ShutdownRecorder implements LifecycleListener {
 		}
 	}
 
-	/** A write under way finishes in milliseconds; a stuck one must not keep a halting process alive. */
+	/**
+	 * A write under way finishes in milliseconds; a stuck one must not keep a halting
+	 * process alive.
+	 */
 	private boolean lockQuickly(String what) {
 		boolean locked;
 		try {
@@ -240,8 +247,8 @@ final class ShutdownRecorder implements LifecycleListener {
 		return locked;
 	}
 
-	private ShutdownRecord with(ShutdownRecord current, ShutdownRecord.@Nullable State state,
-			@Nullable String lastStep, boolean truncated) {
+	private ShutdownRecord with(ShutdownRecord current, ShutdownRecord.@Nullable State state, @Nullable String lastStep,
+			boolean truncated) {
 		return new ShutdownRecord(current.sequence(), current.service(), current.run(), current.pid(), current.jvm(),
 				current.applicationVersion(), current.initiatedAt(), current.trigger(), state, lastStep, this.steps,
 				this.components, truncated, current.exitCode(), current.clean(), current.elapsedMs(),

@@ -5,37 +5,38 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The result of one shutdown sequence, produced exactly once when it ends (normally or when the
- * global ceiling fires).
+ * The result of one shutdown sequence, produced exactly once when it ends (normally or
+ * when the global ceiling fires).
  *
  * @param trigger the trigger that started it
- * @param components every standard and observability component, and each advisory component that
- * ended, in registration order
+ * @param components every standard and observability component, and each advisory
+ * component that ended, in registration order
  * @param clean {@code true} when the trigger was clean, the ceiling did not fire, every
  * component the sequence waited for completed and no work was left unfinished
- * @param exitCode the process exit code: {@link ExitCodes#CLEAN}, {@link ExitCodes#FAILURE},
- * {@link ExitCodes#INCOMPLETE} or {@link ExitCodes#CEILING}
+ * @param exitCode the process exit code: {@link ExitCodes#CLEAN},
+ * {@link ExitCodes#FAILURE}, {@link ExitCodes#INCOMPLETE} or {@link ExitCodes#CEILING}
  * @param ceilingFired whether the global ceiling cut the sequence short
  * @param elapsed from initiation to the end of the sequence
  * @param failedSteps shutdown handlers and closing steps that threw or timed out, e.g.
  * {@code "shutdown handler 'backup'"}; any makes the report not clean with exit code
  * {@link ExitCodes#FAILURE}
  * @param steps every step that finished, in order (a step cut by the ceiling is missing)
- * @param diagnostics each component whose graceful budget ran out and, when the ceiling fired,
- * everything still running, each with its threads' stacks; empty when neither happened
- * @param failedRequests requests answered with a server error (5xx) or failed by the server after
- * the trigger, as told by {@link LifecycleHost#recordFailedRequest()}; counted, not judged: they
- * do not change {@code clean} or the exit code
- * @param unfinishedWork work left for a later run, each as {@code "component: work"}: what a
- * component said it left unfinished, and each component its budget or the ceiling cut
- * ({@code "orders: cut at its budget"}, {@code "orders: cut by the global ceiling"}); any makes the
- * report not clean with exit code {@link ExitCodes#INCOMPLETE} unless a worse code applies. What a
- * stop cancelled of its clients' calls and requests is each component's
- * {@link ComponentReport#cut()}
+ * @param diagnostics each component whose graceful budget ran out and, when the ceiling
+ * fired, everything still running, each with its threads' stacks; empty when neither
+ * happened
+ * @param failedRequests requests answered with a server error (5xx) or failed by the
+ * server after the trigger, as told by {@link LifecycleHost#recordFailedRequest()};
+ * counted, not judged: they do not change {@code clean} or the exit code
+ * @param unfinishedWork work left for a later run, each as {@code "component: work"}:
+ * what a component said it left unfinished, and each component its budget or the ceiling
+ * cut ({@code "orders: cut at its budget"}, {@code "orders: cut by the global ceiling"});
+ * any makes the report not clean with exit code {@link ExitCodes#INCOMPLETE} unless a
+ * worse code applies. What a stop cancelled of its clients' calls and requests is each
+ * component's {@link ComponentReport#cut()}
  */
 public record ShutdownReport(ShutdownTrigger trigger, List<ComponentReport> components, boolean clean, int exitCode,
-		boolean ceilingFired, Duration elapsed, List<String> failedSteps, List<StepReport> steps,
-		String diagnostics, long failedRequests, List<String> unfinishedWork) {
+		boolean ceilingFired, Duration elapsed, List<String> failedSteps, List<StepReport> steps, String diagnostics,
+		long failedRequests, List<String> unfinishedWork) {
 
 	/** A report of a shutdown that left no work unfinished. */
 	public ShutdownReport(ShutdownTrigger trigger, List<ComponentReport> components, boolean clean, int exitCode,

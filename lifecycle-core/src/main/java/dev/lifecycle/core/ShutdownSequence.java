@@ -23,14 +23,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one shutdown sequence of a manager: drain delay, shutdown handlers, standard drain by phase
- * (highest first, each phase concurrently), final actions in reverse order, observability drain,
- * closing steps (the web server), infrastructure drain by phase, last steps (what observes the
- * shutdown), report. The global ceiling, armed at initiation, cuts it short and produces the report
- * itself.
+ * The one shutdown sequence of a manager: drain delay, shutdown handlers, standard drain
+ * by phase (highest first, each phase concurrently), final actions in reverse order,
+ * observability drain, closing steps (the web server), infrastructure drain by phase,
+ * last steps (what observes the shutdown), report. The global ceiling, armed at
+ * initiation, cuts it short and produces the report itself.
  *
- * <p>This order is where "what is used stops after what uses it" lives: infrastructure (executors,
- * pools, clients) is drained only once nothing that uses it is left running, whatever its phase.
+ * <p>
+ * This order is where "what is used stops after what uses it" lives: infrastructure
+ * (executors, pools, clients) is drained only once nothing that uses it is left running,
+ * whatever its phase.
  */
 final class ShutdownSequence {
 
@@ -64,7 +66,10 @@ final class ShutdownSequence {
 
 	private final LongSupplier failedRequests;
 
-	/** Components whose budget ran out, each with the stacks of the threads still running its work. */
+	/**
+	 * Components whose budget ran out, each with the stacks of the threads still running
+	 * its work.
+	 */
 	private final List<String> overruns = new CopyOnWriteArrayList<>();
 
 	private final List<String> failedSteps = new CopyOnWriteArrayList<>();
@@ -133,9 +138,10 @@ final class ShutdownSequence {
 	}
 
 	/**
-	 * Runs one step of the sequence so that its failure, whatever it is, never keeps a later step
-	 * from running: the failure is logged, the step is recorded as failed (the report is then not
-	 * clean, exit code {@link ExitCodes#FAILURE}) and the sequence goes on.
+	 * Runs one step of the sequence so that its failure, whatever it is, never keeps a
+	 * later step from running: the failure is logged, the step is recorded as failed (the
+	 * report is then not clean, exit code {@link ExitCodes#FAILURE}) and the sequence
+	 * goes on.
 	 */
 	private void guarded(Step step) throws InterruptedException {
 		checkNotCut();
@@ -165,9 +171,10 @@ final class ShutdownSequence {
 	}
 
 	/**
-	 * Stops the sequence once the ceiling has produced the report. The ceiling settles waiting
-	 * components as timeouts, which can wake this thread normally before its interrupt arrives, so
-	 * the interrupt alone does not guarantee that no later step runs.
+	 * Stops the sequence once the ceiling has produced the report. The ceiling settles
+	 * waiting components as timeouts, which can wake this thread normally before its
+	 * interrupt arrives, so the interrupt alone does not guarantee that no later step
+	 * runs.
 	 */
 	private void checkNotCut() throws InterruptedException {
 		if (this.finished.get()) {
@@ -175,7 +182,8 @@ final class ShutdownSequence {
 		}
 	}
 
-	// ---- steps ---------------------------------------------------------------------------------
+	// ---- steps
+	// ---------------------------------------------------------------------------------
 
 	private void drainDelay() throws InterruptedException {
 		Duration delay = this.drain.delay();
@@ -206,8 +214,9 @@ final class ShutdownSequence {
 	}
 
 	/**
-	 * The adaptive drain: ends early once no request has arrived for the quiet period, but never
-	 * before the minimum (load balancers need that long to notice readiness DOWN at all).
+	 * The adaptive drain: ends early once no request has arrived for the quiet period,
+	 * but never before the minimum (load balancers need that long to notice readiness
+	 * DOWN at all).
 	 */
 	private void drainUntilQuiet(long end, Duration quiet) throws InterruptedException {
 		long minimumEnd = this.initiatedAt + this.drain.minimum().toNanos();
@@ -230,7 +239,10 @@ final class ShutdownSequence {
 		}
 	}
 
-	/** Names the step now running (the ceiling's diagnostics say it) and tells the listeners. */
+	/**
+	 * Names the step now running (the ceiling's diagnostics say it) and tells the
+	 * listeners.
+	 */
 	private long startStep(ShutdownStep kind, String name) {
 		this.stepKind = kind;
 		this.step = name;
@@ -238,7 +250,10 @@ final class ShutdownSequence {
 		return System.nanoTime();
 	}
 
-	/** Records a finished step and tells the listeners, so a report on disk grows as the sequence goes. */
+	/**
+	 * Records a finished step and tells the listeners, so a report on disk grows as the
+	 * sequence goes.
+	 */
 	private void stepCompleted(ShutdownStep kind, String name, long startedAt, StepResult result) {
 		long now = System.nanoTime();
 		StepReport step = new StepReport(kind, name, Duration.ofNanos(startedAt - this.initiatedAt),
@@ -248,8 +263,9 @@ final class ShutdownSequence {
 	}
 
 	/**
-	 * Runs each step on its own thread, bounded by its own timeout; a step that throws or overruns
-	 * is logged, recorded as failed (the report is then not clean) and the sequence goes on.
+	 * Runs each step on its own thread, bounded by its own timeout; a step that throws or
+	 * overruns is logged, recorded as failed (the report is then not clean) and the
+	 * sequence goes on.
 	 */
 	private void runTimed(ShutdownStep kind, String threadPrefix, List<NamedHandler> steps)
 			throws InterruptedException {
@@ -300,7 +316,10 @@ final class ShutdownSequence {
 		drainByPhase(Tier.STANDARD, ShutdownStep.STANDARD_DRAIN);
 	}
 
-	/** Drains one tier's components phase by phase, highest first, each phase concurrently. */
+	/**
+	 * Drains one tier's components phase by phase, highest first, each phase
+	 * concurrently.
+	 */
 	private void drainByPhase(Tier tier, ShutdownStep kind) throws InterruptedException {
 		Map<Integer, List<Component>> phases = new TreeMap<>((a, b) -> Integer.compare(b, a));
 		for (Component component : this.components) {
@@ -367,7 +386,8 @@ final class ShutdownSequence {
 			}
 			component.requestStop();
 		}
-		// Wait in deadline order so each component is judged at its own deadline, not after a sibling
+		// Wait in deadline order so each component is judged at its own deadline, not
+		// after a sibling
 		// with a longer budget: a finish after its own budget must stay a timeout.
 		List<Component> byDeadline = new ArrayList<>(group);
 		byDeadline.sort(Comparator.comparing((Component c) -> c.options().effectiveBudget().orElse(MAX_BUDGET)));
@@ -376,7 +396,8 @@ final class ShutdownSequence {
 			Optional<Duration> budget = component.options().effectiveBudget();
 			try {
 				if (budget.isPresent()) {
-					long remaining = Math.subtractExact(Math.addExact(start, budget.get().toNanos()), System.nanoTime());
+					long remaining = Math.subtractExact(Math.addExact(start, budget.get().toNanos()),
+							System.nanoTime());
 					component.settled().get(Math.max(0, remaining), TimeUnit.NANOSECONDS);
 				}
 				else {
@@ -384,7 +405,8 @@ final class ShutdownSequence {
 				}
 			}
 			catch (TimeoutException ex) {
-				// Stacks first: a timed-out component's threads may finish the moment it is settled.
+				// Stacks first: a timed-out component's threads may finish the moment it
+				// is settled.
 				String overrun = ShutdownDiagnostics.overrun(component, budget.get());
 				if (component.timeOut()) {
 					this.overruns.add(overrun);
@@ -411,7 +433,8 @@ final class ShutdownSequence {
 		}
 	}
 
-	// ---- endings -------------------------------------------------------------------------------
+	// ---- endings
+	// -------------------------------------------------------------------------------
 
 	private void complete() {
 		if (!this.finished.compareAndSet(false, true)) {
@@ -425,7 +448,8 @@ final class ShutdownSequence {
 		logger.info("Lifecycle: shutdown complete (clean={}, exitCode={}, elapsed={} ms, failedRequests={})",
 				report.clean(), report.exitCode(), report.elapsed().toMillis(), report.failedRequests());
 		if (!report.unfinishedWork().isEmpty()) {
-			logger.warn("Lifecycle: work left unfinished for a later run: {}", String.join("; ", report.unfinishedWork()));
+			logger.warn("Lifecycle: work left unfinished for a later run: {}",
+					String.join("; ", report.unfinishedWork()));
 		}
 		this.finisher.accept(report);
 	}
@@ -450,13 +474,18 @@ final class ShutdownSequence {
 		this.finisher.accept(report);
 	}
 
-	/** Names every component still running and the stack of the thread it is blocked in. */
+	/**
+	 * Names every component still running and the stack of the thread it is blocked in.
+	 */
 	private String diagnostics() {
 		return ShutdownDiagnostics.ceiling(this.globalShutdownTimeout, this.step, this.runningHandler,
 				this.runningHandlerThread, this.components);
 	}
 
-	/** @param cutByCeiling the components the ceiling settled, {@code null} when it did not fire */
+	/**
+	 * @param cutByCeiling the components the ceiling settled, {@code null} when it did
+	 * not fire
+	 */
 	private ShutdownReport report(@Nullable Set<String> cutByCeiling, String diagnostics) {
 		return ShutdownVerdict.report(this.trigger, this.components, cutByCeiling, List.copyOf(this.failedSteps),
 				List.copyOf(this.steps), diagnostics, System.nanoTime() - this.initiatedAt,
@@ -476,9 +505,10 @@ final class ShutdownSequence {
 
 	/**
 	 * The drain delay and, when a quiet period is set, what ends it early.
+	 *
 	 * @param delay the longest drain
-	 * @param quietPeriod end the drain once no activity was seen for this long; {@code null} for a
-	 * fixed delay
+	 * @param quietPeriod end the drain once no activity was seen for this long;
+	 * {@code null} for a fixed delay
 	 * @param minimum never end it before this
 	 * @param activity a count that moves whenever a request arrives
 	 */

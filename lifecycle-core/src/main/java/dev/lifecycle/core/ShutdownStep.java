@@ -1,9 +1,9 @@
 package dev.lifecycle.core;
 
 /**
- * The kinds of step a shutdown sequence runs, in their order. Each has one text label, the start
- * of every step name in logs, observations and JSON reports, so a reader can group steps by kind
- * without parsing names that carry a handler's name or a phase.
+ * The kinds of step a shutdown sequence runs, in their order. Each has one text label,
+ * the start of every step name in logs, observations and JSON reports, so a reader can
+ * group steps by kind without parsing names that carry a handler's name or a phase.
  */
 public enum ShutdownStep {
 
@@ -42,12 +42,18 @@ public enum ShutdownStep {
 		return this.label;
 	}
 
-	/** The name of one step of this kind that runs a named piece of work: {@code shutdown handler 'backup'}. */
+	/**
+	 * The name of one step of this kind that runs a named piece of work:
+	 * {@code shutdown handler 'backup'}.
+	 */
 	String named(String name) {
 		return this.label + " '" + name + "'";
 	}
 
-	/** The name of one step of this kind that drains a phase: {@code standard drain, phase 10}. */
+	/**
+	 * The name of one step of this kind that drains a phase:
+	 * {@code standard drain, phase 10}.
+	 */
 	String phase(int phase) {
 		return this.label + ", phase " + phase;
 	}

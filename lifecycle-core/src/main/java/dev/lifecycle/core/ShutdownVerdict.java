@@ -8,11 +8,12 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Turns what a sequence saw into its {@link ShutdownReport}. The exit code is decided here only:
- * the ceiling wins, then an unclean trigger, a death or a failed step, then work left for a later
- * run (a component cut by its budget or the ceiling, or work a component left unfinished); and a
- * report is clean only with exit code 0, every waited-for component completed and none cut work
- * short, so a dashboard and an exit code agree.
+ * Turns what a sequence saw into its {@link ShutdownReport}. The exit code is decided
+ * here only: the ceiling wins, then an unclean trigger, a death or a failed step, then
+ * work left for a later run (a component cut by its budget or the ceiling, or work a
+ * component left unfinished); and a report is clean only with exit code 0, every
+ * waited-for component completed and none cut work short, so a dashboard and an exit code
+ * agree.
  */
 final class ShutdownVerdict {
 
@@ -20,8 +21,8 @@ final class ShutdownVerdict {
 	}
 
 	/**
-	 * @param cutByCeiling the components the ceiling settled, {@code null} when the ceiling did not
-	 * fire
+	 * @param cutByCeiling the components the ceiling settled, {@code null} when the
+	 * ceiling did not fire
 	 */
 	static ShutdownReport report(ShutdownTrigger trigger, List<Component> components,
 			@Nullable Set<String> cutByCeiling, List<String> failedSteps, List<StepReport> steps, String diagnostics,
@@ -47,7 +48,8 @@ final class ShutdownVerdict {
 			for (String work : component.unfinishedWork()) {
 				unfinished.add(component.name() + ": " + work);
 			}
-			// Observability serves no work of its own: its overrun leaves nothing for a later run.
+			// Observability serves no work of its own: its overrun leaves nothing for a
+			// later run.
 			if (outcome == Outcome.TIMEOUT && component.tier() != Tier.OBSERVABILITY
 					&& component.unfinishedWork().isEmpty()) {
 				boolean byCeiling = cutByCeiling != null && cutByCeiling.contains(component.name());

@@ -1,8 +1,8 @@
 package dev.lifecycle.core;
 
 /**
- * How one step of a shutdown sequence ended. A step that failed or timed out makes the report not
- * clean; its label is what logs, observations and JSON reports say.
+ * How one step of a shutdown sequence ended. A step that failed or timed out makes the
+ * report not clean; its label is what logs, observations and JSON reports say.
  */
 public enum StepResult {
 
@@ -21,7 +21,9 @@ public enum StepResult {
 		this.label = label;
 	}
 
-	/** The value in logs, the {@code lifecycle.result} observation key and JSON reports. */
+	/**
+	 * The value in logs, the {@code lifecycle.result} observation key and JSON reports.
+	 */
 	public String label() {
 		return this.label;
 	}

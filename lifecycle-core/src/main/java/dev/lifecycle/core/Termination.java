@@ -13,10 +13,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The end of the engine's life, reached once: by the sequence's report (normal or cut by the
- * ceiling) or by a forced exit. The marker is released, the pre-stop watcher closed and the
- * listeners told before anyone waiting sees the report, so the report on disk is final when a
- * caller exits with its code.
+ * The end of the engine's life, reached once: by the sequence's report (normal or cut by
+ * the ceiling) or by a forced exit. The marker is released, the pre-stop watcher closed
+ * and the listeners told before anyone waiting sees the report, so the report on disk is
+ * final when a caller exits with its code.
  */
 final class Termination {
 
@@ -33,7 +33,10 @@ final class Termination {
 
 	private final EngineThreads threads;
 
-	/** The report once the sequence ended, or a forced exit's mark: whichever came first wins. */
+	/**
+	 * The report once the sequence ended, or a forced exit's mark: whichever came first
+	 * wins.
+	 */
 	private @Nullable ShutdownReport ended;
 
 	private boolean forced;
@@ -47,9 +50,10 @@ final class Termination {
 	}
 
 	/**
-	 * The end of the sequence, normal or cut by the ceiling; runs once. After a forced exit the
-	 * records keep saying forced, since the process is halting with that code: the marker stays
-	 * and the listeners are not told of a completion the process will not exit with.
+	 * The end of the sequence, normal or cut by the ceiling; runs once. After a forced
+	 * exit the records keep saying forced, since the process is halting with that code:
+	 * the marker stays and the listeners are not told of a completion the process will
+	 * not exit with.
 	 */
 	void finish(ShutdownReport finished) {
 		boolean afterForcedExit;
@@ -65,14 +69,16 @@ final class Termination {
 			this.listeners.shutdownCompleted(finished);
 		}
 		this.report.complete(finished);
-		// Last: when the ceiling fired this runs on the scheduler's own thread, which this ends.
+		// Last: when the ceiling fired this runs on the scheduler's own thread, which
+		// this ends.
 		this.threads.shutdown();
 	}
 
 	/**
-	 * A second signal: the listeners record the forced exit, then the line is logged, and the caller
-	 * halts at once with the code returned. If the sequence already ended, its report's code is
-	 * returned and nothing is recorded, so that the records and the exit code always agree.
+	 * A second signal: the listeners record the forced exit, then the line is logged, and
+	 * the caller halts at once with the code returned. If the sequence already ended, its
+	 * report's code is returned and nothing is recorded, so that the records and the exit
+	 * code always agree.
 	 */
 	int forceExit() {
 		synchronized (this) {
@@ -82,15 +88,17 @@ final class Termination {
 			this.forced = true;
 		}
 		this.listeners.forcedExit(ExitCodes.FORCED);
-		// Last before the halt: nothing the process does after this line is acknowledged for long.
+		// Last before the halt: nothing the process does after this line is acknowledged
+		// for long.
 		logger.error("Lifecycle: second shutdown signal; forcing exit with code {} before the sequence finished",
 				ExitCodes.FORCED);
 		return ExitCodes.FORCED;
 	}
 
 	/**
-	 * The host halts a process the ceiling found still alive: the listeners record it, whatever the
-	 * report said, unless a forced exit came first (the process is already halting with its code).
+	 * The host halts a process the ceiling found still alive: the listeners record it,
+	 * whatever the report said, unless a forced exit came first (the process is already
+	 * halting with its code).
 	 */
 	void halted(String heldBy) {
 		synchronized (this) {

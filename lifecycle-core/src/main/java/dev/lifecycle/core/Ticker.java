@@ -1,13 +1,16 @@
 package dev.lifecycle.core;
 
 /**
- * A source of monotonic nanoseconds for the health monitor; tests supply their own to make stall
- * detection deterministic. Not part of the public API.
+ * A source of monotonic nanoseconds for the health monitor; tests supply their own to
+ * make stall detection deterministic. Not part of the public API.
  */
 @FunctionalInterface
 interface Ticker {
 
-	/** The current value in nanoseconds; only differences between two readings are meaningful. */
+	/**
+	 * The current value in nanoseconds; only differences between two readings are
+	 * meaningful.
+	 */
 	long nanoTime();
 
 	/** A ticker backed by {@link System#nanoTime()}. */

@@ -3,9 +3,9 @@ package dev.lifecycle.core;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * What the host tells the engine of its requests, counted without a lock or a clock read so it can
- * be told on every request: activity, whose movement ends an adaptive drain, and failures, which
- * the report counts.
+ * What the host tells the engine of its requests, counted without a lock or a clock read
+ * so it can be told on every request: activity, whose movement ends an adaptive drain,
+ * and failures, which the report counts.
  */
 final class Traffic {
 

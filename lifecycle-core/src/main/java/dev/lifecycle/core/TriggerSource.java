@@ -1,10 +1,11 @@
 package dev.lifecycle.core;
 
 /**
- * The sources of a shutdown that are not a component: what a {@link ShutdownTrigger#component()}
- * says when a signal, the pre-stop file or the host application started the shutdown. Each label
- * is spelled here only, because logs, the {@code component} metric label, the endpoint and the
- * reports on disk all carry it, and dashboards match it.
+ * The sources of a shutdown that are not a component: what a
+ * {@link ShutdownTrigger#component()} says when a signal, the pre-stop file or the host
+ * application started the shutdown. Each label is spelled here only, because logs, the
+ * {@code component} metric label, the endpoint and the reports on disk all carry it, and
+ * dashboards match it.
  */
 public enum TriggerSource {
 
@@ -17,10 +18,16 @@ public enum TriggerSource {
 	/** The host application closed (a Spring context's plain close). */
 	CONTEXT_CLOSE("context-close"),
 
-	/** The host application's start (a Spring context's refresh) failed, naming no single part. */
+	/**
+	 * The host application's start (a Spring context's refresh) failed, naming no single
+	 * part.
+	 */
 	REFRESH("refresh"),
 
-	/** The host application's run failed after its start (a Spring application runner threw). */
+	/**
+	 * The host application's run failed after its start (a Spring application runner
+	 * threw).
+	 */
 	APPLICATION_RUN("application-run"),
 
 	/** The host application asked to exit ({@code SpringApplication.exit}). */
@@ -35,7 +42,10 @@ public enum TriggerSource {
 		this.label = label;
 	}
 
-	/** The value in logs, in the {@code trigger_component} metric label and in JSON reports. */
+	/**
+	 * The value in logs, in the {@code trigger_component} metric label and in JSON
+	 * reports.
+	 */
 	public String label() {
 		return this.label;
 	}

@@ -8,8 +8,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The first trigger wins: it is logged, the listeners hear of it (readiness turns DOWN there) and
- * the shutdown sequence starts; every later trigger is only logged.
+ * The first trigger wins: it is logged, the listeners hear of it (readiness turns DOWN
+ * there) and the shutdown sequence starts; every later trigger is only logged.
  */
 final class Triggers {
 
@@ -27,9 +27,10 @@ final class Triggers {
 	}
 
 	/**
-	 * A trigger from outside the engine: only the reasons an outside caller can stand for; a
-	 * stall, a death and completed work are the engine's own verdicts.
-	 * @throws IllegalArgumentException for {@code STALLED}, {@code DIED} or {@code COMPLETED}
+	 * A trigger from outside the engine: only the reasons an outside caller can stand
+	 * for; a stall, a death and completed work are the engine's own verdicts.
+	 * @throws IllegalArgumentException for {@code STALLED}, {@code DIED} or
+	 * {@code COMPLETED}
 	 */
 	boolean fireFromOutside(ShutdownReason reason, String source, String detail) {
 		Objects.requireNonNull(reason, "reason");
@@ -42,14 +43,17 @@ final class Triggers {
 		return fire(reason, source, detail);
 	}
 
-	/** Starts the shutdown unless one has started; returns whether this call started it. */
+	/**
+	 * Starts the shutdown unless one has started; returns whether this call started it.
+	 */
 	boolean fire(ShutdownReason reason, String component, String detail) {
 		ShutdownTrigger candidate = new ShutdownTrigger(reason, component, detail);
 		if (!this.trigger.compareAndSet(null, candidate)) {
 			ShutdownTrigger winner = this.trigger.get();
-			logger.info("Lifecycle: shutdown already in progress (reason={}, component={}); ignoring trigger "
-					+ "(reason={}, component={})", winner.reason().label(), winner.component(), reason.label(),
-					component);
+			logger.info(
+					"Lifecycle: shutdown already in progress (reason={}, component={}); ignoring trigger "
+							+ "(reason={}, component={})",
+					winner.reason().label(), winner.component(), reason.label(), component);
 			return false;
 		}
 		long initiatedAt = System.nanoTime();
@@ -57,8 +61,8 @@ final class Triggers {
 			logger.info("Lifecycle: shutdown initiated (reason={}, component={})", reason.label(), component);
 		}
 		else {
-			logger.info("Lifecycle: shutdown initiated (reason={}, component={}, detail={})", reason.label(),
-					component, detail);
+			logger.info("Lifecycle: shutdown initiated (reason={}, component={}, detail={})", reason.label(), component,
+					detail);
 		}
 		this.listeners.shutdownInitiated(candidate);
 		this.launcher.launch(candidate, initiatedAt);

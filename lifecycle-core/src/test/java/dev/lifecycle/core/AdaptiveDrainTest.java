@@ -9,15 +9,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
 /**
- * The drain delay stays the upper bound; with a quiet period it ends once traffic has stopped
- * arriving, never before its minimum.
+ * The drain delay stays the upper bound; with a quiet period it ends once traffic has
+ * stopped arriving, never before its minimum.
  */
 class AdaptiveDrainTest {
 
 	private static final Duration DRAIN_DELAY = Duration.ofSeconds(20);
 
 	private static Duration drainStep(ShutdownReport report) {
-		return report.steps().stream()
+		return report.steps()
+			.stream()
 			.filter((step) -> step.name().equals("drain delay"))
 			.findFirst()
 			.orElseThrow()
@@ -52,11 +53,12 @@ class AdaptiveDrainTest {
 			trafficFlows.set(false);
 			ShutdownReport report = manager.awaitTermination(Duration.ofSeconds(15)).orElseThrow();
 
-			// Traffic flowed for 1.5 s, then 0.5 s of quiet ends the drain: far from the 20 s bound.
+			// Traffic flowed for 1.5 s, then 0.5 s of quiet ends the drain: far from the
+			// 20 s bound.
 			assertThat(drainStep(report)).isGreaterThanOrEqualTo(Duration.ofMillis(1900))
 				.isLessThan(Duration.ofSeconds(10));
-			assertThat(logs.messages()).anySatisfy((line) -> assertThat(line)
-				.matches("Lifecycle: drain ended after \\d+ ms: quiet for PT0\\.5S"));
+			assertThat(logs.messages()).anySatisfy(
+					(line) -> assertThat(line).matches("Lifecycle: drain ended after \\d+ ms: quiet for PT0\\.5S"));
 		}
 		finally {
 			logs.stop();

@@ -23,10 +23,10 @@ class ArchitectureTest {
 		.importPackages("dev.lifecycle.core");
 
 	/**
-	 * Types a Lifecycle user imports next to the engine's: Spring Framework's and Spring Boot's
-	 * lifecycle, exit, availability and health types, and the public names of our own Spring layer
-	 * ({@code dev.lifecycle.spring}). A core type of the same simple name would force a qualified
-	 * name on one of them.
+	 * Types a Lifecycle user imports next to the engine's: Spring Framework's and Spring
+	 * Boot's lifecycle, exit, availability and health types, and the public names of our
+	 * own Spring layer ({@code dev.lifecycle.spring}). A core type of the same simple
+	 * name would force a qualified name on one of them.
 	 */
 	private static final Set<String> NAMES_USERS_IMPORT_ALONGSIDE = Set.of(
 			// org.springframework.context and .context.support
@@ -34,7 +34,8 @@ class ArchitectureTest {
 			// org.springframework.boot and .boot.autoconfigure.context
 			"LifecycleAutoConfiguration", "LifecycleProperties", "ExitCodeGenerator",
 			"SpringApplicationShutdownHandlers",
-			// org.springframework.boot.web.server, .boot.availability, .boot.health.contributor
+			// org.springframework.boot.web.server, .boot.availability,
+			// .boot.health.contributor
 			"GracefulShutdownCallback", "GracefulShutdownResult", "AvailabilityState", "ReadinessState",
 			"LivenessState", "Health", "HealthIndicator", "Status",
 			// org.springframework.stereotype

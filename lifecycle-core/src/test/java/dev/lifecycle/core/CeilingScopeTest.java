@@ -8,8 +8,8 @@ import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
 /**
- * What the global ceiling bounds: every step from the trigger to the report, the drain delay and
- * the last steps included.
+ * What the global ceiling bounds: every step from the trigger to the report, the drain
+ * delay and the last steps included.
  */
 class CeilingScopeTest {
 
@@ -29,8 +29,10 @@ class CeilingScopeTest {
 
 			assertThat(report.exitCode()).isEqualTo(ExitCodes.CEILING);
 			assertThat(report.steps()).extracting(StepReport::kind).contains(ShutdownStep.DRAIN_DELAY);
-			// Counted from the end of the drain delay instead, the ceiling would fire at 5.9 s.
-			assertThat(report.elapsed()).as("the ceiling fires 3 s after the trigger").isLessThan(Duration.ofMillis(5500));
+			// Counted from the end of the drain delay instead, the ceiling would fire at
+			// 5.9 s.
+			assertThat(report.elapsed()).as("the ceiling fires 3 s after the trigger")
+				.isLessThan(Duration.ofMillis(5500));
 		}
 		finally {
 			never.countDown();
@@ -39,7 +41,9 @@ class CeilingScopeTest {
 
 	@Test
 	void theCeilingCutsAHangingLastStep() throws InterruptedException {
-		LifecycleManager manager = LifecycleManager.builder("svc").globalShutdownTimeout(Duration.ofMillis(500)).build();
+		LifecycleManager manager = LifecycleManager.builder("svc")
+			.globalShutdownTimeout(Duration.ofMillis(500))
+			.build();
 		CountDownLatch never = new CountDownLatch(1);
 		manager.addLastStep("management-server", Duration.ofMinutes(10), never::await);
 		manager.start();

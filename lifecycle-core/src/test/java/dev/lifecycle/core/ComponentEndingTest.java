@@ -14,7 +14,10 @@ class ComponentEndingTest {
 	private final InMemoryLifecycleMetrics metrics = new InMemoryLifecycleMetrics();
 
 	private LifecycleManager newManager() {
-		return LifecycleManager.builder("svc").listener(this.metrics).globalShutdownTimeout(Duration.ofSeconds(20)).build();
+		return LifecycleManager.builder("svc")
+			.listener(this.metrics)
+			.globalShutdownTimeout(Duration.ofSeconds(20))
+			.build();
 	}
 
 	@Test
@@ -78,8 +81,7 @@ class ComponentEndingTest {
 			assertThat(c.outcome()).isEqualTo(Outcome.TIMEOUT);
 			assertThat(c.duration()).isLessThan(Duration.ofSeconds(5));
 		});
-		assertThat(report.component("long")).get().extracting(ComponentReport::outcome)
-			.isEqualTo(Outcome.COMPLETED);
+		assertThat(report.component("long")).get().extracting(ComponentReport::outcome).isEqualTo(Outcome.COMPLETED);
 	}
 
 	@Test
@@ -96,7 +98,8 @@ class ComponentEndingTest {
 		consumer.processScope().close();
 
 		ShutdownReport report = manager.awaitTermination();
-		assertThat(report.component("consumer")).get().extracting(ComponentReport::outcome)
+		assertThat(report.component("consumer")).get()
+			.extracting(ComponentReport::outcome)
 			.isEqualTo(Outcome.COMPLETED);
 		assertThat(this.metrics.results("consumer", Outcome.COMPLETED)).isEqualTo(1);
 		assertThat(this.metrics.durations()).hasSize(1);
@@ -111,7 +114,8 @@ class ComponentEndingTest {
 		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
 		ShutdownReport report = manager.awaitTermination();
 
-		assertThat(report.component("consumer")).get().extracting(ComponentReport::outcome)
+		assertThat(report.component("consumer")).get()
+			.extracting(ComponentReport::outcome)
 			.isEqualTo(Outcome.COMPLETED);
 		assertThat(report.exitCode()).isEqualTo(ExitCodes.CLEAN);
 		assertThat(report.clean()).isTrue();
@@ -148,7 +152,8 @@ class ComponentEndingTest {
 		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
 		server.processScope().close();
 		ShutdownReport report = manager.awaitTermination();
-		assertThat(report.component("migration")).get().extracting(ComponentReport::outcome)
+		assertThat(report.component("migration")).get()
+			.extracting(ComponentReport::outcome)
 			.isEqualTo(Outcome.COMPLETED);
 		assertThat(report.exitCode()).isEqualTo(ExitCodes.CLEAN);
 	}
@@ -199,8 +204,8 @@ class ComponentEndingTest {
 
 		ShutdownReport report = manager.awaitTermination();
 
-		assertThat(report.trigger()).isEqualTo(new ShutdownTrigger(ShutdownReason.FAILURE, "consumer",
-				"broker unreachable"));
+		assertThat(report.trigger())
+			.isEqualTo(new ShutdownTrigger(ShutdownReason.FAILURE, "consumer", "broker unreachable"));
 		assertThat(report.exitCode()).isEqualTo(ExitCodes.FAILURE);
 		assertThat(report.component("consumer")).get().extracting(ComponentReport::outcome).isEqualTo(Outcome.DIED);
 	}
@@ -240,8 +245,7 @@ class ComponentEndingTest {
 			assertThat(c.duration()).isLessThan(Duration.ofSeconds(5));
 		});
 		assertThat(otherStopped).isTrue();
-		assertThat(report.component("other")).get().extracting(ComponentReport::outcome)
-			.isEqualTo(Outcome.COMPLETED);
+		assertThat(report.component("other")).get().extracting(ComponentReport::outcome).isEqualTo(Outcome.COMPLETED);
 		assertThat(report.exitCode()).isEqualTo(ExitCodes.FAILURE);
 	}
 
@@ -293,7 +297,8 @@ class ComponentEndingTest {
 		ShutdownReport report = manager.awaitTermination();
 
 		assertThat(report.ceilingFired()).isFalse();
-		assertThat(report.component("later-active")).get().extracting(ComponentReport::outcome)
+		assertThat(report.component("later-active")).get()
+			.extracting(ComponentReport::outcome)
 			.isEqualTo(Outcome.COMPLETED);
 		assertThat(laterStopCalled).as("stop without start").isFalse();
 		assertThat(laterRan).isFalse();
@@ -337,8 +342,7 @@ class ComponentEndingTest {
 				});
 		manager.start();
 
-		await().atMost(Duration.ofSeconds(5))
-			.until(() -> manager.components().get(0).state() == ComponentState.DIED);
+		await().atMost(Duration.ofSeconds(5)).until(() -> manager.components().get(0).state() == ComponentState.DIED);
 		assertThat(manager.isShutdownInitiated()).isFalse();
 		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
 		assertThat(manager.awaitTermination().exitCode()).isEqualTo(ExitCodes.CLEAN);

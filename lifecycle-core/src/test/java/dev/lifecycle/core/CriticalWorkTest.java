@@ -33,7 +33,8 @@ class CriticalWorkTest {
 
 		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
 		await().atMost(Duration.ofSeconds(5)).until(() -> events.contains("ingest stop returned"));
-		await().atMost(Duration.ofSeconds(5)).until(() -> manager.components().get(0).state() == ComponentState.STOPPING);
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> manager.components().get(0).state() == ComponentState.STOPPING);
 		assertThat(manager.components().get(0).openCriticalSections()).isEqualTo(1);
 		assertThat(events).doesNotContain("pipeline stop");
 		events.add("write committed");
@@ -41,8 +42,7 @@ class CriticalWorkTest {
 
 		ShutdownReport report = manager.awaitTermination();
 		assertThat(events).containsExactly("ingest stop returned", "write committed", "pipeline stop");
-		assertThat(report.component("ingest")).get().extracting(ComponentReport::outcome)
-			.isEqualTo(Outcome.COMPLETED);
+		assertThat(report.component("ingest")).get().extracting(ComponentReport::outcome).isEqualTo(Outcome.COMPLETED);
 	}
 
 	@Test
@@ -99,8 +99,7 @@ class CriticalWorkTest {
 
 		assertThat(done).hasValue(10);
 		assertThat(events).containsExactly("db closed");
-		assertThat(report.component("writes")).get().extracting(ComponentReport::outcome)
-			.isEqualTo(Outcome.COMPLETED);
+		assertThat(report.component("writes")).get().extracting(ComponentReport::outcome).isEqualTo(Outcome.COMPLETED);
 	}
 
 	@Test

@@ -10,9 +10,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every handle call has a meaning in every state of its component and of the engine, before the
- * manager's start included; a call that has no effect in a state leaves the outcome, the trigger
- * and the metrics exactly as they would be without it.
+ * Every handle call has a meaning in every state of its component and of the engine,
+ * before the manager's start included; a call that has no effect in a state leaves the
+ * outcome, the trigger and the metrics exactly as they would be without it.
  */
 class HandleCallsInEveryStateTest {
 
@@ -36,7 +36,8 @@ class HandleCallsInEveryStateTest {
 		return manager.awaitTermination(WAIT).orElseThrow();
 	}
 
-	// ---- before the manager's start --------------------------------------------------------------
+	// ---- before the manager's start
+	// --------------------------------------------------------------
 
 	@Test
 	void workCompletedBeforeStartThenScopeClosedIsACompletionNotADeath() throws InterruptedException {
@@ -50,7 +51,8 @@ class HandleCallsInEveryStateTest {
 		assertThat(manager.isShutdownInitiated()).isFalse();
 		ShutdownReport report = terminate(manager);
 		assertThat(report.trigger().reason()).isEqualTo(ShutdownReason.SIGNAL);
-		assertThat(report.component("importer")).get().extracting(ComponentReport::outcome)
+		assertThat(report.component("importer")).get()
+			.extracting(ComponentReport::outcome)
 			.isEqualTo(Outcome.COMPLETED);
 		assertThat(report.exitCode()).isEqualTo(ExitCodes.CLEAN);
 		assertThat(this.metrics.results("importer", Outcome.DIED)).isZero();
@@ -67,13 +69,11 @@ class HandleCallsInEveryStateTest {
 		loader.workCompleted();
 		manager.start();
 
-		await().atMost(WAIT)
-			.until(() -> manager.components().get(0).state() == ComponentState.COMPLETED);
+		await().atMost(WAIT).until(() -> manager.components().get(0).state() == ComponentState.COMPLETED);
 		assertThat(runs).hasValue(1);
 		assertThat(manager.isShutdownInitiated()).isFalse();
 		ShutdownReport report = terminate(manager);
-		assertThat(report.component("loader")).get().extracting(ComponentReport::outcome)
-			.isEqualTo(Outcome.COMPLETED);
+		assertThat(report.component("loader")).get().extracting(ComponentReport::outcome).isEqualTo(Outcome.COMPLETED);
 		assertThat(report.exitCode()).isEqualTo(ExitCodes.CLEAN);
 	}
 
@@ -126,8 +126,7 @@ class HandleCallsInEveryStateTest {
 
 		ShutdownReport report = manager.awaitTermination(WAIT).orElseThrow();
 		assertThat(report.trigger()).isEqualTo(new ShutdownTrigger(ShutdownReason.FAILURE, "consumer", "no broker"));
-		assertThat(report.component("consumer")).get().extracting(ComponentReport::outcome)
-			.isEqualTo(Outcome.DIED);
+		assertThat(report.component("consumer")).get().extracting(ComponentReport::outcome).isEqualTo(Outcome.DIED);
 		assertThat(report.exitCode()).isEqualTo(ExitCodes.FAILURE);
 	}
 
@@ -141,7 +140,8 @@ class HandleCallsInEveryStateTest {
 
 		ShutdownReport report = manager.awaitTermination(WAIT).orElseThrow();
 		assertThat(report.trigger().reason()).isEqualTo(ShutdownReason.REQUESTED);
-		assertThat(report.component("consumer")).get().extracting(ComponentReport::outcome)
+		assertThat(report.component("consumer")).get()
+			.extracting(ComponentReport::outcome)
 			.isEqualTo(Outcome.COMPLETED);
 		assertThat(report.exitCode()).isEqualTo(ExitCodes.CLEAN);
 	}
@@ -161,7 +161,8 @@ class HandleCallsInEveryStateTest {
 		manager.awaitTermination(WAIT);
 	}
 
-	// ---- during a shutdown -----------------------------------------------------------------------
+	// ---- during a shutdown
+	// -----------------------------------------------------------------------
 
 	@Test
 	void workCompletedWhileStoppingChangesNothing() throws InterruptedException {
@@ -177,7 +178,8 @@ class HandleCallsInEveryStateTest {
 		ShutdownReport report = terminate(manager);
 
 		assertThat(marked.getCount()).isZero();
-		assertThat(report.component("consumer")).get().extracting(ComponentReport::outcome)
+		assertThat(report.component("consumer")).get()
+			.extracting(ComponentReport::outcome)
 			.isEqualTo(Outcome.COMPLETED);
 		assertThat(report.exitCode()).isEqualTo(ExitCodes.CLEAN);
 	}
@@ -194,8 +196,7 @@ class HandleCallsInEveryStateTest {
 		ShutdownReport report = terminate(manager);
 
 		assertThat(report.trigger().reason()).isEqualTo(ShutdownReason.SIGNAL);
-		assertThat(report.component("consumer")).get().extracting(ComponentReport::outcome)
-			.isEqualTo(Outcome.DIED);
+		assertThat(report.component("consumer")).get().extracting(ComponentReport::outcome).isEqualTo(Outcome.DIED);
 		assertThat(report.exitCode()).isEqualTo(ExitCodes.FAILURE);
 		assertThat(this.metrics.initiated("consumer", ShutdownReason.FAILURE)).isZero();
 	}
@@ -216,7 +217,8 @@ class HandleCallsInEveryStateTest {
 		assertThat(report.exitCode()).isEqualTo(ExitCodes.CLEAN);
 	}
 
-	// ---- after the component ended ---------------------------------------------------------------
+	// ---- after the component ended
+	// ---------------------------------------------------------------
 
 	@Test
 	void callsAfterTheComponentEndedLeaveItsOutcomeAlone() throws InterruptedException {
@@ -238,8 +240,7 @@ class HandleCallsInEveryStateTest {
 		assertThat(manager.isShutdownInitiated()).isFalse();
 		ShutdownReport report = terminate(manager);
 		late.close();
-		assertThat(report.component("loader")).get().extracting(ComponentReport::outcome)
-			.isEqualTo(Outcome.COMPLETED);
+		assertThat(report.component("loader")).get().extracting(ComponentReport::outcome).isEqualTo(Outcome.COMPLETED);
 		assertThat(report.exitCode()).isEqualTo(ExitCodes.CLEAN);
 		assertThat(this.metrics.results("loader", Outcome.DIED)).isZero();
 	}

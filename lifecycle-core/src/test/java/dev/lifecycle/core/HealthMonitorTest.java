@@ -26,10 +26,11 @@ class HealthMonitorTest {
 	}
 
 	private ComponentHandle monitored(String name, int threshold) {
-		return this.manager.register(name, ComponentOptions.defaults()
-			.withLivenessDeadline(Duration.ofSeconds(10))
-			.withStallThreshold(threshold)
-			.withGracefulShutdown(Duration.ofMillis(50)));
+		return this.manager.register(name,
+				ComponentOptions.defaults()
+					.withLivenessDeadline(Duration.ofSeconds(10))
+					.withStallThreshold(threshold)
+					.withGracefulShutdown(Duration.ofMillis(50)));
 	}
 
 	private void pollAfter(Duration elapsed) {
@@ -134,10 +135,11 @@ class HealthMonitorTest {
 
 	@Test
 	void advisoryIsHealthyFlipsAndRecovers() {
-		ComponentHandle backup = this.manager.register("backup-target", ComponentOptions.defaults()
-			.withTier(Tier.ADVISORY)
-			.withLivenessDeadline(Duration.ofSeconds(10))
-			.withStallThreshold(2));
+		ComponentHandle backup = this.manager.register("backup-target",
+				ComponentOptions.defaults()
+					.withTier(Tier.ADVISORY)
+					.withLivenessDeadline(Duration.ofSeconds(10))
+					.withStallThreshold(2));
 		this.manager.start();
 		assertThat(backup.isHealthy()).as("starts healthy").isTrue();
 		backup.reportHealthy();
@@ -185,9 +187,7 @@ class HealthMonitorTest {
 
 	@Test
 	void monitorPollsOnItsOwnWhenAComponentHasADeadline() {
-		LifecycleManager polling = LifecycleManager.builder("svc")
-			.healthPollInterval(Duration.ofMillis(20))
-			.build();
+		LifecycleManager polling = LifecycleManager.builder("svc").healthPollInterval(Duration.ofMillis(20)).build();
 		ComponentHandle consumer = polling.register("consumer",
 				ComponentOptions.defaults().withLivenessDeadline(Duration.ofMillis(100)));
 		polling.start();

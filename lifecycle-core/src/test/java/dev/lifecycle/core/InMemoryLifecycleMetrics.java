@@ -9,9 +9,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A listener that keeps the values of the five Lifecycle series in memory, with the same rules as
- * the Micrometer binding (advisory components have no shutdown result; a ceiling exit is not a
- * completed shutdown), so engine tests can assert on them.
+ * A listener that keeps the values of the five Lifecycle series in memory, with the same
+ * rules as the Micrometer binding (advisory components have no shutdown result; a ceiling
+ * exit is not a completed shutdown), so engine tests can assert on them.
  */
 final class InMemoryLifecycleMetrics implements LifecycleListener {
 
@@ -60,7 +60,9 @@ final class InMemoryLifecycleMetrics implements LifecycleListener {
 		}
 	}
 
-	/** {@code lifecycle_shutdown_initiated_total} for one trigger component and reason. */
+	/**
+	 * {@code lifecycle_shutdown_initiated_total} for one trigger component and reason.
+	 */
 	long initiated(String triggerComponent, ShutdownReason reason) {
 		return value(this.initiated, triggerComponent + "/" + reason.label());
 	}
@@ -75,7 +77,10 @@ final class InMemoryLifecycleMetrics implements LifecycleListener {
 		return value(this.results, component + "/" + result.label());
 	}
 
-	/** Every observation of {@code lifecycle_component_shutdown_duration_seconds}, in order. */
+	/**
+	 * Every observation of {@code lifecycle_component_shutdown_duration_seconds}, in
+	 * order.
+	 */
 	List<ComponentShutdown> durations() {
 		return new ArrayList<>(this.durations);
 	}
@@ -86,7 +91,10 @@ final class InMemoryLifecycleMetrics implements LifecycleListener {
 		return (value != null) ? value.get() : 0;
 	}
 
-	/** {@code lifecycle_component_healthy} for one component: 1 healthy, 0 not, -1 unknown. */
+	/**
+	 * {@code lifecycle_component_healthy} for one component: 1 healthy, 0 not, -1
+	 * unknown.
+	 */
 	int healthy(String component) {
 		ComponentView view = this.components.get(component);
 		if (view == null) {

@@ -24,20 +24,22 @@ class OptionValidationTest {
 	@Test
 	void advisoryWithGracefulBudgetIsRejected() {
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> this.manager.register("backup", ComponentOptions.defaults()
-				.withTier(Tier.ADVISORY)
-				.withLivenessDeadline(Duration.ofSeconds(5))
-				.withGracefulShutdown(Duration.ofSeconds(5))))
+			.isThrownBy(() -> this.manager.register("backup",
+					ComponentOptions.defaults()
+						.withTier(Tier.ADVISORY)
+						.withLivenessDeadline(Duration.ofSeconds(5))
+						.withGracefulShutdown(Duration.ofSeconds(5))))
 			.withMessageStartingWith("Component 'backup': gracefulShutdown is not allowed on an ADVISORY component");
 	}
 
 	@Test
 	void finiteAdvisoryIsRejected() {
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> this.manager.register("backup", ComponentOptions.defaults()
-				.withTier(Tier.ADVISORY)
-				.withLivenessDeadline(Duration.ofSeconds(5))
-				.withFinite(true)))
+			.isThrownBy(() -> this.manager.register("backup",
+					ComponentOptions.defaults()
+						.withTier(Tier.ADVISORY)
+						.withLivenessDeadline(Duration.ofSeconds(5))
+						.withFinite(true)))
 			.withMessageStartingWith("Component 'backup': finite is not allowed on an ADVISORY component");
 	}
 
@@ -52,18 +54,16 @@ class OptionValidationTest {
 
 	@Test
 	void observabilityWithLivenessDeadlineIsRejected() {
-		assertThatIllegalArgumentException()
-			.isThrownBy(() -> this.manager.register("metrics", ComponentOptions.defaults()
-				.withTier(Tier.OBSERVABILITY)
-				.withLivenessDeadline(Duration.ofSeconds(5))))
+		assertThatIllegalArgumentException().isThrownBy(() -> this.manager.register("metrics",
+				ComponentOptions.defaults().withTier(Tier.OBSERVABILITY).withLivenessDeadline(Duration.ofSeconds(5))))
 			.withMessageStartingWith("Component 'metrics': livenessDeadline is not allowed on an OBSERVABILITY");
 	}
 
 	@Test
 	void nonPositiveDurationsAreRejected() {
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> this.manager.register("c",
-					ComponentOptions.defaults().withGracefulShutdown(Duration.ZERO)))
+			.isThrownBy(
+					() -> this.manager.register("c", ComponentOptions.defaults().withGracefulShutdown(Duration.ZERO)))
 			.withMessage("Component 'c': gracefulShutdown must be positive but was PT0S");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> this.manager.register("c",
@@ -74,9 +74,8 @@ class OptionValidationTest {
 	@Test
 	void stallThresholdBelowOneIsRejected() {
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> this.manager.register("c", ComponentOptions.defaults()
-				.withLivenessDeadline(Duration.ofSeconds(5))
-				.withStallThreshold(0)))
+			.isThrownBy(() -> this.manager.register("c",
+					ComponentOptions.defaults().withLivenessDeadline(Duration.ofSeconds(5)).withStallThreshold(0)))
 			.withMessage("Component 'c': stallThreshold must be at least 1 but was 0");
 	}
 
@@ -92,8 +91,7 @@ class OptionValidationTest {
 	@Test
 	void registrationAfterStartIsRejected() throws InterruptedException {
 		this.manager.start();
-		assertThatIllegalStateException()
-			.isThrownBy(() -> this.manager.register("late", ComponentOptions.defaults()))
+		assertThatIllegalStateException().isThrownBy(() -> this.manager.register("late", ComponentOptions.defaults()))
 			.withMessage("Cannot register component 'late': the lifecycle manager has already started");
 		this.manager.triggerShutdown(ShutdownReason.SIGNAL, "test");
 		this.manager.awaitTermination();
@@ -123,7 +121,6 @@ class OptionValidationTest {
 			.withMessage("preStopFile must be an absolute path but was 'tmp/shutdown'");
 	}
 
-
 	@Test
 	void theOptionsResolverOverridesWhatCodeDeclaredAndItsResultIsValidated() {
 		LifecycleManager manager = LifecycleManager.builder("svc")
@@ -136,8 +133,7 @@ class OptionValidationTest {
 		LifecycleManager invalid = LifecycleManager.builder("svc")
 			.componentOptions((name, declared) -> declared.withStallThreshold(0))
 			.build();
-		assertThatIllegalArgumentException()
-			.isThrownBy(() -> invalid.register("worker", ComponentOptions.defaults()))
+		assertThatIllegalArgumentException().isThrownBy(() -> invalid.register("worker", ComponentOptions.defaults()))
 			.withMessage("Component 'worker': stallThreshold must be at least 1 but was 0");
 	}
 
@@ -151,12 +147,13 @@ class OptionValidationTest {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> LifecycleManager.builder("svc").healthPollInterval(huge).build())
 			.withMessageStartingWith("healthPollInterval must be at most PT24H (1 day)");
-		assertThatIllegalArgumentException()
-			.isThrownBy(() -> LifecycleManager.builder("svc").drainDelay(huge).build())
+		assertThatIllegalArgumentException().isThrownBy(() -> LifecycleManager.builder("svc").drainDelay(huge).build())
 			.withMessageStartingWith("drainDelay must be at most PT24H (1 day)");
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> LifecycleManager.builder("svc").drainDelay(Duration.ofSeconds(10))
-				.drainQuietPeriod(huge, Duration.ZERO).build())
+			.isThrownBy(() -> LifecycleManager.builder("svc")
+				.drainDelay(Duration.ofSeconds(10))
+				.drainQuietPeriod(huge, Duration.ZERO)
+				.build())
 			.withMessageStartingWith("drainQuietPeriod must be at most PT24H (1 day)");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> this.manager.register("c", ComponentOptions.defaults().withGracefulShutdown(huge)))
@@ -164,14 +161,13 @@ class OptionValidationTest {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> this.manager.register("c", ComponentOptions.defaults().withLivenessDeadline(huge)))
 			.withMessageStartingWith("Component 'c': livenessDeadline must be at most PT24H (1 day)");
-		assertThatIllegalArgumentException()
-			.isThrownBy(() -> this.manager.addShutdownHandler("h", huge, () -> { }))
-			.withMessageStartingWith("shutdown handler 'h' timeout must be at most PT24H (1 day)");
-		assertThatIllegalArgumentException()
-			.isThrownBy(() -> this.manager.addClosingStep("s", huge, () -> { }))
-			.withMessageStartingWith("closing step 's' timeout must be at most PT24H (1 day)");
+		assertThatIllegalArgumentException().isThrownBy(() -> this.manager.addShutdownHandler("h", huge, () -> {
+		})).withMessageStartingWith("shutdown handler 'h' timeout must be at most PT24H (1 day)");
+		assertThatIllegalArgumentException().isThrownBy(() -> this.manager.addClosingStep("s", huge, () -> {
+		})).withMessageStartingWith("closing step 's' timeout must be at most PT24H (1 day)");
 		InvalidOptionException rejected = org.assertj.core.api.Assertions.catchThrowableOfType(
-				() -> LifecycleManager.builder("svc").globalShutdownTimeout(huge).build(), InvalidOptionException.class);
+				() -> LifecycleManager.builder("svc").globalShutdownTimeout(huge).build(),
+				InvalidOptionException.class);
 		assertThat(rejected.option()).isEqualTo("globalShutdownTimeout");
 		assertThat(rejected.component()).isNull();
 	}
@@ -180,7 +176,8 @@ class OptionValidationTest {
 	void everyDurationHasALowerBoundAndTheErrorCarriesItsKindAndLimit() {
 		Duration nanosecond = Duration.ofNanos(1);
 		InvalidOptionException poll = org.assertj.core.api.Assertions.catchThrowableOfType(
-				() -> LifecycleManager.builder("svc").healthPollInterval(nanosecond).build(), InvalidOptionException.class);
+				() -> LifecycleManager.builder("svc").healthPollInterval(nanosecond).build(),
+				InvalidOptionException.class);
 		assertThat(poll).hasMessage("healthPollInterval must be at least 10ms but was PT0.000000001S");
 		assertThat(poll.kind()).isEqualTo(InvalidOptionException.Kind.TOO_SMALL);
 		assertThat(poll.limit()).isEqualTo("10ms");
@@ -193,40 +190,49 @@ class OptionValidationTest {
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> this.manager.register("c", ComponentOptions.defaults().withLivenessDeadline(nanosecond)))
 			.withMessage("Component 'c': livenessDeadline must be at least 1ms but was PT0.000000001S");
-		assertThatIllegalArgumentException().isThrownBy(() -> this.manager.addClosingStep("s", nanosecond, () -> { }))
-			.withMessage("closing step 's' timeout must be at least 1ms but was PT0.000000001S");
-		InvalidOptionException zero = org.assertj.core.api.Assertions.catchThrowableOfType(
-				() -> this.manager.addClosingStep("s", Duration.ZERO, () -> { }), InvalidOptionException.class);
+		assertThatIllegalArgumentException().isThrownBy(() -> this.manager.addClosingStep("s", nanosecond, () -> {
+		})).withMessage("closing step 's' timeout must be at least 1ms but was PT0.000000001S");
+		InvalidOptionException zero = org.assertj.core.api.Assertions
+			.catchThrowableOfType(() -> this.manager.addClosingStep("s", Duration.ZERO, () -> {
+			}), InvalidOptionException.class);
 		assertThat(zero.kind()).isEqualTo(InvalidOptionException.Kind.TOO_SMALL);
 		assertThat(zero.limit()).isEqualTo("1ms");
-		InvalidOptionException huge = org.assertj.core.api.Assertions.catchThrowableOfType(
-				() -> this.manager.addClosingStep("s", Duration.ofDays(400), () -> { }), InvalidOptionException.class);
+		InvalidOptionException huge = org.assertj.core.api.Assertions
+			.catchThrowableOfType(() -> this.manager.addClosingStep("s", Duration.ofDays(400), () -> {
+			}), InvalidOptionException.class);
 		assertThat(huge.kind()).isEqualTo(InvalidOptionException.Kind.TOO_LARGE);
 		assertThat(huge.limit()).isEqualTo("24h");
 		InvalidOptionException advisory = org.assertj.core.api.Assertions.catchThrowableOfType(
 				() -> this.manager.register("c", ComponentOptions.defaults().withTier(Tier.ADVISORY)),
 				InvalidOptionException.class);
 		assertThat(advisory.kind()).isEqualTo(InvalidOptionException.Kind.REQUIRED);
-		LifecycleManager.builder("svc").healthPollInterval(Duration.ofMillis(10))
-			.globalShutdownTimeout(Duration.ofMillis(1)).build();
+		LifecycleManager.builder("svc")
+			.healthPollInterval(Duration.ofMillis(10))
+			.globalShutdownTimeout(Duration.ofMillis(1))
+			.build();
 	}
 
 	@Test
 	void aDayIsAcceptedForEveryDuration() throws InterruptedException {
 		Duration day = ComponentOptions.MAX_DURATION;
-		LifecycleManager manager = LifecycleManager.builder("svc").globalShutdownTimeout(day)
-			.healthPollInterval(day).drainDelay(day.minusSeconds(1)).build();
+		LifecycleManager manager = LifecycleManager.builder("svc")
+			.globalShutdownTimeout(day)
+			.healthPollInterval(day)
+			.drainDelay(day.minusSeconds(1))
+			.build();
 		manager.register("c", ComponentOptions.defaults().withGracefulShutdown(day).withLivenessDeadline(day));
-		manager.addShutdownHandler("h", day, () -> { });
+		manager.addShutdownHandler("h", day, () -> {
+		});
 		assertThat(manager.globalShutdownTimeout()).isEqualTo(Duration.ofDays(1));
 	}
 
 	@Test
 	void countsAreRangeChecked() {
 		assertThatIllegalArgumentException()
-			.isThrownBy(() -> this.manager.register("c", ComponentOptions.defaults()
-				.withLivenessDeadline(Duration.ofSeconds(5))
-				.withStallThreshold(Integer.MAX_VALUE)))
+			.isThrownBy(() -> this.manager.register("c",
+					ComponentOptions.defaults()
+						.withLivenessDeadline(Duration.ofSeconds(5))
+						.withStallThreshold(Integer.MAX_VALUE)))
 			.withMessage("Component 'c': stallThreshold must be at most 10000 but was 2147483647");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> LifecycleManager.builder("svc").shutdownReports(-1).build())

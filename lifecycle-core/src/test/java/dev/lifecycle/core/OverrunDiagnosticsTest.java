@@ -10,9 +10,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A budget or ceiling overrun names the thread that is really at work for the component, with its
- * stack: for a plain component, the request thread inside its critical section, never an engine
- * thread that has gone idle; and a component with no thread at work is described as what it is.
+ * A budget or ceiling overrun names the thread that is really at work for the component,
+ * with its stack: for a plain component, the request thread inside its critical section,
+ * never an engine thread that has gone idle; and a component with no thread at work is
+ * described as what it is.
  */
 class OverrunDiagnosticsTest {
 
@@ -25,7 +26,9 @@ class OverrunDiagnosticsTest {
 
 	@Test
 	void aPlainComponentsBudgetOverrunNamesTheRequestThreadInsideItsCriticalSectionWithItsStack() throws Exception {
-		LifecycleManager manager = LifecycleManager.builder("svc").globalShutdownTimeout(Duration.ofSeconds(20)).build();
+		LifecycleManager manager = LifecycleManager.builder("svc")
+			.globalShutdownTimeout(Duration.ofSeconds(20))
+			.build();
 		ComponentHandle handle = manager.registerPassive("orders",
 				ComponentOptions.defaults().withGracefulShutdown(Duration.ofMillis(300)), (h) -> {
 				});
@@ -37,7 +40,8 @@ class OverrunDiagnosticsTest {
 
 		assertThat(report.component("orders")).map(ComponentReport::outcome).hasValue(Outcome.TIMEOUT);
 		assertThat(report.diagnostics())
-			.contains("component 'orders' did not stop within its graceful budget of PT0.3S (open critical sections: 1)")
+			.contains(
+					"component 'orders' did not stop within its graceful budget of PT0.3S (open critical sections: 1)")
 			.contains("thread \"http-nio-exec-7\" WAITING, opened a critical section still open after")
 			.contains(getClass().getName() + ".handleTheRequest")
 			.doesNotContain("lifecycle-stop");
@@ -45,7 +49,9 @@ class OverrunDiagnosticsTest {
 
 	@Test
 	void theCeilingNamesTheRequestThreadInsideAPlainComponentsCriticalSectionWithItsStack() throws Exception {
-		LifecycleManager manager = LifecycleManager.builder("svc").globalShutdownTimeout(Duration.ofMillis(500)).build();
+		LifecycleManager manager = LifecycleManager.builder("svc")
+			.globalShutdownTimeout(Duration.ofMillis(500))
+			.build();
 		ComponentHandle handle = manager.registerPassive("orders", ComponentOptions.defaults(), (h) -> {
 		});
 		manager.start();
@@ -64,7 +70,9 @@ class OverrunDiagnosticsTest {
 
 	@Test
 	void aComponentWithoutAThreadAtWorkIsDescribedAsWhatItIsNotAsAProcessScope() throws Exception {
-		LifecycleManager manager = LifecycleManager.builder("svc").globalShutdownTimeout(Duration.ofMillis(500)).build();
+		LifecycleManager manager = LifecycleManager.builder("svc")
+			.globalShutdownTimeout(Duration.ofMillis(500))
+			.build();
 		ComponentHandle stuck = manager.registerPassive("orders", ComponentOptions.defaults(), (h) -> {
 		});
 		manager.registerPassive("taskExecutor", ComponentOptions.defaults().withTier(Tier.INFRASTRUCTURE), (h) -> {
@@ -76,12 +84,13 @@ class OverrunDiagnosticsTest {
 		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
 		ShutdownReport report = manager.awaitTermination();
 
-		assertThat(report.diagnostics())
-			.contains("component 'taskExecutor' (tier INFRASTRUCTURE, phase 0, not yet told to stop, open critical sections 0)"
-					+ "\n    no thread at work: it has not been told to stop yet, it names no thread of its own at work "
-					+ "and it holds no critical section open")
-			.contains("component 'poller' (tier INFRASTRUCTURE, phase 0, not yet told to stop, open critical sections 0)"
-					+ "\n    no thread at work: its process scope is not open");
+		assertThat(report.diagnostics()).contains(
+				"component 'taskExecutor' (tier INFRASTRUCTURE, phase 0, not yet told to stop, open critical sections 0)"
+						+ "\n    no thread at work: it has not been told to stop yet, it names no thread of its own at work "
+						+ "and it holds no critical section open")
+			.contains(
+					"component 'poller' (tier INFRASTRUCTURE, phase 0, not yet told to stop, open critical sections 0)"
+							+ "\n    no thread at work: its process scope is not open");
 	}
 
 	private void inCriticalSection(ComponentHandle handle, String threadName) throws InterruptedException {

@@ -47,12 +47,13 @@ class PreStopAndMarkerTest {
 	}
 
 	@Test
-	void anExistingPreStopFileAtStartIsDeletedWithAWarningAndDoesNotShutDown() throws IOException,
-			InterruptedException {
+	void anExistingPreStopFileAtStartIsDeletedWithAWarningAndDoesNotShutDown()
+			throws IOException, InterruptedException {
 		Path file = Files.createFile(this.dir.resolve("shutdown"));
 		// Left by an earlier run: older than this JVM.
-		Files.setLastModifiedTime(file, java.nio.file.attribute.FileTime.from(
-				java.time.Instant.ofEpochMilli(java.lang.management.ManagementFactory.getRuntimeMXBean().getStartTime())
+		Files.setLastModifiedTime(file,
+				java.nio.file.attribute.FileTime.from(java.time.Instant
+					.ofEpochMilli(java.lang.management.ManagementFactory.getRuntimeMXBean().getStartTime())
 					.minus(Duration.ofHours(1))));
 		LifecycleManager manager = LifecycleManager.builder("svc").preStopFile(file).build();
 		LogCapture logs = LogCapture.start();
@@ -60,8 +61,8 @@ class PreStopAndMarkerTest {
 			manager.start();
 
 			assertThat(file).doesNotExist();
-			assertThat(logs.messages()).anySatisfy((line) -> assertThat(line)
-				.contains("deleted a pre-stop file left from an earlier run"));
+			assertThat(logs.messages())
+				.anySatisfy((line) -> assertThat(line).contains("deleted a pre-stop file left from an earlier run"));
 			assertThat(manager.awaitTermination(Duration.ofMillis(300))).isEmpty();
 			assertThat(manager.isReady()).isTrue();
 		}
@@ -139,8 +140,9 @@ class PreStopAndMarkerTest {
 	}
 
 	private static void olderThanThisJvm(Path path) throws IOException {
-		Files.setLastModifiedTime(path, java.nio.file.attribute.FileTime.from(
-				java.time.Instant.ofEpochMilli(java.lang.management.ManagementFactory.getRuntimeMXBean().getStartTime())
+		Files.setLastModifiedTime(path,
+				java.nio.file.attribute.FileTime.from(java.time.Instant
+					.ofEpochMilli(java.lang.management.ManagementFactory.getRuntimeMXBean().getStartTime())
 					.minus(Duration.ofHours(1))));
 	}
 
@@ -182,7 +184,8 @@ class PreStopAndMarkerTest {
 		InvalidOptionException rejected = org.assertj.core.api.Assertions.catchThrowableOfType(
 				() -> LifecycleManager.builder("svc").preStopFile(database).build(), InvalidOptionException.class);
 		assertThat(rejected.option()).isEqualTo("preStopFile");
-		assertThat(rejected.problem()).contains(database.toString()).contains("4096 bytes")
+		assertThat(rejected.problem()).contains(database.toString())
+			.contains("4096 bytes")
 			.contains("never deletes data");
 		assertThat(database).hasSize(4096);
 	}

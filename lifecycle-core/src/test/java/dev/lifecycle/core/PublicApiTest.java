@@ -20,8 +20,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 
 /**
- * The engine's API is what a component's code and an application need; what only the host that
- * runs the engine calls lives on {@link LifecycleHost}, and the state machine's rules stay inside.
+ * The engine's API is what a component's code and an application need; what only the host
+ * that runs the engine calls lives on {@link LifecycleHost}, and the state machine's
+ * rules stay inside.
  */
 class PublicApiTest {
 
@@ -58,7 +59,8 @@ class PublicApiTest {
 		assertThat(ComponentState.values()).containsExactly(ComponentState.REGISTERED, ComponentState.RUNNING,
 				ComponentState.STOPPING, ComponentState.COMPLETED, ComponentState.TIMEOUT, ComponentState.DIED);
 		assertThat(publicMethods(ComponentState.class)).contains("isTerminal").doesNotContain("canMoveTo");
-		assertThat(Modifier.isPublic(LifeState.class.getModifiers())).as("the engine's own states are public").isFalse();
+		assertThat(Modifier.isPublic(LifeState.class.getModifiers())).as("the engine's own states are public")
+			.isFalse();
 	}
 
 	@Test
@@ -86,7 +88,8 @@ class PublicApiTest {
 		ComponentHandle.ProcessScope scope = handle.processScope();
 		ComponentHandle.CriticalSection section = handle.critical();
 		scope.close();
-		assertThat(view.state()).as("its code returned, a critical section still open").isEqualTo(ComponentState.STOPPING);
+		assertThat(view.state()).as("its code returned, a critical section still open")
+			.isEqualTo(ComponentState.STOPPING);
 		section.close();
 		assertThat(view.state()).isEqualTo(ComponentState.COMPLETED);
 		manager.triggerShutdown(ShutdownReason.REQUESTED, "test");
@@ -98,9 +101,13 @@ class PublicApiTest {
 		String page = Files.readString(Path.of("..", "docs", "observability.md"));
 		Matcher line = Pattern.compile("Component states: ([^.]*)\\.").matcher(page.replaceAll("\\s+", " "));
 		assertThat(line.find()).as("the list of component states in docs/observability.md").isTrue();
-		List<String> listed = Pattern.compile("`(\\w+)`").matcher(line.group(1)).results().map((m) -> m.group(1)).toList();
-		assertThat(listed).containsExactlyElementsOf(
-				Arrays.stream(ComponentState.values()).map(ComponentState::name).toList());
+		List<String> listed = Pattern.compile("`(\\w+)`")
+			.matcher(line.group(1))
+			.results()
+			.map((m) -> m.group(1))
+			.toList();
+		assertThat(listed)
+			.containsExactlyElementsOf(Arrays.stream(ComponentState.values()).map(ComponentState::name).toList());
 	}
 
 	private static Set<String> publicMethods(Class<?> type) {

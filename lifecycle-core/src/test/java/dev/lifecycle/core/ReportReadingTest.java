@@ -13,9 +13,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Reading records never stops a start: the report reader answers for every input, a damaged,
- * cut-short or foreign report is skipped with one WARN naming it, and the start goes on with the
- * newest report that can be read.
+ * Reading records never stops a start: the report reader answers for every input, a
+ * damaged, cut-short or foreign report is skipped with one WARN naming it, and the start
+ * goes on with the newest report that can be read.
  */
 class ReportReadingTest {
 
@@ -34,7 +34,10 @@ class ReportReadingTest {
 		return new ReportFiles(marker()).list();
 	}
 
-	/** A real report of a shutdown with a component, a handler, escapes and non-ASCII text. */
+	/**
+	 * A real report of a shutdown with a component, a handler, escapes and non-ASCII
+	 * text.
+	 */
 	private String realReport() throws Exception {
 		LifecycleManager manager = builder().applicationVersion("1.2.3 \"é\"").build();
 		manager.registerPassive("pipeline \\ \"α\"", ComponentOptions.defaults().withPhase(10), (handle) -> {
@@ -53,12 +56,12 @@ class ReportReadingTest {
 
 		ShutdownRecord record = ((ReportCodec.Read) ReportCodec.read(text)).record();
 
-		assertThat(record.trigger()).isEqualTo(new ShutdownRecord.Trigger("requested", "a\\b",
-				"line\nwith \"quotes\" and \\u0041"));
+		assertThat(record.trigger())
+			.isEqualTo(new ShutdownRecord.Trigger("requested", "a\\b", "line\nwith \"quotes\" and \\u0041"));
 		assertThat(record.state()).isEqualTo(ShutdownRecord.State.COMPLETED);
 		assertThat(record.applicationVersion()).isEqualTo("1.2.3 \"é\"");
-		assertThat(record.component("pipeline \\ \"α\"")).hasValueSatisfying(
-				(entry) -> assertThat(entry.outcome()).isEqualTo("completed"));
+		assertThat(record.component("pipeline \\ \"α\""))
+			.hasValueSatisfying((entry) -> assertThat(entry.outcome()).isEqualTo("completed"));
 		assertThat(ReportCodec.write(record)).isEqualTo(text);
 	}
 
@@ -92,7 +95,8 @@ class ReportReadingTest {
 			assertThat(ReportCodec.read(new String(chars))).isNotNull();
 		}
 		assertThat(ReportCodec.read("[".repeat(100_000))).isInstanceOf(ReportCodec.Rejected.class);
-		assertThat(ReportCodec.read("{\"schema\": \"dev.lifecycle/shutdown-report\", \"a\":" + "{\"a\":".repeat(50_000)))
+		assertThat(
+				ReportCodec.read("{\"schema\": \"dev.lifecycle/shutdown-report\", \"a\":" + "{\"a\":".repeat(50_000)))
 			.isInstanceOf(ReportCodec.Rejected.class);
 		assertThat(ReportCodec.read("{\"schema\": \"dev.lifecycle/shutdown-report\", \"pid\": \"x\", \"steps\": 3, "
 				+ "\"exitCode\": 99999999999, \"trigger\": [], \"components\": [1, {\"name\": 2}]}"))
@@ -135,9 +139,10 @@ class ReportReadingTest {
 	@Test
 	void aFileIsAReportByItsSchemaFieldWhateverItsLayout() throws Exception {
 		Path compact = this.directory.resolve(ReportFiles.name("lifecycle-orders", 1));
-		Files.writeString(compact, "{\"schema\":\"dev.lifecycle/shutdown-report\",\"version\":1,\"trigger\":"
-				+ "{\"reason\":\"signal\",\"component\":\"signal\"},\"state\":\"completed\",\"exitCode\":0,"
-				+ "\"clean\":true,\"elapsedMs\":1200}");
+		Files.writeString(compact,
+				"{\"schema\":\"dev.lifecycle/shutdown-report\",\"version\":1,\"trigger\":"
+						+ "{\"reason\":\"signal\",\"component\":\"signal\"},\"state\":\"completed\",\"exitCode\":0,"
+						+ "\"clean\":true,\"elapsedMs\":1200}");
 
 		PreviousRun previous = builder().build().previousRun().orElseThrow();
 

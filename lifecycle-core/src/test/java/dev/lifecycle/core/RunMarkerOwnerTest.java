@@ -14,8 +14,9 @@ import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The run marker belongs to one process: a marker whose process still runs is another instance's,
- * never a crash, while a marker whose pid now belongs to a later process is the previous run's.
+ * The run marker belongs to one process: a marker whose process still runs is another
+ * instance's, never a crash, while a marker whose pid now belongs to a later process is
+ * the previous run's.
  */
 @EnabledOnOs({ OS.LINUX, OS.MAC })
 class RunMarkerOwnerTest {

@@ -15,13 +15,16 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A component that fails, stalls or throws is settled {@code died} at that instant: the shutdown
- * never waits for it and ends with exit code 1 long before the ceiling. Named after the reference
- * crate's scenarios.
+ * A component that fails, stalls or throws is settled {@code died} at that instant: the
+ * shutdown never waits for it and ends with exit code 1 long before the ceiling. Named
+ * after the reference crate's scenarios.
  */
 class SettlementTest {
 
-	/** Far above every wait below, so reaching it would fail the "well before the ceiling" checks. */
+	/**
+	 * Far above every wait below, so reaching it would fail the "well before the ceiling"
+	 * checks.
+	 */
 	private static final Duration CEILING = Duration.ofSeconds(20);
 
 	private static final Duration WELL_BEFORE_CEILING = Duration.ofSeconds(5);
@@ -105,9 +108,8 @@ class SettlementTest {
 	void stallThresholdExceededTriggersShutdownOnlyAfterThatManyStalledPolls() throws InterruptedException {
 		FakeTicker ticker = new FakeTicker();
 		LifecycleManager manager = builder().ticker(ticker).manualHealthPolling().build();
-		ComponentHandle worker = manager.register("worker", ComponentOptions.defaults()
-			.withLivenessDeadline(Duration.ofSeconds(1))
-			.withStallThreshold(3));
+		ComponentHandle worker = manager.register("worker",
+				ComponentOptions.defaults().withLivenessDeadline(Duration.ofSeconds(1)).withStallThreshold(3));
 		manager.start();
 		runStuck(worker);
 		worker.reportHealthy();
@@ -130,9 +132,8 @@ class SettlementTest {
 	void reportUnhealthyTriggersStallAndHoldsUntilTheNextHeartbeat() throws InterruptedException {
 		FakeTicker ticker = new FakeTicker();
 		LifecycleManager manager = builder().ticker(ticker).manualHealthPolling().build();
-		ComponentHandle worker = manager.register("worker", ComponentOptions.defaults()
-			.withLivenessDeadline(Duration.ofSeconds(10))
-			.withStallThreshold(2));
+		ComponentHandle worker = manager.register("worker",
+				ComponentOptions.defaults().withLivenessDeadline(Duration.ofSeconds(10)).withStallThreshold(2));
 		manager.start();
 		runStuck(worker);
 
@@ -153,9 +154,8 @@ class SettlementTest {
 	void aHeartbeatEndsAnUnhealthyReport() throws InterruptedException {
 		FakeTicker ticker = new FakeTicker();
 		LifecycleManager manager = builder().ticker(ticker).manualHealthPolling().build();
-		ComponentHandle worker = manager.register("worker", ComponentOptions.defaults()
-			.withLivenessDeadline(Duration.ofSeconds(10))
-			.withStallThreshold(2));
+		ComponentHandle worker = manager.register("worker",
+				ComponentOptions.defaults().withLivenessDeadline(Duration.ofSeconds(10)).withStallThreshold(2));
 		manager.start();
 
 		worker.reportUnhealthy();
@@ -266,9 +266,8 @@ class SettlementTest {
 	void anEndedComponentIsNeverJudgedStalledAfterwards() throws InterruptedException {
 		FakeTicker ticker = new FakeTicker();
 		LifecycleManager manager = builder().ticker(ticker).manualHealthPolling().build();
-		ComponentHandle batch = manager.register("batch", ComponentOptions.defaults()
-			.withLivenessDeadline(Duration.ofSeconds(1))
-			.withPhase(5));
+		ComponentHandle batch = manager.register("batch",
+				ComponentOptions.defaults().withLivenessDeadline(Duration.ofSeconds(1)).withPhase(5));
 		ComponentHandle slow = manager.register("slow", ComponentOptions.defaults());
 		manager.start();
 		batch.reportHealthy();
@@ -304,10 +303,10 @@ class SettlementTest {
 
 			assertThat(manager.isShutdownInitiated()).isFalse();
 			assertThat(manager.components().get(0).state()).isEqualTo(ComponentState.COMPLETED);
-			assertThat(logs.messages()).anySatisfy((line) -> assertThat(line)
-				.contains("component 'importer' completed its work and ended")
-				.contains("no component is declared finite")
-				.contains("ComponentOptions.withFinite(true)"));
+			assertThat(logs.messages())
+				.anySatisfy((line) -> assertThat(line).contains("component 'importer' completed its work and ended")
+					.contains("no component is declared finite")
+					.contains("ComponentOptions.withFinite(true)"));
 		}
 		finally {
 			logs.stop();

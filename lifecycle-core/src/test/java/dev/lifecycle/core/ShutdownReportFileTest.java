@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The shutdown stays visible after the process is gone: a JSON report next to the run marker,
- * written as the sequence goes and summarised by the next start.
+ * The shutdown stays visible after the process is gone: a JSON report next to the run
+ * marker, written as the sequence goes and summarised by the next start.
  */
 class ShutdownReportFileTest {
 
@@ -60,8 +60,8 @@ class ShutdownReportFileTest {
 		first.awaitTermination();
 
 		assertThat(read(reports().get(0))).containsEntry("failedRequests", 3L).containsEntry("clean", true);
-		assertThat(builder().build().previousRun().orElseThrow().summary())
-			.contains("clean").contains("3 request(s) failed after the trigger");
+		assertThat(builder().build().previousRun().orElseThrow().summary()).contains("clean")
+			.contains("3 request(s) failed after the trigger");
 	}
 
 	@Test
@@ -99,10 +99,12 @@ class ShutdownReportFileTest {
 			next.start();
 			PreviousRun previous = next.previousRun().orElseThrow();
 			assertThat(previous.unclean()).isFalse();
-			assertThat(previous.summary()).startsWith("previous shutdown (").contains("): signal, clean, ")
+			assertThat(previous.summary()).startsWith("previous shutdown (")
+				.contains("): signal, clean, ")
 				.endsWith(", exit 0");
 			assertThat(previous.report().state()).isEqualTo(ShutdownRecord.State.COMPLETED);
-			assertThat(logs.messages()).anySatisfy((line) -> assertThat(line).startsWith("Lifecycle: previous shutdown ("));
+			assertThat(logs.messages())
+				.anySatisfy((line) -> assertThat(line).startsWith("Lifecycle: previous shutdown ("));
 			next.triggerShutdown(ShutdownReason.SIGNAL, "test");
 			next.awaitTermination();
 		}
@@ -116,12 +118,12 @@ class ShutdownReportFileTest {
 		LifecycleManager killed = builder().build();
 		killed.registerPassive("ingest", ComponentOptions.defaults().withPhase(20), (handle) -> {
 		});
-		killed.registerPassive("pipeline", ComponentOptions.defaults().withPhase(10),
-				(handle) -> this.stuck.await());
+		killed.registerPassive("pipeline", ComponentOptions.defaults().withPhase(10), (handle) -> this.stuck.await());
 		killed.start();
 		killed.triggerShutdown(ShutdownReason.SIGNAL, "signal");
-		await().atMost(Duration.ofSeconds(10)).until(() -> !reports().isEmpty()
-				&& "standard drain, phase 20".equals(read(reports().get(0)).get("lastStep")));
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> !reports().isEmpty()
+					&& "standard drain, phase 20".equals(read(reports().get(0)).get("lastStep")));
 
 		// The process dies here: nothing more is written, and its run marker stays.
 		Map<String, Object> left = read(reports().get(0));
@@ -158,7 +160,8 @@ class ShutdownReportFileTest {
 			manager.start();
 			manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
 			manager.awaitTermination();
-			// Report files are named by millisecond: the next run must start in a later one.
+			// Report files are named by millisecond: the next run must start in a later
+			// one.
 			long finished = System.currentTimeMillis();
 			await().atMost(Duration.ofSeconds(5)).until(() -> System.currentTimeMillis() > finished);
 		}
@@ -216,7 +219,9 @@ class ShutdownReportFileTest {
 			.matches("cut by the global ceiling: thread \"http-nio-exec-3\" opened a critical section still open "
 					+ "after [0-9]+ ms");
 		Map<String, Object> report = read(reports().get(0));
-		assertThat(report).containsEntry("state", "ceiling").containsEntry("clean", false).containsEntry("exitCode", 129L);
+		assertThat(report).containsEntry("state", "ceiling")
+			.containsEntry("clean", false)
+			.containsEntry("exitCode", 129L);
 		Map<String, Map<String, Object>> components = new java.util.HashMap<>();
 		((List<Map<String, Object>>) report.get("components"))
 			.forEach((component) -> components.put((String) component.get("name"), component));
@@ -247,7 +252,9 @@ class ShutdownReportFileTest {
 		LifecycleHost.of(manager).recordHalt("thread \"main\" destroying bean 'stuckResource'");
 
 		Map<String, Object> report = read(reports().get(0));
-		assertThat(report).containsEntry("state", "ceiling").containsEntry("exitCode", 129L).containsEntry("clean", false);
+		assertThat(report).containsEntry("state", "ceiling")
+			.containsEntry("exitCode", 129L)
+			.containsEntry("clean", false);
 		assertThat((String) report.get("diagnostics")).endsWith("thread \"main\" destroying bean 'stuckResource'");
 		assertThat(builder().build().previousRun().orElseThrow().summary())
 			.contains(": signal, cut by the global ceiling, ", ", exit 129");
@@ -261,8 +268,9 @@ class ShutdownReportFileTest {
 		forced.registerPassive("pipeline", ComponentOptions.defaults().withPhase(10), (handle) -> this.stuck.await());
 		forced.start();
 		forced.triggerShutdown(ShutdownReason.SIGNAL, "signal");
-		await().atMost(Duration.ofSeconds(10)).until(() -> !reports().isEmpty()
-				&& "standard drain, phase 20".equals(read(reports().get(0)).get("lastStep")));
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> !reports().isEmpty()
+					&& "standard drain, phase 20".equals(read(reports().get(0)).get("lastStep")));
 
 		assertThat(LifecycleHost.of(forced).forceExit()).isEqualTo(ExitCodes.FORCED);
 
@@ -271,19 +279,22 @@ class ShutdownReportFileTest {
 		assertThat(left).containsEntry("state", "forced").containsEntry("exitCode", 128L).containsEntry("clean", false);
 		PreviousRun previous = builder().build().previousRun().orElseThrow();
 		assertThat(previous.unclean()).isTrue();
-		assertThat(previous.summary()).contains("forced by a second signal: signal, last finished step "
-				+ "'standard drain, phase 20', exit 128").doesNotContain("killed");
+		assertThat(previous.summary())
+			.contains("forced by a second signal: signal, last finished step " + "'standard drain, phase 20', exit 128")
+			.doesNotContain("killed");
 		this.stuck.countDown();
 		forced.awaitTermination();
 	}
 
 	@Test
 	void theNewestReportIsTheOneWithTheHighestSequenceWhateverTheClockSaid() throws Exception {
-		// A run whose clock was a day ahead, written by an earlier release that named reports by time.
+		// A run whose clock was a day ahead, written by an earlier release that named
+		// reports by time.
 		Path future = this.directory.resolve("lifecycle-orders.shutdown-29991231T000000.000Z.json");
-		Files.writeString(future, "{\n  \"schema\": \"dev.lifecycle/shutdown-report\",\n  \"version\": 1,\n"
-				+ "  \"initiatedAt\": \"2999-12-31T00:00:00Z\",\n  \"trigger\": {\"reason\": \"future\"},\n"
-				+ "  \"state\": \"completed\",\n  \"exitCode\": 0,\n  \"clean\": true\n}\n");
+		Files.writeString(future,
+				"{\n  \"schema\": \"dev.lifecycle/shutdown-report\",\n  \"version\": 1,\n"
+						+ "  \"initiatedAt\": \"2999-12-31T00:00:00Z\",\n  \"trigger\": {\"reason\": \"future\"},\n"
+						+ "  \"state\": \"completed\",\n  \"exitCode\": 0,\n  \"clean\": true\n}\n");
 		for (int run = 0; run < 3; run++) {
 			LifecycleManager manager = builder().shutdownReports(2).build();
 			manager.start();
@@ -291,7 +302,8 @@ class ShutdownReportFileTest {
 			manager.awaitTermination();
 		}
 		assertThat(reports()).extracting((path) -> path.getFileName().toString())
-			.containsExactly("lifecycle-orders.shutdown-000000000002.json", "lifecycle-orders.shutdown-000000000003.json");
+			.containsExactly("lifecycle-orders.shutdown-000000000002.json",
+					"lifecycle-orders.shutdown-000000000003.json");
 		assertThat(future).as("the future-dated report is pruned first").doesNotExist();
 		assertThat(read(reports().get(1))).containsEntry("sequence", 3L);
 		PreviousRun previous = builder().build().previousRun().orElseThrow();
@@ -321,10 +333,10 @@ class ShutdownReportFileTest {
 
 	@Test
 	void jsonRoundTripsTextThatNeedsEscaping() {
-		Map<String, Object> value = Map.of("detail", "a \"quoted\"\nline\twith \\ and \ud800 and é", "n", 12L,
-				"x", List.of(true, 1.5));
-		assertThat(Json.parse(Json.write(value))).isEqualTo(Map.of("detail",
-				"a \"quoted\"\nline\twith \\ and \ud800 and é", "n", 12L, "x", List.of(true, 1.5)));
+		Map<String, Object> value = Map.of("detail", "a \"quoted\"\nline\twith \\ and \ud800 and é", "n", 12L, "x",
+				List.of(true, 1.5));
+		assertThat(Json.parse(Json.write(value))).isEqualTo(
+				Map.of("detail", "a \"quoted\"\nline\twith \\ and \ud800 and é", "n", 12L, "x", List.of(true, 1.5)));
 	}
 
 }

@@ -51,9 +51,10 @@ class ShutdownSequenceTest {
 		LifecycleManager manager = builder().build();
 		CountDownLatch allStopping = new CountDownLatch(3);
 		for (int i = 0; i < 3; i++) {
-			// Each stop returns only once all three are stopping: a serial drain would never finish.
-			manager.registerPassive("worker-" + i, ComponentOptions.defaults().withGracefulShutdown(Duration.ofSeconds(10)),
-					(handle) -> {
+			// Each stop returns only once all three are stopping: a serial drain would
+			// never finish.
+			manager.registerPassive("worker-" + i,
+					ComponentOptions.defaults().withGracefulShutdown(Duration.ofSeconds(10)), (handle) -> {
 						allStopping.countDown();
 						allStopping.await();
 					});
@@ -88,10 +89,13 @@ class ShutdownSequenceTest {
 		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
 		ShutdownReport report = manager.awaitTermination();
 
-		assertThat(report.components()).hasSize(1000).extracting(ComponentReport::outcome)
+		assertThat(report.components()).hasSize(1000)
+			.extracting(ComponentReport::outcome)
 			.containsOnly(Outcome.COMPLETED);
-		// Serial stopping would take Σ all (~35 s); phase-concurrent takes about Σ per-phase max (~0.5 s).
-		// The bound is generous for a loaded 2-core machine and still far below the serial time.
+		// Serial stopping would take Σ all (~35 s); phase-concurrent takes about Σ
+		// per-phase max (~0.5 s).
+		// The bound is generous for a loaded 2-core machine and still far below the
+		// serial time.
 		assertThat(report.elapsed()).isLessThan(Duration.ofMillis(sumOfPhaseMaxima + 4_000))
 			.isLessThan(Duration.ofMillis(sumOfAll / 5));
 	}
@@ -232,8 +236,7 @@ class ShutdownSequenceTest {
 		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
 		manager.awaitTermination();
 
-		assertThat(this.events).containsExactly("stop pipeline", "final flush-log", "final close-pool",
-				"stop metrics");
+		assertThat(this.events).containsExactly("stop pipeline", "final flush-log", "final close-pool", "stop metrics");
 	}
 
 	@Test
@@ -255,7 +258,8 @@ class ShutdownSequenceTest {
 			throw new StackOverflowError("backup broke");
 		});
 		manager.addFinalAction("flush", () -> this.events.add("final flush"));
-		manager.addClosingStep("web-server-stop", Duration.ofSeconds(5), () -> this.events.add("closing web-server-stop"));
+		manager.addClosingStep("web-server-stop", Duration.ofSeconds(5),
+				() -> this.events.add("closing web-server-stop"));
 		manager.start();
 
 		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
@@ -298,7 +302,8 @@ class ShutdownSequenceTest {
 
 		assertThat(this.events).containsExactly("stop consumer", "stop metrics-server");
 		assertThat(metricsUpWhileConsumerDrained).isTrue();
-		assertThat(report.component("metrics-server")).get().extracting(ComponentReport::outcome)
+		assertThat(report.component("metrics-server")).get()
+			.extracting(ComponentReport::outcome)
 			.isEqualTo(Outcome.COMPLETED);
 	}
 
@@ -311,7 +316,8 @@ class ShutdownSequenceTest {
 		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
 		ShutdownReport report = manager.awaitTermination();
 
-		assertThat(report.component("metrics-server")).get().extracting(ComponentReport::outcome)
+		assertThat(report.component("metrics-server")).get()
+			.extracting(ComponentReport::outcome)
 			.isEqualTo(Outcome.TIMEOUT);
 		assertThat(report.component("metrics-server").get().duration()).isGreaterThanOrEqualTo(Duration.ofSeconds(1))
 			.isLessThan(Duration.ofSeconds(10));
@@ -351,19 +357,19 @@ class ShutdownSequenceTest {
 			assertThat(report.exitCode()).isEqualTo(ExitCodes.CEILING);
 			assertThat(report.ceilingFired()).isTrue();
 			assertThat(report.clean()).isFalse();
-			assertThat(report.component("stuck-consumer")).get().extracting(ComponentReport::outcome)
+			assertThat(report.component("stuck-consumer")).get()
+				.extracting(ComponentReport::outcome)
 				.isEqualTo(Outcome.TIMEOUT);
-			assertThat(report.component("fine")).get().extracting(ComponentReport::outcome)
-				.isEqualTo(Outcome.TIMEOUT);
+			assertThat(report.component("fine")).get().extracting(ComponentReport::outcome).isEqualTo(Outcome.TIMEOUT);
 			assertThat(this.metrics.completed(true) + this.metrics.completed(false))
 				.as("completed is not counted when the ceiling fires")
 				.isZero();
-			assertThat(logs.messages()).anySatisfy((line) -> assertThat(line)
-				.contains("global shutdown timeout of PT0.3S expired")
-				.contains("component 'stuck-consumer' (tier STANDARD, phase 0, told to stop")
-				.contains("thread \"lifecycle-stuck-consumer\" WAITING")
-				.contains("java.util.concurrent.CountDownLatch.await(")
-				.contains("component 'fine' (tier STANDARD, phase -1, not yet told to stop"));
+			assertThat(logs.messages())
+				.anySatisfy((line) -> assertThat(line).contains("global shutdown timeout of PT0.3S expired")
+					.contains("component 'stuck-consumer' (tier STANDARD, phase 0, told to stop")
+					.contains("thread \"lifecycle-stuck-consumer\" WAITING")
+					.contains("java.util.concurrent.CountDownLatch.await(")
+					.contains("component 'fine' (tier STANDARD, phase -1, not yet told to stop"));
 		}
 		finally {
 			logs.stop();
@@ -373,8 +379,10 @@ class ShutdownSequenceTest {
 
 	@Test
 	void nothingRunsAfterTheCeilingCutTheSequence() throws InterruptedException {
-		// The ceiling settles components one by one; slowing the second one holds open the window in
-		// which the first one's settlement has already woken the sequence thread normally.
+		// The ceiling settles components one by one; slowing the second one holds open
+		// the window in
+		// which the first one's settlement has already woken the sequence thread
+		// normally.
 		LifecycleManager manager = builder().globalShutdownTimeout(Duration.ofMillis(300))
 			.listener(new LifecycleListener() {
 				@Override
@@ -391,7 +399,8 @@ class ShutdownSequenceTest {
 			})
 			.build();
 		CountDownLatch never = new CountDownLatch(1);
-		// Its budget outlives the ceiling: the ceiling settles it, which wakes the sequence normally.
+		// Its budget outlives the ceiling: the ceiling settles it, which wakes the
+		// sequence normally.
 		manager.registerPassive("stuck", ComponentOptions.defaults().withGracefulShutdown(Duration.ofSeconds(30)),
 				(handle) -> never.await());
 		ComponentHandle metricsServer = manager.register("metrics-server",
@@ -403,17 +412,18 @@ class ShutdownSequenceTest {
 		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
 		assertThat(manager.awaitTermination().exitCode()).isEqualTo(ExitCodes.CEILING);
 
-		await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5))
+		await().during(Duration.ofMillis(500))
+			.atMost(Duration.ofSeconds(5))
 			.until(() -> !finalActionRan.get() && !metricsServer.isShuttingDown());
 		never.countDown();
 	}
 
 	@Test
-	void infrastructureStopsAfterEverythingThatUsesItWhateverItsPhaseAndLastStepsAfterIt()
-			throws InterruptedException {
+	void infrastructureStopsAfterEverythingThatUsesItWhateverItsPhaseAndLastStepsAfterIt() throws InterruptedException {
 		LifecycleManager manager = builder().build();
-		manager.registerPassive("executor", ComponentOptions.defaults().withPhase(Integer.MAX_VALUE / 2)
-			.withTier(Tier.INFRASTRUCTURE), recording("executor"));
+		manager.registerPassive("executor",
+				ComponentOptions.defaults().withPhase(Integer.MAX_VALUE / 2).withTier(Tier.INFRASTRUCTURE),
+				recording("executor"));
 		manager.registerPassive("pool", ComponentOptions.defaults().withPhase(-100).withTier(Tier.INFRASTRUCTURE),
 				recording("pool"));
 		manager.registerPassive("api", ComponentOptions.defaults().withPhase(20), recording("api"));
@@ -482,7 +492,9 @@ class ShutdownSequenceTest {
 		task.start();
 		try {
 			manager.registerPassive("executor",
-					ComponentOptions.defaults().withTier(Tier.INFRASTRUCTURE).withGracefulShutdown(Duration.ofMillis(200)),
+					ComponentOptions.defaults()
+						.withTier(Tier.INFRASTRUCTURE)
+						.withGracefulShutdown(Duration.ofMillis(200)),
 					new PassiveComponent() {
 						@Override
 						public void stop(ComponentHandle handle) throws Exception {
@@ -544,8 +556,7 @@ class ShutdownSequenceTest {
 		try {
 			manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
 			assertThat(manager.awaitTermination().exitCode()).isEqualTo(ExitCodes.CEILING);
-			assertThat(logs.messages()).anySatisfy((line) -> assertThat(line)
-				.contains("component 'slow-flush'")
+			assertThat(logs.messages()).anySatisfy((line) -> assertThat(line).contains("component 'slow-flush'")
 				.contains("thread \"lifecycle-stop-slow-flush\" WAITING"));
 		}
 		finally {

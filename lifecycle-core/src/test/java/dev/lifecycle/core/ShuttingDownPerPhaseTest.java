@@ -9,14 +9,16 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link ComponentHandle#isShuttingDown()} turns when the component's own phase is told to stop;
- * what turns at the trigger is readiness.
+ * {@link ComponentHandle#isShuttingDown()} turns when the component's own phase is told
+ * to stop; what turns at the trigger is readiness.
  */
 class ShuttingDownPerPhaseTest {
 
 	@Test
 	void aHandleTurnsWhenItsOwnPhaseIsToldToStopNotAtTheTrigger() throws InterruptedException {
-		LifecycleManager manager = LifecycleManager.builder("svc").globalShutdownTimeout(Duration.ofSeconds(60)).build();
+		LifecycleManager manager = LifecycleManager.builder("svc")
+			.globalShutdownTimeout(Duration.ofSeconds(60))
+			.build();
 		CountDownLatch inHandler = new CountDownLatch(1);
 		CountDownLatch leaveHandler = new CountDownLatch(1);
 		CountDownLatch highStopping = new CountDownLatch(1);

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A failed start is recorded as one, with its own trigger reason; and a manager that keeps its
- * records from its start leaves nothing behind when it is never started.
+ * A failed start is recorded as one, with its own trigger reason; and a manager that
+ * keeps its records from its start leaves nothing behind when it is never started.
  */
 class StartFailedAndRecordsAtStartTest {
 
@@ -91,7 +91,8 @@ class StartFailedAndRecordsAtStartTest {
 		first.start();
 
 		assertThat(first.triggerShutdown(ShutdownReason.START_FAILED, "lateBean",
-				"java.lang.IllegalStateException: no licence")).isTrue();
+				"java.lang.IllegalStateException: no licence"))
+			.isTrue();
 		ShutdownReport report = first.awaitTermination();
 
 		assertThat(report.clean()).isFalse();

@@ -19,7 +19,6 @@ class TriggerTest {
 	private static final java.util.List<ShutdownReason> EXTERNAL_REASONS = java.util.List.of(ShutdownReason.SIGNAL,
 			ShutdownReason.PRESTOP, ShutdownReason.REQUESTED, ShutdownReason.FAILURE);
 
-
 	private final InMemoryLifecycleMetrics metrics = new InMemoryLifecycleMetrics();
 
 	private LifecycleManager.Builder builder() {
@@ -77,7 +76,8 @@ class TriggerTest {
 
 		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
 		ShutdownReport report = manager.awaitTermination();
-		// The sequence's last act ends the engine's threads: the start comes after all of it.
+		// The sequence's last act ends the engine's threads: the start comes after all of
+		// it.
 		await().atMost(Duration.ofSeconds(10)).until(() -> engineThreads.stream().noneMatch(Thread::isAlive));
 		manager.start();
 
@@ -251,7 +251,8 @@ class TriggerTest {
 	void automaticCompletionWhenAllFiniteWorkIsDone() throws InterruptedException {
 		LifecycleManager manager = builder().build();
 		CountDownLatch secondMayFinish = new CountDownLatch(1);
-		manager.registerActive("import-a", ComponentOptions.defaults().withFinite(true), ComponentHandle::workCompleted);
+		manager.registerActive("import-a", ComponentOptions.defaults().withFinite(true),
+				ComponentHandle::workCompleted);
 		manager.registerActive("import-b", ComponentOptions.defaults().withFinite(true), (handle) -> {
 			secondMayFinish.await();
 			handle.workCompleted();
@@ -298,7 +299,8 @@ class TriggerTest {
 		ShutdownReport report = manager.awaitTermination();
 		assertThat(report.trigger()).extracting(ShutdownTrigger::reason, ShutdownTrigger::component)
 			.containsExactly(ShutdownReason.COMPLETED, "import");
-		assertThat(report.component("applicationTaskExecutor")).get().extracting(ComponentReport::outcome)
+		assertThat(report.component("applicationTaskExecutor")).get()
+			.extracting(ComponentReport::outcome)
 			.isEqualTo(Outcome.COMPLETED);
 		assertThat(executorStops).hasValue(1);
 		assertThat(report.exitCode()).isEqualTo(ExitCodes.CLEAN);

@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Work cut short and left for a later run: the exit code is 3, not 0, and the report names it,
- * whether the component said so or its budget ran out.
+ * Work cut short and left for a later run: the exit code is 3, not 0, and the report
+ * names it, whether the component said so or its budget ran out.
  */
 class UnfinishedWorkTest {
 
@@ -55,8 +55,8 @@ class UnfinishedWorkTest {
 	void aStandardComponentCutAtItsBudgetExitsIncompleteWithWhatItSaidStillRan() throws InterruptedException {
 		CountDownLatch never = new CountDownLatch(1);
 		LifecycleManager manager = builder().build();
-		manager.registerPassive("jms-listener", ComponentOptions.defaults().withGracefulShutdown(Duration.ofMillis(200)),
-				(handle) -> never.await());
+		manager.registerPassive("jms-listener",
+				ComponentOptions.defaults().withGracefulShutdown(Duration.ofMillis(200)), (handle) -> never.await());
 		manager.registerPassive("jobs", ComponentOptions.defaults().withGracefulShutdown(Duration.ofMillis(200)),
 				(handle) -> {
 					handle.unfinishedWork(List.of("job 'import' execution 7: STARTED (still running)"));
@@ -77,8 +77,8 @@ class UnfinishedWorkTest {
 	@Test
 	void anObservabilityComponentsOverrunLeavesNoWorkAndKeepsExitCodeZero() throws InterruptedException {
 		LifecycleManager manager = builder().build();
-		manager.register("metrics-server", ComponentOptions.defaults().withTier(Tier.OBSERVABILITY)
-			.withGracefulShutdown(Duration.ofMillis(100)));
+		manager.register("metrics-server",
+				ComponentOptions.defaults().withTier(Tier.OBSERVABILITY).withGracefulShutdown(Duration.ofMillis(100)));
 		manager.start();
 
 		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");

@@ -10,8 +10,8 @@ import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
 /**
- * Work on Spring Boot's own executor and scheduler: an {@code @Async} task per request, and a tick
- * every 100 ms. Each logs what the suite counts.
+ * Work on Spring Boot's own executor and scheduler: an {@code @Async} task per request,
+ * and a tick every 100 ms. Each logs what the suite counts.
  */
 @Component
 public class BackgroundWork {

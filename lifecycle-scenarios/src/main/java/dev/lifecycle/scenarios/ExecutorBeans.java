@@ -17,8 +17,9 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * Executors of the kinds applications declare as beans: one of the application's own
- * package-private class, injected by that class; a scheduled executor with a trigger due in ten
- * minutes; and the JDK's common pool. {@code scenario.own-executor=false} leaves out the first.
+ * package-private class, injected by that class; a scheduled executor with a trigger due
+ * in ten minutes; and the JDK's common pool. {@code scenario.own-executor=false} leaves
+ * out the first.
  */
 @Configuration(proxyBeanMethods = false)
 class ExecutorBeans {

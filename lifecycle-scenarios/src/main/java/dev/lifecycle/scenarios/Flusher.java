@@ -19,9 +19,9 @@ import org.slf4j.LoggerFactory;
 import org.springframework.core.env.Environment;
 
 /**
- * A component that, as it stops, makes three calls to the application's in-process gRPC server (a
- * last flush through it), then hands a last piece of work (one second long) to the JDK's common
- * pool. A failed call fails its stop.
+ * A component that, as it stops, makes three calls to the application's in-process gRPC
+ * server (a last flush through it), then hands a last piece of work (one second long) to
+ * the JDK's common pool. A failed call fails its stop.
  */
 @ManagedComponent(value = "flusher", phase = 10)
 class Flusher implements PassiveComponent {

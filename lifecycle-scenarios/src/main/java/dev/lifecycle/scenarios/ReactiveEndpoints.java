@@ -12,8 +12,8 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The same HTTP endpoints on WebFlux: {@code /hello} answers on the thread that read the request,
- * {@code /slow} later, on a timer's thread.
+ * The same HTTP endpoints on WebFlux: {@code /hello} answers on the thread that read the
+ * request, {@code /slow} later, on a timer's thread.
  */
 @RestController
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.REACTIVE)

@@ -18,13 +18,15 @@ import org.springframework.scheduling.annotation.EnableAsync;
 import org.springframework.scheduling.annotation.EnableScheduling;
 
 /**
- * The application the scenario suite runs on every stack: HTTP endpoints (MVC or WebFlux, whichever
- * the web application type is), a gRPC service on the Netty server and on an in-process server,
- * {@code @Async} work and a {@code @Scheduled} tick, a component that calls the in-process server
- * while it stops, and executors of the kinds applications declare. It uses Lifecycle only through
- * {@code @ManagedComponent}, so the same classes run against another build's Lifecycle jars.
+ * The application the scenario suite runs on every stack: HTTP endpoints (MVC or WebFlux,
+ * whichever the web application type is), a gRPC service on the Netty server and on an
+ * in-process server, {@code @Async} work and a {@code @Scheduled} tick, a component that
+ * calls the in-process server while it stops, and executors of the kinds applications
+ * declare. It uses Lifecycle only through {@code @ManagedComponent}, so the same classes
+ * run against another build's Lifecycle jars.
  * <p>
- * Once ready it writes {@code http=<port>} and {@code grpc=<port>} to {@code scenario.ports-file}.
+ * Once ready it writes {@code http=<port>} and {@code grpc=<port>} to
+ * {@code scenario.ports-file}.
  */
 @SpringBootApplication(proxyBeanMethods = false)
 @EnableScheduling
@@ -53,8 +55,8 @@ public class ScenarioApplication {
 		if (file != null) {
 			Path target = Path.of(file);
 			Path temporary = target.resolveSibling(target.getFileName() + ".tmp");
-			Files.writeString(temporary, "http=" + environment.getProperty("local.server.port", "-1") + "\ngrpc="
-					+ this.grpcPort + "\n");
+			Files.writeString(temporary,
+					"http=" + environment.getProperty("local.server.port", "-1") + "\ngrpc=" + this.grpcPort + "\n");
 			Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE);
 		}
 		logger.info("scenario: ready");

@@ -22,9 +22,10 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * A gRPC service without generated code, served by every gRPC server of the application: a unary
- * echo (which starts an {@code @Async} task when its request is {@code async <id>}), a call that never answers on its own, a stream that ticks every 50 ms, and a stream that
- * sends as fast as its client's flow control lets it.
+ * A gRPC service without generated code, served by every gRPC server of the application:
+ * a unary echo (which starts an {@code @Async} task when its request is
+ * {@code async <id>}), a call that never answers on its own, a stream that ticks every 50
+ * ms, and a stream that sends as fast as its client's flow control lets it.
  */
 @Component
 class ScenarioService implements BindableService {
@@ -37,11 +38,9 @@ class ScenarioService implements BindableService {
 
 	static final MethodDescriptor<String, String> STUCK = method("Stuck", MethodDescriptor.MethodType.UNARY);
 
-	static final MethodDescriptor<String, String> TICKS = method("Ticks",
-			MethodDescriptor.MethodType.SERVER_STREAMING);
+	static final MethodDescriptor<String, String> TICKS = method("Ticks", MethodDescriptor.MethodType.SERVER_STREAMING);
 
-	static final MethodDescriptor<String, String> FLOOD = method("Flood",
-			MethodDescriptor.MethodType.SERVER_STREAMING);
+	static final MethodDescriptor<String, String> FLOOD = method("Flood", MethodDescriptor.MethodType.SERVER_STREAMING);
 
 	/** The streams' own timer: not a bean, so nothing adopts it. */
 	private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor((task) -> {
@@ -66,7 +65,8 @@ class ScenarioService implements BindableService {
 				response.onNext("echo " + request);
 				response.onCompleted();
 			}))
-			.addMethod(STUCK, ServerCalls.asyncUnaryCall((request, response) -> logger.info("scenario: stuck call started")))
+			.addMethod(STUCK,
+					ServerCalls.asyncUnaryCall((request, response) -> logger.info("scenario: stuck call started")))
 			.addMethod(TICKS, ServerCalls.asyncServerStreamingCall(this::ticks))
 			.addMethod(FLOOD, ServerCalls.asyncServerStreamingCall(this::flood))
 			.build();

@@ -8,7 +8,10 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-/** The HTTP endpoints on a servlet stack (Tomcat, Jetty): answered on the request's thread. */
+/**
+ * The HTTP endpoints on a servlet stack (Tomcat, Jetty): answered on the request's
+ * thread.
+ */
 @RestController
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 class ServletEndpoints {

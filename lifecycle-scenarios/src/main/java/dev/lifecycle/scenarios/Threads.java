@@ -2,7 +2,10 @@ package dev.lifecycle.scenarios;
 
 import java.lang.reflect.Method;
 
-/** Whether a thread is virtual, on a JDK 17 baseline that has no {@code Thread.isVirtual()}. */
+/**
+ * Whether a thread is virtual, on a JDK 17 baseline that has no
+ * {@code Thread.isVirtual()}.
+ */
 final class Threads {
 
 	private static final Method IS_VIRTUAL = isVirtualMethod();

@@ -1,9 +1,9 @@
 package dev.lifecycle.scenarios;
 
 /**
- * One request or call a client made around the signal: when it started and ended, in milliseconds
- * after the signal (negative before it), and how it ended: an HTTP status, a gRPC status code, or
- * {@code "io: …"} when the connection failed.
+ * One request or call a client made around the signal: when it started and ended, in
+ * milliseconds after the signal (negative before it), and how it ended: an HTTP status, a
+ * gRPC status code, or {@code "io: …"} when the connection failed.
  */
 record Attempt(String client, String what, long startedMs, long endedMs, String result) {
 

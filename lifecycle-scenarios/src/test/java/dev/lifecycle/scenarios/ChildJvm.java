@@ -21,21 +21,22 @@ import java.util.stream.Stream;
 import static org.awaitility.Awaitility.await;
 
 /**
- * One real JVM running {@link ScenarioApplication} on one stack's class path, its output in a log
- * file, its run marker, reports and ports file in the scenario's directory. It starts with the
- * default dispositions of the signals Lifecycle handles ({@code env --default-signal}), whatever
- * this JVM inherited.
+ * One real JVM running {@link ScenarioApplication} on one stack's class path, its output
+ * in a log file, its run marker, reports and ports file in the scenario's directory. It
+ * starts with the default dispositions of the signals Lifecycle handles
+ * ({@code env --default-signal}), whatever this JVM inherited.
  * <p>
- * The class path is this module's test class path without the jars the stack leaves out. With the
- * system property {@code scenarios.lifecycle-jars} naming a directory, Lifecycle's own jars
- * (lifecycle-core, -autoconfigure, -starter) are taken from there instead, to run the same suite
- * against another build; {@code scenarios.child-args} adds application arguments (space-separated),
- * each replacing the suite's own argument of the same key.
+ * The class path is this module's test class path without the jars the stack leaves out.
+ * With the system property {@code scenarios.lifecycle-jars} naming a directory,
+ * Lifecycle's own jars (lifecycle-core, -autoconfigure, -starter) are taken from there
+ * instead, to run the same suite against another build; {@code scenarios.child-args} adds
+ * application arguments (space-separated), each replacing the suite's own argument of the
+ * same key.
  */
 final class ChildJvm {
 
-	private static final Pattern LIFECYCLE = Pattern
-		.compile(".*[/\\\\]lifecycle-(core|autoconfigure|starter)(-[^/\\\\]*\\.jar|[/\\\\]target[/\\\\]classes[/\\\\]?)$");
+	private static final Pattern LIFECYCLE = Pattern.compile(
+			".*[/\\\\]lifecycle-(core|autoconfigure|starter)(-[^/\\\\]*\\.jar|[/\\\\]target[/\\\\]classes[/\\\\]?)$");
 
 	private static final Duration START = Duration.ofSeconds(180);
 
@@ -52,7 +53,8 @@ final class ChildJvm {
 	}
 
 	/**
-	 * Starts the application and, when {@code portsFile} is given, waits until it wrote it.
+	 * Starts the application and, when {@code portsFile} is given, waits until it wrote
+	 * it.
 	 * @param name the log file's name, unique within the directory
 	 * @param classpath the class path
 	 * @param arguments application arguments
@@ -70,8 +72,8 @@ final class ChildJvm {
 	}
 
 	/**
-	 * The arguments with those of {@code scenarios.child-args}: one of these replaces an argument
-	 * of the same key (Spring Boot would join two values of one key).
+	 * The arguments with those of {@code scenarios.child-args}: one of these replaces an
+	 * argument of the same key (Spring Boot would join two values of one key).
 	 */
 	private static List<String> withExtraArguments(List<String> arguments) {
 		Map<String, String> byKey = new LinkedHashMap<>();
@@ -94,7 +96,9 @@ final class ChildJvm {
 		return (equals < 0) ? argument : argument.substring(0, equals);
 	}
 
-	/** Waits for the ports file; fails with the log when the JVM ends or takes too long. */
+	/**
+	 * Waits for the ports file; fails with the log when the JVM ends or takes too long.
+	 */
 	Properties awaitPorts(Path portsFile) throws IOException {
 		try {
 			await("start of " + this.name).atMost(START)
@@ -116,8 +120,9 @@ final class ChildJvm {
 	}
 
 	/**
-	 * This module's test class path without the jars whose names start with one of the given
-	 * prefixes, with Lifecycle's own jars replaced when {@code scenarios.lifecycle-jars} says so.
+	 * This module's test class path without the jars whose names start with one of the
+	 * given prefixes, with Lifecycle's own jars replaced when
+	 * {@code scenarios.lifecycle-jars} says so.
 	 */
 	static String classpath(List<String> leftOut) {
 		String surefire = System.getProperty("surefire.test.class.path");

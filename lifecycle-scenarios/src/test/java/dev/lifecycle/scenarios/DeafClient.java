@@ -28,10 +28,10 @@ import io.netty.handler.codec.http2.Http2StreamChannelBootstrap;
 import io.netty.util.ReferenceCountUtil;
 
 /**
- * A gRPC client on one raw HTTP/2 connection that hears nothing a server says to end it: it never
- * answers a PING and goes on opening calls after a GOAWAY. A unary call ends as its
- * {@code grpc-status} ({@code "0"} served), {@code "reset"}, or {@code "closed"} when the
- * connection is gone.
+ * A gRPC client on one raw HTTP/2 connection that hears nothing a server says to end it:
+ * it never answers a PING and goes on opening calls after a GOAWAY. A unary call ends as
+ * its {@code grpc-status} ({@code "0"} served), {@code "reset"}, or {@code "closed"} when
+ * the connection is gone.
  */
 final class DeafClient implements AutoCloseable {
 
@@ -61,7 +61,9 @@ final class DeafClient implements AutoCloseable {
 			.channel();
 	}
 
-	/** Calls {@code path} with an empty message and waits up to two seconds for its end. */
+	/**
+	 * Calls {@code path} with an empty message and waits up to two seconds for its end.
+	 */
 	String call(String path) {
 		if (!this.connection.isActive()) {
 			return "closed";

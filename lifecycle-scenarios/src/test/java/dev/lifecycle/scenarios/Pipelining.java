@@ -13,8 +13,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * HTTP/1.1 requests pipelined on one connection in one write, read until the server closes the
- * connection or 10 s pass quietly.
+ * HTTP/1.1 requests pipelined on one connection in one write, read until the server
+ * closes the connection or 10 s pass quietly.
  */
 final class Pipelining {
 
@@ -52,8 +52,8 @@ final class Pipelining {
 	}
 
 	/**
-	 * Whether every request was answered 200, only the last answer said {@code Connection: close},
-	 * and the server then closed the connection.
+	 * Whether every request was answered 200, only the last answer said
+	 * {@code Connection: close}, and the server then closed the connection.
 	 */
 	static boolean closesAfterTheLast(String answers) {
 		String lower = answers.toLowerCase(Locale.ROOT);

@@ -1,8 +1,8 @@
 package dev.lifecycle.scenarios;
 
 /**
- * What Lifecycle promises through a shutdown, as the scenario suite checks it from outside the
- * process: one row of the manual's support table each.
+ * What Lifecycle promises through a shutdown, as the scenario suite checks it from
+ * outside the process: one row of the manual's support table each.
  */
 enum Promise {
 
@@ -16,7 +16,8 @@ enum Promise {
 
 	STREAMS_END_RETRYABLE("Server streams end with UNAVAILABLE (a status clients retry on) at the drain delay's end"),
 
-	NO_CLIENT_HOLDS("A gRPC client that stops reading its stream, or ignores the GOAWAY and its PING, holds no shutdown"),
+	NO_CLIENT_HOLDS(
+			"A gRPC client that stops reading its stream, or ignores the GOAWAY and its PING, holds no shutdown"),
 
 	PIPELINED_CLOSE("The last of HTTP/1.1 requests pipelined during the drain says `Connection: close`"),
 
@@ -29,7 +30,8 @@ enum Promise {
 
 	CUT_NAMED("Calls cut by the gRPC server's grace period make the report not clean and are named in it"),
 
-	TRUE_RECORDS("The exit code, the report (`clean`, `failedRequests`, outcomes) and the next start's summary are true");
+	TRUE_RECORDS(
+			"The exit code, the report (`clean`, `failedRequests`, outcomes) and the next start's summary are true");
 
 	private final String description;
 

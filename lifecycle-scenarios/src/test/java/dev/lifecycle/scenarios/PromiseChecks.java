@@ -10,19 +10,20 @@ import java.util.regex.Pattern;
 import io.grpc.Status;
 
 /**
- * Judges one {@link ScenarioRun} against each {@link Promise}: what held, and for what did not,
- * what was seen instead.
+ * Judges one {@link ScenarioRun} against each {@link Promise}: what held, and for what
+ * did not, what was seen instead.
  */
 final class PromiseChecks {
 
-	private static final Pattern ASYNC_DONE = Pattern.compile("scenario: async (\\S+) done on (\\S+) \\(virtual=(\\w+)\\)");
+	private static final Pattern ASYNC_DONE = Pattern
+		.compile("scenario: async (\\S+) done on (\\S+) \\(virtual=(\\w+)\\)");
 
 	/**
-	 * Before Java 24 the JDK's HttpClient fails (or leaves unanswered until its timeout) a request on
-	 * a connection that receives a GOAWAY, whatever the GOAWAY's last stream id (JDK-8335181), and
-	 * Lifecycle sends one at the signal: there, an HTTP/2 request that failed at the connection says
-	 * nothing about the server (an HTTP status still counts). CI's JDK 25 pass
-	 * checks HTTP/2 in full.
+	 * Before Java 24 the JDK's HttpClient fails (or leaves unanswered until its timeout)
+	 * a request on a connection that receives a GOAWAY, whatever the GOAWAY's last stream
+	 * id (JDK-8335181), and Lifecycle sends one at the signal: there, an HTTP/2 request
+	 * that failed at the connection says nothing about the server (an HTTP status still
+	 * counts). CI's JDK 25 pass checks HTTP/2 in full.
 	 */
 	private static final boolean CLIENT_FAILS_ON_GOAWAY = Runtime.version().feature() < 24;
 
@@ -42,8 +43,9 @@ final class PromiseChecks {
 			case READINESS_FIRST -> readinessFirst(problems);
 			case SERVED_THROUGH_DRAIN -> servedThroughTheDrain(problems);
 			case BACKGROUND_WORK -> backgroundWork(problems);
-			case LONG_REQUEST -> check(problems, this.run.longRequest.equals("200 slept " + ScenarioRun.SLOW_MILLIS + " ms"),
-					"the long request in flight at the drain's end ended: " + this.run.longRequest);
+			case LONG_REQUEST ->
+				check(problems, this.run.longRequest.equals("200 slept " + ScenarioRun.SLOW_MILLIS + " ms"),
+						"the long request in flight at the drain's end ended: " + this.run.longRequest);
 			case STREAMS_END_RETRYABLE -> streamsEnd(problems);
 			case NO_CLIENT_HOLDS -> noClientHolds(problems);
 			case PIPELINED_CLOSE -> pipelined(problems);
@@ -65,9 +67,8 @@ final class PromiseChecks {
 					"no request answered 200 after readiness turned 503");
 		}
 		long notServing = this.run.notServingMs;
-		check(problems, notServing >= 0 && notServing < end,
-				"gRPC health NOT_SERVING seen at " + notServing + " ms (exit at " + end + " ms; before: "
-						+ this.run.lastHealth + ")");
+		check(problems, notServing >= 0 && notServing < end, "gRPC health NOT_SERVING seen at " + notServing
+				+ " ms (exit at " + end + " ms; before: " + this.run.lastHealth + ")");
 		check(problems, this.run.attempts.stream()
 			.anyMatch((a) -> a.client().equals("gRPC") && a.ok() && a.startedMs() > notServing && notServing >= 0),
 				"no gRPC call answered after health turned NOT_SERVING");
@@ -80,7 +81,8 @@ final class PromiseChecks {
 				.filter((a) -> a.client().equals(client) && a.startedMs() >= 0
 						&& a.startedMs() < ScenarioRun.SERVED_WINDOW_MS)
 				.toList();
-			check(problems, inWindow.stream().anyMatch(Attempt::ok) || (client.equals("HTTP/2") && CLIENT_FAILS_ON_GOAWAY),
+			check(problems,
+					inWindow.stream().anyMatch(Attempt::ok) || (client.equals("HTTP/2") && CLIENT_FAILS_ON_GOAWAY),
 					client + ": none answered in the first " + ScenarioRun.SERVED_WINDOW_MS + " ms of the drain delay");
 			List<Attempt> failed = inWindow.stream().filter((a) -> !a.ok() && !clientDefect(a)).toList();
 			check(problems, failed.isEmpty(), client + " not answered during the drain delay: " + failed);
@@ -98,7 +100,8 @@ final class PromiseChecks {
 		check(problems, initiated >= 0 && drainEnds > initiated, "no shutdown and stopping phase in the log");
 		if (initiated >= 0 && drainEnds > initiated) {
 			int ticks = ScenarioRun.occurrences(log.substring(initiated, drainEnds), "scenario: tick ");
-			check(problems, ticks >= 5, "only " + ticks + " @Scheduled ticks in the drain delay of " + ScenarioRun.DRAIN_DELAY);
+			check(problems, ticks >= 5,
+					"only " + ticks + " @Scheduled ticks in the drain delay of " + ScenarioRun.DRAIN_DELAY);
 		}
 		List<String> afterSignal = this.run.attempts.stream()
 			.filter((a) -> a.what().contains("async?id=") && a.ok() && a.startedMs() >= 0)
@@ -121,9 +124,10 @@ final class PromiseChecks {
 
 	private void streamsEnd(List<String> problems) {
 		Status end = this.run.ticksEnd;
-		check(problems, end != null && end.getCode() == Status.Code.UNAVAILABLE,
-				"the server stream ended with " + end);
-		check(problems, this.run.ticksEndMs >= ScenarioRun.DRAIN_DELAY.toMillis() - 100 && this.run.ticksEndMs <= this.run.exitMs,
+		check(problems, end != null && end.getCode() == Status.Code.UNAVAILABLE, "the server stream ended with " + end);
+		check(problems,
+				this.run.ticksEndMs >= ScenarioRun.DRAIN_DELAY.toMillis() - 100
+						&& this.run.ticksEndMs <= this.run.exitMs,
 				"the server stream ended " + this.run.ticksEndMs + " ms after the signal (drain delay "
 						+ ScenarioRun.DRAIN_DELAY + ", exit at " + this.run.exitMs + " ms)");
 	}
@@ -136,7 +140,8 @@ final class PromiseChecks {
 				"the deaf client's first call: " + this.run.deafCalls);
 		long goAway = this.run.goAwayMs;
 		check(problems, goAway >= 0, "the deaf client saw no GOAWAY: " + this.run.deafCalls);
-		// The client grace is 2 s: calls after it, and a margin of 3 s, must not be served.
+		// The client grace is 2 s: calls after it, and a margin of 3 s, must not be
+		// served.
 		List<Attempt> servedLate = this.run.deafCalls.stream()
 			.filter((call) -> goAway >= 0 && call.startedMs() > goAway + 5000 && call.result().equals("0"))
 			.toList();
@@ -145,24 +150,29 @@ final class PromiseChecks {
 	}
 
 	private void pipelined(List<String> problems) {
-		// A round that starts less than a second before the drain delay's end may meet the server's
-		// stop, which closes connections between requests: only earlier rounds are judged.
+		// A round that starts less than a second before the drain delay's end may meet
+		// the server's
+		// stop, which closes connections between requests: only earlier rounds are
+		// judged.
 		List<Map.Entry<Long, String>> judged = this.run.pipelined.stream()
 			.filter((round) -> round.getKey() < ScenarioRun.DRAIN_DELAY.toMillis() - 1000)
 			.toList();
 		check(problems, !judged.isEmpty(), "no round of pipelined requests early enough in the drain delay: "
 				+ this.run.pipelined.stream().map(Map.Entry::getKey).toList());
 		for (Map.Entry<Long, String> round : judged) {
-			check(problems, Pipelining.closesAfterTheLast(round.getValue()),
-					"pipelined requests sent " + round.getKey() + " ms into the drain were answered:\n" + round.getValue());
+			check(problems, Pipelining.closesAfterTheLast(round.getValue()), "pipelined requests sent " + round.getKey()
+					+ " ms into the drain were answered:\n" + round.getValue());
 		}
 	}
 
 	private void inProcessCalls(List<String> problems) {
-		check(problems, this.run.log.contains("scenario: flusher's calls to the in-process server answered [echo 1, echo 2, echo 3]"),
+		check(problems,
+				this.run.log
+					.contains("scenario: flusher's calls to the in-process server answered [echo 1, echo 2, echo 3]"),
 				"the flusher's calls to the in-process server were not all answered: "
 						+ lines(this.run.log, "scenario: flusher"));
-		check(problems, "completed".equalsIgnoreCase(outcome("flusher")), "the flusher's outcome: " + outcome("flusher"));
+		check(problems, "completed".equalsIgnoreCase(outcome("flusher")),
+				"the flusher's outcome: " + outcome("flusher"));
 	}
 
 	private void executors(List<String> problems) {
@@ -185,7 +195,8 @@ final class PromiseChecks {
 				continue;
 			}
 			boolean retryable = attempt.result().startsWith("io") || attempt.result().equals("UNAVAILABLE");
-			check(problems, attempt.ok() || (retryable && attempt.startedMs() >= ScenarioRun.DRAIN_DELAY.toMillis() - 500),
+			check(problems,
+					attempt.ok() || (retryable && attempt.startedMs() >= ScenarioRun.DRAIN_DELAY.toMillis() - 500),
 					"failed before the drain delay ended: " + attempt);
 		}
 		Object failedRequests = this.run.report.get("failedRequests");
@@ -198,8 +209,10 @@ final class PromiseChecks {
 				"the report says clean=" + this.run.report.get("clean") + " with calls cut");
 		Object named = component(ScenarioRun.GRPC_SERVER).get("cut");
 		List<?> cut = (named instanceof List<?> list) ? list : List.of();
-		check(problems, cut.size() == 2 && cut.stream().allMatch((call) -> call.toString().startsWith(
-				ScenarioService.SERVICE + "/Stuck")), "the gRPC server's cut calls: " + cut);
+		check(problems,
+				cut.size() == 2 && cut.stream()
+					.allMatch((call) -> call.toString().startsWith(ScenarioService.SERVICE + "/Stuck")),
+				"the gRPC server's cut calls: " + cut);
 		check(problems, this.run.stuckEnds.size() == 2 && !this.run.stuckEnds.contains("OK"),
 				"the stuck calls ended at their clients with " + this.run.stuckEnds);
 	}
@@ -226,7 +239,9 @@ final class PromiseChecks {
 				"the next start's summary: " + summary);
 	}
 
-	/** An HTTP/2 request the JDK's client failed on a GOAWAY, on a JDK with JDK-8335181. */
+	/**
+	 * An HTTP/2 request the JDK's client failed on a GOAWAY, on a JDK with JDK-8335181.
+	 */
 	private static boolean clientDefect(Attempt attempt) {
 		return CLIENT_FAILS_ON_GOAWAY && attempt.client().equals("HTTP/2") && attempt.result().startsWith("io");
 	}
@@ -237,7 +252,10 @@ final class PromiseChecks {
 	}
 
 	private Map<?, ?> component(String name) {
-		return components().stream().filter((component) -> name.equals(component.get("name"))).findFirst().orElse(Map.of());
+		return components().stream()
+			.filter((component) -> name.equals(component.get("name")))
+			.findFirst()
+			.orElse(Map.of());
 	}
 
 	private List<Map<?, ?>> components() {

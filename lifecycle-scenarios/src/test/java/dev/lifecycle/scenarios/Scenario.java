@@ -4,9 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One scenario of the suite: one stack on one thread model, one child JVM signalled once. The
- * matrix, {@link #all()}, is the one place that says what the suite covers; the support table is
- * generated from it.
+ * One scenario of the suite: one stack on one thread model, one child JVM signalled once.
+ * The matrix, {@link #all()}, is the one place that says what the suite covers; the
+ * support table is generated from it.
  */
 record Scenario(Stack stack, ThreadModel threads) {
 

@@ -34,19 +34,21 @@ import io.grpc.stub.StreamObserver;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Runs one {@link Scenario}: starts the application on its stack, puts it under load from real
- * clients (HTTP/1.1 and HTTP/2 on the JDK's HttpClient, gRPC over Netty), holds a long request, a
- * server stream and, on the web stacks, a stream whose client reads nothing (on the gRPC stack,
- * two calls that never answer), sends SIGTERM, and records what every client saw, the exit code,
- * the report file and the next start's summary. {@link PromiseChecks} judges the record.
+ * Runs one {@link Scenario}: starts the application on its stack, puts it under load from
+ * real clients (HTTP/1.1 and HTTP/2 on the JDK's HttpClient, gRPC over Netty), holds a
+ * long request, a server stream and, on the web stacks, a stream whose client reads
+ * nothing (on the gRPC stack, two calls that never answer), sends SIGTERM, and records
+ * what every client saw, the exit code, the report file and the next start's summary.
+ * {@link PromiseChecks} judges the record.
  */
 final class ScenarioRun {
 
 	static final Duration DRAIN_DELAY = Duration.ofSeconds(3);
 
 	/**
-	 * After the signal, every request and call started within this is answered: the drain delay
-	 * less a second that a loaded machine may take to hand the signal to the application.
+	 * After the signal, every request and call started within this is answered: the drain
+	 * delay less a second that a loaded machine may take to hand the signal to the
+	 * application.
 	 */
 	static final long SERVED_WINDOW_MS = DRAIN_DELAY.toMillis() - 1000;
 
@@ -56,7 +58,10 @@ final class ScenarioRun {
 
 	private static final String DEAF_PATH = "/" + ScenarioService.ECHO.getFullMethodName();
 
-	/** The gRPC Netty server's budget: a client that held the stop would hold it this long. */
+	/**
+	 * The gRPC Netty server's budget: a client that held the stop would hold it this
+	 * long.
+	 */
 	static final Duration GRPC_SERVER_BUDGET = Duration.ofSeconds(30);
 
 	private static final Duration EXIT = Duration.ofSeconds(90);
@@ -69,7 +74,10 @@ final class ScenarioRun {
 
 	final List<Attempt> attempts = new CopyOnWriteArrayList<>();
 
-	/** Each round of pipelined requests: when it started (ms after the signal) and the answers. */
+	/**
+	 * Each round of pipelined requests: when it started (ms after the signal) and the
+	 * answers.
+	 */
 	final List<Map.Entry<Long, String>> pipelined = new ArrayList<>();
 
 	final List<String> asyncAccepted = new CopyOnWriteArrayList<>();
@@ -80,7 +88,9 @@ final class ScenarioRun {
 
 	volatile long notServingMs = -1;
 
-	/** The last answer of the health service before NOT_SERVING, or how asking it failed. */
+	/**
+	 * The last answer of the health service before NOT_SERVING, or how asking it failed.
+	 */
 	volatile String lastHealth = "";
 
 	long exitMs = -1;
@@ -127,7 +137,10 @@ final class ScenarioRun {
 		.connectTimeout(Duration.ofSeconds(2))
 		.build();
 
-	/** Asks for readiness on its own connections, so that the load's queue does not delay it. */
+	/**
+	 * Asks for readiness on its own connections, so that the load's queue does not delay
+	 * it.
+	 */
 	private final HttpClient probe = HttpClient.newBuilder()
 		.version(HttpClient.Version.HTTP_1_1)
 		.connectTimeout(Duration.ofSeconds(2))
@@ -237,7 +250,8 @@ final class ScenarioRun {
 
 	private void warmUp(ManagedChannel channel) throws Exception {
 		if (this.scenario.stack().web()) {
-			this.http1.send(request(this.http1, "/hello", Duration.ofSeconds(30)), HttpResponse.BodyHandlers.ofString());
+			this.http1.send(request(this.http1, "/hello", Duration.ofSeconds(30)),
+					HttpResponse.BodyHandlers.ofString());
 			HttpResponse<String> h2 = this.http2.send(request(this.http2, "/hello", Duration.ofSeconds(30)),
 					HttpResponse.BodyHandlers.ofString());
 			this.http2Version = h2.version();
@@ -246,7 +260,10 @@ final class ScenarioRun {
 				CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS), "warm-up");
 	}
 
-	/** A stream whose client never asks for a message: the connection's window fills, and the server stalls. */
+	/**
+	 * A stream whose client never asks for a message: the connection's window fills, and
+	 * the server stalls.
+	 */
 	private void stalledStream(int port) {
 		ManagedChannel stalled = NettyChannelBuilder.forAddress("localhost", port)
 			.usePlaintext()
@@ -358,8 +375,8 @@ final class ScenarioRun {
 				catch (StatusRuntimeException ex) {
 					result = ex.getStatus().getCode().toString();
 				}
-				this.attempts.add(new Attempt("gRPC", async ? "Echo async?id=" + id : "Echo", started, sinceSignal(),
-						result));
+				this.attempts
+					.add(new Attempt("gRPC", async ? "Echo async?id=" + id : "Echo", started, sinceSignal(), result));
 				pause();
 			}
 		}));
@@ -370,8 +387,9 @@ final class ScenarioRun {
 		long started = sinceSignal();
 		String result;
 		try {
-			result = Integer.toString(client.send(request(client, path, Duration.ofSeconds(5)),
-					HttpResponse.BodyHandlers.ofString()).statusCode());
+			result = Integer.toString(
+					client.send(request(client, path, Duration.ofSeconds(5)), HttpResponse.BodyHandlers.ofString())
+						.statusCode());
 		}
 		catch (IOException ex) {
 			result = "io: " + ex;
@@ -422,7 +440,8 @@ final class ScenarioRun {
 				seen(status.toString());
 			}
 			catch (StatusRuntimeException ex) {
-				// The server is gone, or never had the service: NOT_SERVING was never seen.
+				// The server is gone, or never had the service: NOT_SERVING was never
+				// seen.
 				seen(ex.getStatus().getCode() + " " + ex.getStatus().getDescription());
 			}
 			pause();
@@ -438,8 +457,9 @@ final class ScenarioRun {
 
 	private String getQuietly(String path) {
 		try {
-			return Integer.toString(this.probe.send(request(this.probe, path, Duration.ofSeconds(2)),
-					HttpResponse.BodyHandlers.discarding()).statusCode());
+			return Integer.toString(this.probe
+				.send(request(this.probe, path, Duration.ofSeconds(2)), HttpResponse.BodyHandlers.discarding())
+				.statusCode());
 		}
 		catch (IOException ex) {
 			return "io";
@@ -477,7 +497,10 @@ final class ScenarioRun {
 		return JsonMapper.builder().build().readValue(Files.readString(reports.get(reports.size() - 1)), Map.class);
 	}
 
-	/** Starts the application again, without a web server, and returns its line about the previous run. */
+	/**
+	 * Starts the application again, without a web server, and returns its line about the
+	 * previous run.
+	 */
 	private String nextStartSummary(String classpath) throws Exception {
 		List<String> arguments = new ArrayList<>(common());
 		arguments.removeIf((argument) -> argument.startsWith("--scenario.ports-file="));
@@ -497,12 +520,18 @@ final class ScenarioRun {
 	}
 
 	private ManagedChannel channel(int port) {
-		ManagedChannel channel = NettyChannelBuilder.forAddress("localhost", port).usePlaintext().disableRetry().build();
+		ManagedChannel channel = NettyChannelBuilder.forAddress("localhost", port)
+			.usePlaintext()
+			.disableRetry()
+			.build();
 		this.channels.add(channel);
 		return channel;
 	}
 
-	/** Milliseconds since the signal, negative before it (the run's first instant before it). */
+	/**
+	 * Milliseconds since the signal, negative before it (the run's first instant before
+	 * it).
+	 */
 	private long sinceSignal() {
 		long signal = this.signalled;
 		return now() - ((signal == Long.MIN_VALUE) ? Long.MAX_VALUE / 2 : signal);

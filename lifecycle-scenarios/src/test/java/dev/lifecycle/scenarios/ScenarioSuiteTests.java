@@ -16,9 +16,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The scenario suite: on each stack of the matrix ({@link Scenario#all()}), one real JVM under load
- * from real clients, one real SIGTERM, and every promise of the stack checked from outside. The
- * stacks run side by side.
+ * The scenario suite: on each stack of the matrix ({@link Scenario#all()}), one real JVM
+ * under load from real clients, one real SIGTERM, and every promise of the stack checked
+ * from outside. The stacks run side by side.
  */
 @EnabledOnOs({ OS.LINUX, OS.MAC })
 class ScenarioSuiteTests {
@@ -31,7 +31,10 @@ class ScenarioSuiteTests {
 		return selected(Scenario.ThreadModel.VIRTUAL);
 	}
 
-	/** The scenarios on the thread model, only those of the stacks {@code -Dscenarios.stacks=tomcat,jetty} names. */
+	/**
+	 * The scenarios on the thread model, only those of the stacks
+	 * {@code -Dscenarios.stacks=tomcat,jetty} names.
+	 */
 	private static List<Scenario> selected(Scenario.ThreadModel threads) {
 		String stacks = System.getProperty("scenarios.stacks", "").trim().toUpperCase(java.util.Locale.ROOT);
 		List<String> names = stacks.isEmpty() ? List.of() : List.of(stacks.split("\\s*,\\s*"));
@@ -71,9 +74,10 @@ class ScenarioSuiteTests {
 					failed.add(promise + ": " + String.join("\n  ", problems));
 				}
 			}
-			out.append(String.format("scenario %s: %d of %d promises held; readiness 503 at %d ms, gRPC health "
-					+ "NOT_SERVING at %d ms, exit %d at %d ms after the signal%n", scenario,
-					scenario.stack().promises().size() - failed.size(), scenario.stack().promises().size(),
+			out.append(String.format(
+					"scenario %s: %d of %d promises held; readiness 503 at %d ms, gRPC health "
+							+ "NOT_SERVING at %d ms, exit %d at %d ms after the signal%n",
+					scenario, scenario.stack().promises().size() - failed.size(), scenario.stack().promises().size(),
 					run.readinessDownMs, run.notServingMs, run.exitCode, run.exitMs));
 			System.out.print(out);
 		}
@@ -93,8 +97,15 @@ class ScenarioSuiteTests {
 	private static void printLogs(ScenarioRun run) {
 		StringBuilder logs = new StringBuilder();
 		for (ChildJvm child : run.children) {
-			logs.append("----- ").append(run.scenario).append(": ").append(child.name()).append(" (")
-				.append(child.logFile()).append(") -----\n").append(child.log()).append('\n');
+			logs.append("----- ")
+				.append(run.scenario)
+				.append(": ")
+				.append(child.name())
+				.append(" (")
+				.append(child.logFile())
+				.append(") -----\n")
+				.append(child.log())
+				.append('\n');
 		}
 		System.err.print(logs);
 	}

@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * A stack the suite runs the application on: which of the module's jars its class path leaves
- * out, its arguments, and the promises a scenario on it checks. A new stack is supported once it
- * is added here: the suite runs it and the support table shows it.
+ * A stack the suite runs the application on: which of the module's jars its class path
+ * leaves out, its arguments, and the promises a scenario on it checks. A new stack is
+ * supported once it is added here: the suite runs it and the support table shows it.
  */
 enum Stack {
 
@@ -19,13 +19,16 @@ enum Stack {
 			List.of("--spring.main.web-application-type=reactive")),
 
 	/**
-	 * The gRPC Netty server with no web server, its grace period shorter than its budget: the
-	 * calls it cuts must be named.
+	 * The gRPC Netty server with no web server, its grace period shorter than its budget:
+	 * the calls it cuts must be named.
 	 */
 	GRPC_NETTY("gRPC Netty server (no web server)", List.of(Jars.TOMCAT, Jars.JETTY),
 			List.of("--spring.main.web-application-type=none", "--spring.grpc.server.shutdown.grace-period=1s"));
 
-	/** What the web stacks promise; each also runs a gRPC Netty and an in-process gRPC server beside. */
+	/**
+	 * What the web stacks promise; each also runs a gRPC Netty and an in-process gRPC
+	 * server beside.
+	 */
 	private static final Set<Promise> WEB = EnumSet.complementOf(EnumSet.of(Promise.CUT_NAMED));
 
 	private final String title;

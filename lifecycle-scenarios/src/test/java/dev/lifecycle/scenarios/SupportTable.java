@@ -4,8 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The manual's support table, generated from the scenario matrix: a row per promise, a column per
- * stack, and in each cell the thread models whose scenario on that stack checks the promise.
+ * The manual's support table, generated from the scenario matrix: a row per promise, a
+ * column per stack, and in each cell the thread models whose scenario on that stack
+ * checks the promise.
  */
 final class SupportTable {
 

@@ -9,9 +9,10 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The manual's support table (docs/support.md) is the one the scenario matrix generates: a stack
- * or promise added to the suite shows in the manual, and nothing shows there that the suite does
- * not run. {@code -Dscenarios.write-support-table=true} writes the generated table into the page.
+ * The manual's support table (docs/support.md) is the one the scenario matrix generates:
+ * a stack or promise added to the suite shows in the manual, and nothing shows there that
+ * the suite does not run. {@code -Dscenarios.write-support-table=true} writes the
+ * generated table into the page.
  */
 class SupportTableTests {
 

@@ -16,11 +16,12 @@ import org.springframework.test.context.MergedContextConfiguration;
 
 /**
  * Gives every context of Spring's TestContext framework Lifecycle's test defaults
- * ({@link #DEFAULTS}: no signal trap, context close, pre-stop file, run marker, drain delay or
- * ceiling halt), because a test must never take over the build's JVM nor close or disturb the
- * contexts the framework caches. They sit just below system properties and environment variables:
- * they win over the application's configuration files, whose production values are wrong in a
- * test, and lose to whatever the test sets itself. Each default's reason: {@code docs/testing.md}.
+ * ({@link #DEFAULTS}: no signal trap, context close, pre-stop file, run marker, drain
+ * delay or ceiling halt), because a test must never take over the build's JVM nor close
+ * or disturb the contexts the framework caches. They sit just below system properties and
+ * environment variables: they win over the application's configuration files, whose
+ * production values are wrong in a test, and lose to whatever the test sets itself. Each
+ * default's reason: {@code docs/testing.md}.
  */
 class LifecycleTestContextCustomizerFactory implements ContextCustomizerFactory {
 
@@ -39,15 +40,15 @@ class LifecycleTestContextCustomizerFactory implements ContextCustomizerFactory 
 	private static final class LifecycleTestDefaults implements ContextCustomizer {
 
 		@Override
-		public void customizeContext(ConfigurableApplicationContext context,
-				MergedContextConfiguration mergedConfig) {
+		public void customizeContext(ConfigurableApplicationContext context, MergedContextConfiguration mergedConfig) {
 			MutablePropertySources sources = context.getEnvironment().getPropertySources();
 			MapPropertySource defaults = new MapPropertySource(PROPERTY_SOURCE_NAME, DEFAULTS);
 			if (sources.contains(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME)) {
 				sources.addAfter(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, defaults);
 			}
 			else {
-				// A non-standard environment: without a landmark, never override anything.
+				// A non-standard environment: without a landmark, never override
+				// anything.
 				sources.addLast(defaults);
 			}
 		}

@@ -12,12 +12,13 @@ import dev.lifecycle.spring.LifecycleExit;
 import org.springframework.context.ApplicationContext;
 
 /**
- * Drives a shutdown from a {@code @SpringBootTest} without signals, as a first SIGTERM would, and
- * waits for its report. The sequence runs exactly as in production, so a test proves what a
- * rollout will do; only the test defaults differ: the JVM is never exited (declare a
- * {@link LifecycleExit} bean to record the code) and the context stays open for the test to
- * inspect. The engine starts once per context, so a test that shuts it down needs
- * {@code @DirtiesContext}. Example and the report's fields: {@code docs/testing.md}.
+ * Drives a shutdown from a {@code @SpringBootTest} without signals, as a first SIGTERM
+ * would, and waits for its report. The sequence runs exactly as in production, so a test
+ * proves what a rollout will do; only the test defaults differ: the JVM is never exited
+ * (declare a {@link LifecycleExit} bean to record the code) and the context stays open
+ * for the test to inspect. The engine starts once per context, so a test that shuts it
+ * down needs {@code @DirtiesContext}. Example and the report's fields:
+ * {@code docs/testing.md}.
  */
 public final class LifecycleTestSupport {
 
@@ -42,8 +43,10 @@ public final class LifecycleTestSupport {
 	}
 
 	/**
-	 * Starts the shutdown as a first SIGTERM would: reason {@code signal}, source {@code test}.
-	 * @return {@code true} if this call started it, {@code false} if a shutdown was already under way
+	 * Starts the shutdown as a first SIGTERM would: reason {@code signal}, source
+	 * {@code test}.
+	 * @return {@code true} if this call started it, {@code false} if a shutdown was
+	 * already under way
 	 */
 	public boolean triggerShutdown() {
 		return this.manager.triggerShutdown(ShutdownReason.SIGNAL, TriggerSource.TEST.label());
@@ -58,8 +61,8 @@ public final class LifecycleTestSupport {
 	public ShutdownReport awaitReport(Duration timeout) {
 		try {
 			Optional<ShutdownReport> report = this.manager.awaitTermination(timeout);
-			return report.orElseThrow(() -> new IllegalStateException("No Lifecycle shutdown report within "
-					+ timeout + (this.manager.isShutdownInitiated() ? "" : "; no shutdown was triggered")));
+			return report.orElseThrow(() -> new IllegalStateException("No Lifecycle shutdown report within " + timeout
+					+ (this.manager.isShutdownInitiated() ? "" : "; no shutdown was triggered")));
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

@@ -20,8 +20,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
- * What a test gets from lifecycle-test on its classpath: safe defaults that beat the application's
- * own configuration but not the test's, and a deterministic shutdown with its report.
+ * What a test gets from lifecycle-test on its classpath: safe defaults that beat the
+ * application's own configuration but not the test's, and a deterministic shutdown with
+ * its report.
  */
 class LifecycleTestSupportTests {
 

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The testing page's table of test defaults is the set of defaults this module applies, value for
- * value.
+ * The testing page's table of test defaults is the set of defaults this module applies,
+ * value for value.
  */
 class TestingPageTests {
 

@@ -26,11 +26,11 @@ import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
 /**
- * The {@code lifecycle} actuator endpoint: every component (phase, tier, state, health, effective
- * options with where each came from), Lifecycle's hooks into server and Spring internals with their
- * state, and, once a shutdown has begun, its trigger and report.
- * Read-only by construction (no write or delete operation), because no HTTP request may start a
- * shutdown; like every endpoint but {@code health}, exposed over HTTP only when
+ * The {@code lifecycle} actuator endpoint: every component (phase, tier, state, health,
+ * effective options with where each came from), Lifecycle's hooks into server and Spring
+ * internals with their state, and, once a shutdown has begun, its trigger and report.
+ * Read-only by construction (no write or delete operation), because no HTTP request may
+ * start a shutdown; like every endpoint but {@code health}, exposed over HTTP only when
  * {@code management.endpoints.web.exposure.include} names it.
  */
 @Endpoint(id = "lifecycle", defaultAccess = Access.READ_ONLY)
@@ -51,15 +51,18 @@ public final class LifecycleEndpoint {
 	}
 
 	/**
-	 * @param origins where each component's options came from, or {@code null} when unknown
+	 * @param origins where each component's options came from, or {@code null} when
+	 * unknown
 	 */
 	public LifecycleEndpoint(LifecycleManager manager, @Nullable ComponentLedger origins) {
 		this(manager, origins, null);
 	}
 
 	/**
-	 * @param origins where each component's options came from, or {@code null} when unknown
-	 * @param hooks Lifecycle's hooks into server and Spring internals, or {@code null} when unknown
+	 * @param origins where each component's options came from, or {@code null} when
+	 * unknown
+	 * @param hooks Lifecycle's hooks into server and Spring internals, or {@code null}
+	 * when unknown
 	 */
 	public LifecycleEndpoint(LifecycleManager manager, @Nullable ComponentLedger origins,
 			@Nullable InternalHooks hooks) {
@@ -77,14 +80,11 @@ public final class LifecycleEndpoint {
 		ShutdownTrigger trigger = this.manager.trigger().orElse(null);
 		ShutdownReport report = this.manager.report().orElse(null);
 		String status = (report != null) ? "TERMINATED" : (trigger != null) ? "SHUTTING_DOWN" : "RUNNING";
-		List<ComponentDescriptor> components = this.manager.components()
-			.stream()
-			.map(this::describe)
-			.toList();
+		List<ComponentDescriptor> components = this.manager.components().stream().map(this::describe).toList();
 		ShutdownDescriptor shutdown = (trigger != null) ? ShutdownDescriptor.of(trigger, report) : null;
 		PreviousRunDescriptor previous = this.manager.previousRun().map(PreviousRunDescriptor::of).orElse(null);
-		List<HookDescriptor> hooks = (this.hooks != null)
-				? this.hooks.hooks().stream().map(HookDescriptor::of).toList() : List.of();
+		List<HookDescriptor> hooks = (this.hooks != null) ? this.hooks.hooks().stream().map(HookDescriptor::of).toList()
+				: List.of();
 		return new LifecycleDescriptor(this.manager.serviceName(), status, components, shutdown, previous, hooks);
 	}
 
@@ -104,8 +104,9 @@ public final class LifecycleEndpoint {
 	}
 
 	/**
-	 * The previous run's shutdown as an SVG timeline, at {@code /actuator/lifecycle/previous/timeline}:
-	 * steps, then one bar per component coloured by outcome.
+	 * The previous run's shutdown as an SVG timeline, at
+	 * {@code /actuator/lifecycle/previous/timeline}: steps, then one bar per component
+	 * coloured by outcome.
 	 * @param run {@code previous}
 	 * @param view {@code timeline}
 	 * @return the SVG, or {@code null} (404) when the previous run left no report
@@ -115,10 +116,7 @@ public final class LifecycleEndpoint {
 		if (!"previous".equals(run) || !"timeline".equals(view)) {
 			return null;
 		}
-		return this.manager.previousRun()
-			.map(PreviousRun::report)
-			.map(ShutdownTimeline::svg)
-			.orElse(null);
+		return this.manager.previousRun().map(PreviousRun::report).map(ShutdownTimeline::svg).orElse(null);
 	}
 
 	private ComponentDescriptor describe(ComponentView view) {
@@ -134,9 +132,10 @@ public final class LifecycleEndpoint {
 	 * @param status {@code RUNNING}, {@code SHUTTING_DOWN} or {@code TERMINATED}
 	 * @param components every component in registration order
 	 * @param shutdown the shutdown, or {@code null} while running
-	 * @param previousRun what the process before this one left: its shutdown report, or that it
-	 * ended without one; {@code null} when nothing is known (no run marker kept)
-	 * @param hooks Lifecycle's hooks into server and Spring internals, each with its state
+	 * @param previousRun what the process before this one left: its shutdown report, or
+	 * that it ended without one; {@code null} when nothing is known (no run marker kept)
+	 * @param hooks Lifecycle's hooks into server and Spring internals, each with its
+	 * state
 	 */
 	public record LifecycleDescriptor(String serviceName, String status, List<ComponentDescriptor> components,
 			@Nullable ShutdownDescriptor shutdown, @Nullable PreviousRunDescriptor previousRun,
@@ -149,8 +148,8 @@ public final class LifecycleEndpoint {
 	 * @param name its name, e.g. {@code tomcat.pipelining}
 	 * @param target what it reaches into
 	 * @param feature the feature it serves
-	 * @param state {@code RESOLVED}, {@code MISSED} (the feature is off; a WARN said so) or
-	 * {@code NOT_APPLICABLE} (this application does not need it)
+	 * @param state {@code RESOLVED}, {@code MISSED} (the feature is off; a WARN said so)
+	 * or {@code NOT_APPLICABLE} (this application does not need it)
 	 * @param reason why it missed or does not apply, or {@code null} when resolved
 	 */
 	public record HookDescriptor(String name, String target, String feature, String state, @Nullable String reason) {
@@ -174,8 +173,7 @@ public final class LifecycleEndpoint {
 
 		static PreviousRunDescriptor of(PreviousRun previous) {
 			return new PreviousRunDescriptor(previous.unclean(), previous.summary(),
-					(previous.reportFile() != null) ? previous.reportFile().toString() : null,
-					previous.report());
+					(previous.reportFile() != null) ? previous.reportFile().toString() : null, previous.report());
 		}
 
 	}
@@ -189,11 +187,12 @@ public final class LifecycleEndpoint {
 	 * @param state where it is in its life
 	 * @param healthy what {@code isHealthy()} answers
 	 * @param health the health monitor's verdict
-	 * @param heartbeatAge time since the last heartbeat the monitor saw (ISO-8601), or {@code null}
+	 * @param heartbeatAge time since the last heartbeat the monitor saw (ISO-8601), or
+	 * {@code null}
 	 * @param openCriticalSections critical sections open now
 	 * @param details extra detail, such as a critical executor's queue depth
-	 * @param options the effective options and where each came from, or {@code null} when the
-	 * manager was built without the Spring layer's resolver
+	 * @param options the effective options and where each came from, or {@code null} when
+	 * the manager was built without the Spring layer's resolver
 	 */
 	public record ComponentDescriptor(String name, Tier tier, int phase, ComponentState state, boolean healthy,
 			HealthStatus health, @Nullable String heartbeatAge, int openCriticalSections, Map<String, Object> details,
@@ -212,14 +211,17 @@ public final class LifecycleEndpoint {
 	 *
 	 * @param phase its phase
 	 * @param tier its tier
-	 * @param gracefulShutdown its graceful budget (ISO-8601), or {@code null} for none (bounded by
-	 * the global ceiling; an observability component gets 1 s)
-	 * @param livenessDeadline its liveness deadline (ISO-8601), or {@code null} when unmonitored
+	 * @param gracefulShutdown its graceful budget (ISO-8601), or {@code null} for none
+	 * (bounded by the global ceiling; an observability component gets 1 s)
+	 * @param livenessDeadline its liveness deadline (ISO-8601), or {@code null} when
+	 * unmonitored
 	 * @param stallThreshold consecutive stalled checks before it counts as stalled
 	 * @param adopted whether it is a Spring {@code Lifecycle} bean adopted as a component
-	 * @param origins per option, where its value came from: {@code annotation}, {@code property}
-	 * ({@code lifecycle.components.<name>.*}), {@code spring} (an adopted bean's Spring phase or
-	 * {@code spring.lifecycle.timeout-per-shutdown-phase}), {@code code} or {@code default}
+	 * @param origins per option, where its value came from: {@code annotation},
+	 * {@code property} ({@code lifecycle.components.<name>.*}), {@code spring} (an
+	 * adopted bean's Spring phase or
+	 * {@code spring.lifecycle.timeout-per-shutdown-phase}), {@code code} or
+	 * {@code default}
 	 */
 	public record OptionsDescriptor(int phase, Tier tier, @Nullable String gracefulShutdown,
 			@Nullable String livenessDeadline, int stallThreshold, boolean adopted, Map<String, String> origins) {
@@ -261,7 +263,8 @@ public final class LifecycleEndpoint {
 	 * @param exitCode the process exit code it calls for
 	 * @param ceilingFired whether the global ceiling cut it short
 	 * @param elapsed its length (ISO-8601)
-	 * @param components how each component ended, each with the calls and requests its stop cut
+	 * @param components how each component ended, each with the calls and requests its
+	 * stop cut
 	 * @param unfinishedWork the work left for a later run, as {@code "component: work"}
 	 */
 	public record ReportDescriptor(boolean clean, int exitCode, boolean ceilingFired, String elapsed,

@@ -16,8 +16,9 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 /**
- * Auto-configuration of the read-only {@link LifecycleEndpoint}. Like other endpoints it exists
- * only when exposed, e.g. {@code management.endpoints.web.exposure.include=health,lifecycle}.
+ * Auto-configuration of the read-only {@link LifecycleEndpoint}. Like other endpoints it
+ * exists only when exposed, e.g.
+ * {@code management.endpoints.web.exposure.include=health,lifecycle}.
  */
 @AutoConfiguration(after = LifecycleComponentAutoConfiguration.class)
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })

@@ -13,11 +13,12 @@ import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
 /**
- * The {@code lifecycle} health contributor: per-component detail in the main health group;
- * {@code OUT_OF_SERVICE} once a shutdown has begun, else {@code DOWN} while a standard or
- * observability component is unhealthy (an advisory one never decides), else {@code UP}. Never in
- * the liveness group, because a stall is answered by a coordinated shutdown, not by Kubernetes
- * killing the pod; readiness is Spring Boot's own readiness state alone.
+ * The {@code lifecycle} health contributor: per-component detail in the main health
+ * group; {@code OUT_OF_SERVICE} once a shutdown has begun, else {@code DOWN} while a
+ * standard or observability component is unhealthy (an advisory one never decides), else
+ * {@code UP}. Never in the liveness group, because a stall is answered by a coordinated
+ * shutdown, not by Kubernetes killing the pod; readiness is Spring Boot's own readiness
+ * state alone.
  */
 @Internal
 public final class LifecycleHealthIndicator extends AbstractHealthIndicator {

@@ -9,11 +9,11 @@ import dev.lifecycle.core.StepResult;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Draws a shutdown report (the {@link ShutdownRecord} the engine writes next to its run marker) as an SVG timeline,
- * readable at a glance: the trigger and result in the title, one grey bar per step of the
- * sequence, then one bar per component from the moment it was told to stop to its end, coloured
- * by outcome (green completed, orange timeout, red died, grey still running when the report was
- * last written).
+ * Draws a shutdown report (the {@link ShutdownRecord} the engine writes next to its run
+ * marker) as an SVG timeline, readable at a glance: the trigger and result in the title,
+ * one grey bar per step of the sequence, then one bar per component from the moment it
+ * was told to stop to its end, coloured by outcome (green completed, orange timeout, red
+ * died, grey still running when the report was last written).
  */
 final class ShutdownTimeline {
 
@@ -47,10 +47,14 @@ final class ShutdownTimeline {
 		int rows = steps.size() + components.size() + 1;
 		int height = TOP + rows * ROW + 40;
 		StringBuilder svg = new StringBuilder(4096);
-		svg.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(WIDTH).append("\" height=\"")
-			.append(height).append("\" font-family=\"sans-serif\" font-size=\"12\">\n");
+		svg.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"")
+			.append(WIDTH)
+			.append("\" height=\"")
+			.append(height)
+			.append("\" font-family=\"sans-serif\" font-size=\"12\">\n");
 		svg.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
-		svg.append("<text x=\"10\" y=\"22\" font-size=\"15\" font-weight=\"bold\">").append(escape(title(report)))
+		svg.append("<text x=\"10\" y=\"22\" font-size=\"15\" font-weight=\"bold\">")
+			.append(escape(title(report)))
 			.append("</text>\n");
 		svg.append("<text x=\"10\" y=\"42\" fill=\"#555\">").append(escape(subtitle(report))).append("</text>\n");
 		axis(svg, span, height);
@@ -105,9 +109,19 @@ final class ShutdownTimeline {
 		long tick = niceTick(span);
 		for (long t = 0; t <= span; t += tick) {
 			double x = x(t, span);
-			svg.append("<line x1=\"").append(format(x)).append("\" y1=\"").append(TOP - 6).append("\" x2=\"")
-				.append(format(x)).append("\" y2=\"").append(height - 30).append("\" stroke=\"#eee\"/>\n");
-			svg.append("<text x=\"").append(format(x)).append("\" y=\"").append(height - 14)
+			svg.append("<line x1=\"")
+				.append(format(x))
+				.append("\" y1=\"")
+				.append(TOP - 6)
+				.append("\" x2=\"")
+				.append(format(x))
+				.append("\" y2=\"")
+				.append(height - 30)
+				.append("\" stroke=\"#eee\"/>\n");
+			svg.append("<text x=\"")
+				.append(format(x))
+				.append("\" y=\"")
+				.append(height - 14)
 				.append("\" text-anchor=\"middle\" fill=\"#555\">")
 				.append((tick < 1000) ? t + " ms" : String.format(Locale.ROOT, "%.1f s", t / 1000.0))
 				.append("</text>\n");
@@ -124,15 +138,27 @@ final class ShutdownTimeline {
 		return 120000;
 	}
 
-	private static void bar(StringBuilder svg, int y, String label, long start, long duration, long span,
-			String colour, String result) {
-		svg.append("<text x=\"10\" y=\"").append(y + 15).append("\">").append(escape(truncate(label)))
+	private static void bar(StringBuilder svg, int y, String label, long start, long duration, long span, String colour,
+			String result) {
+		svg.append("<text x=\"10\" y=\"")
+			.append(y + 15)
+			.append("\">")
+			.append(escape(truncate(label)))
 			.append("</text>\n");
 		double x = x(start, span);
 		double width = Math.max(2, x(start + duration, span) - x);
-		svg.append("<rect x=\"").append(format(x)).append("\" y=\"").append(y + 3).append("\" width=\"")
-			.append(format(width)).append("\" height=\"").append(ROW - 6).append("\" fill=\"").append(colour)
-			.append("\"><title>").append(escape(label + ": " + result + ", " + duration + " ms from " + start + " ms"))
+		svg.append("<rect x=\"")
+			.append(format(x))
+			.append("\" y=\"")
+			.append(y + 3)
+			.append("\" width=\"")
+			.append(format(width))
+			.append("\" height=\"")
+			.append(ROW - 6)
+			.append("\" fill=\"")
+			.append(colour)
+			.append("\"><title>")
+			.append(escape(label + ": " + result + ", " + duration + " ms from " + start + " ms"))
 			.append("</title></rect>\n");
 	}
 

@@ -19,20 +19,27 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.dao.OptimisticLockingFailureException;
 
 /**
- * The job executions running in this process, as one standard component, {@code batch-jobs}. At
- * its start it runs the {@link StaleJobRecovery}. Told to stop, it asks the {@link JobOperator} to
- * stop each running execution (again while the repository answers with an optimistic-locking
- * failure, which a job's own writes cause), then waits until each job's thread has returned, so
- * that every chunk in progress commits and the job writes its end before anything it uses stops.
- * Executions that end other than {@code COMPLETED}, or still run when the budget ends, are
- * unfinished work for the report; one that ends {@code FAILED} makes the component die.
+ * The job executions running in this process, as one standard component,
+ * {@code batch-jobs}. At its start it runs the {@link StaleJobRecovery}. Told to stop, it
+ * asks the {@link JobOperator} to stop each running execution (again while the repository
+ * answers with an optimistic-locking failure, which a job's own writes cause), then waits
+ * until each job's thread has returned, so that every chunk in progress commits and the
+ * job writes its end before anything it uses stops. Executions that end other than
+ * {@code COMPLETED}, or still run when the budget ends, are unfinished work for the
+ * report; one that ends {@code FAILED} makes the component die.
  */
 final class BatchJobsComponent implements PassiveComponent {
 
-	/** The component's name: its budget is {@code lifecycle.components.batch-jobs.graceful-shutdown}. */
+	/**
+	 * The component's name: its budget is
+	 * {@code lifecycle.components.batch-jobs.graceful-shutdown}.
+	 */
 	static final String NAME = "batch-jobs";
 
-	/** The default budget: room for a chunk in progress to commit, below Kubernetes' default grace. */
+	/**
+	 * The default budget: room for a chunk in progress to commit, below Kubernetes'
+	 * default grace.
+	 */
 	static final Duration DEFAULT_BUDGET = Duration.ofSeconds(20);
 
 	private static final int STOP_ATTEMPTS = 10;
@@ -66,7 +73,8 @@ final class BatchJobsComponent implements PassiveComponent {
 		if (jobs.isEmpty()) {
 			return;
 		}
-		// Until each has returned, each is unfinished: what the report says if the budget ends first.
+		// Until each has returned, each is unfinished: what the report says if the budget
+		// ends first.
 		handle.unfinishedWork(jobs.stream().map((job) -> job.describe() + " (still running)").toList());
 		JobOperator jobOperator = this.operator.getIfAvailable();
 		for (RunningJob job : jobs) {
@@ -121,8 +129,8 @@ final class BatchJobsComponent implements PassiveComponent {
 			}
 			catch (OptimisticLockingFailureException ex) {
 				if (attempt == STOP_ATTEMPTS) {
-					logger.warn("Lifecycle: could not stop " + job.describe() + " after " + attempt
-							+ " attempts (" + ex + "); waiting for it within the budget");
+					logger.warn("Lifecycle: could not stop " + job.describe() + " after " + attempt + " attempts (" + ex
+							+ "); waiting for it within the budget");
 					return;
 				}
 				Thread.sleep(STOP_RETRY.toMillis() * attempt);

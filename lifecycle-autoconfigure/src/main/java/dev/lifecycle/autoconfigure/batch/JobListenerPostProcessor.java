@@ -5,8 +5,8 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 
 /**
- * Gives every {@link AbstractJob} bean (what {@code JobBuilder} builds) the listener that tells
- * {@link RunningJobs} which executions run, so jobs need no code to be drained.
+ * Gives every {@link AbstractJob} bean (what {@code JobBuilder} builds) the listener that
+ * tells {@link RunningJobs} which executions run, so jobs need no code to be drained.
  */
 final class JobListenerPostProcessor implements BeanPostProcessor {
 

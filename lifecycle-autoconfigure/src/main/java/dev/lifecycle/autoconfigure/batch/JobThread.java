@@ -6,11 +6,12 @@ import org.springframework.batch.core.job.AbstractJob;
 import org.springframework.batch.core.job.JobExecution;
 
 /**
- * Where a thread is in Spring Batch's jobs: how many {@link AbstractJob#execute(JobExecution)}
- * frames its stack holds. A job's thread has returned once it holds fewer than when the job began;
- * the repository's status cannot tell, because a stop writes {@code STOPPED} before the job's
- * thread has written its end. The frame is a hook resolved once, when the jobs' component is
- * created ({@link #HOOK}).
+ * Where a thread is in Spring Batch's jobs: how many
+ * {@link AbstractJob#execute(JobExecution)} frames its stack holds. A job's thread has
+ * returned once it holds fewer than when the job began; the repository's status cannot
+ * tell, because a stop writes {@code STOPPED} before the job's thread has written its
+ * end. The frame is a hook resolved once, when the jobs' component is created
+ * ({@link #HOOK}).
  */
 final class JobThread {
 

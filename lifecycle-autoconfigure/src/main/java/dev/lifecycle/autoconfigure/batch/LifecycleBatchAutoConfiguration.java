@@ -23,13 +23,14 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 
 /**
- * Spring Batch jobs at a restart, with no code from the application: every {@code AbstractJob}
- * bean reports its executions to one standard component, {@code batch-jobs}, which stops them
- * through the {@link JobOperator} at the drain and waits for each job's thread, within its budget
- * ({@code lifecycle.components.batch-jobs.graceful-shutdown}, 20 s by default), before the
- * infrastructure (the DataSource, its pool) stops; and which, at start, recovers the executions a
- * killed predecessor left running ({@code lifecycle.batch.recover}). Each step:
- * {@code docs/batch.md}.
+ * Spring Batch jobs at a restart, with no code from the application: every
+ * {@code AbstractJob} bean reports its executions to one standard component,
+ * {@code batch-jobs}, which stops them through the {@link JobOperator} at the drain and
+ * waits for each job's thread, within its budget
+ * ({@code lifecycle.components.batch-jobs.graceful-shutdown}, 20 s by default), before
+ * the infrastructure (the DataSource, its pool) stops; and which, at start, recovers the
+ * executions a killed predecessor left running ({@code lifecycle.batch.recover}). Each
+ * step: {@code docs/batch.md}.
  */
 @AutoConfiguration(after = LifecycleComponentAutoConfiguration.class)
 @ConditionalOnClass(JobOperator.class)
@@ -52,23 +53,29 @@ public final class LifecycleBatchAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(name = "lifecycleBatchJobs")
-	BatchJobsComponent lifecycleBatchJobs(LifecycleManager manager, RunningJobs running,
-			LifecycleBatchProperties batch, LifecycleManagerProperties properties, Environment environment,
-			ObjectProvider<JobRepository> repository, ObjectProvider<JobOperator> operator,
-			ObjectProvider<InternalHooks> hooks) {
+	BatchJobsComponent lifecycleBatchJobs(LifecycleManager manager, RunningJobs running, LifecycleBatchProperties batch,
+			LifecycleManagerProperties properties, Environment environment, ObjectProvider<JobRepository> repository,
+			ObjectProvider<JobOperator> operator, ObjectProvider<InternalHooks> hooks) {
 		JobThread.resolve(hooks.getIfAvailable(InternalHooks::new));
-		StaleJobRecovery recovery = new StaleJobRecovery(batch.isRecover(), owner(properties, environment),
-				manager, repository, operator);
+		StaleJobRecovery recovery = new StaleJobRecovery(batch.isRecover(), owner(properties, environment), manager,
+				repository, operator);
 		BatchJobsComponent component = new BatchJobsComponent(running, operator, recovery);
-		// It serves the jobs the application launches: like an adopted bean, it neither holds back nor
-		// triggers the automatic completed shutdown of an application whose finite work is done.
-		manager.registerPassive(BatchJobsComponent.NAME, ComponentOptions.defaults()
-			.withGracefulShutdown(BatchJobsComponent.DEFAULT_BUDGET)
-			.withSupporting(true), component);
+		// It serves the jobs the application launches: like an adopted bean, it neither
+		// holds back nor
+		// triggers the automatic completed shutdown of an application whose finite work
+		// is done.
+		manager.registerPassive(BatchJobsComponent.NAME,
+				ComponentOptions.defaults()
+					.withGracefulShutdown(BatchJobsComponent.DEFAULT_BUDGET)
+					.withSupporting(true),
+				component);
 		return component;
 	}
 
-	/** This instance's identity: its run marker, which the next process of this instance finds. */
+	/**
+	 * This instance's identity: its run marker, which the next process of this instance
+	 * finds.
+	 */
 	private static @Nullable String owner(LifecycleManagerProperties properties, Environment environment) {
 		Path marker = ManagerSettings.of(properties, environment).runMarker();
 		return (marker != null) ? marker.toAbsolutePath().normalize().toString() : null;

@@ -3,17 +3,19 @@ package dev.lifecycle.autoconfigure.batch;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * Configuration of Spring Batch jobs at a restart, under the {@code lifecycle.batch} prefix. The
- * budget of the jobs' drain is the component's own: {@code lifecycle.components.batch-jobs.graceful-shutdown}.
+ * Configuration of Spring Batch jobs at a restart, under the {@code lifecycle.batch}
+ * prefix. The budget of the jobs' drain is the component's own:
+ * {@code lifecycle.components.batch-jobs.graceful-shutdown}.
  */
 @ConfigurationProperties("lifecycle.batch")
 public class LifecycleBatchProperties {
 
 	/**
-	 * Whether, after a previous run that ended without a shutdown (SIGKILL, OOM kill, crash), the
-	 * job executions it left running are recovered through JobOperator.recover at start, so that a
-	 * relaunch with the same parameters restarts them. Only executions launched by a process with
-	 * this run marker are touched; turn it off when another process may still run them.
+	 * Whether, after a previous run that ended without a shutdown (SIGKILL, OOM kill,
+	 * crash), the job executions it left running are recovered through
+	 * JobOperator.recover at start, so that a relaunch with the same parameters restarts
+	 * them. Only executions launched by a process with this run marker are touched; turn
+	 * it off when another process may still run them.
 	 */
 	private boolean recover = true;
 

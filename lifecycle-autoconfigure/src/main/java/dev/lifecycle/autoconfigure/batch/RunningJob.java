@@ -3,9 +3,9 @@ package dev.lifecycle.autoconfigure.batch;
 import org.springframework.batch.core.job.JobExecution;
 
 /**
- * One job execution running in this process: the execution its thread works on (so its status is
- * the job's own, not the repository's), that thread, and how deep the thread was in jobs when it
- * began this one, so that a job run inside another job is told apart.
+ * One job execution running in this process: the execution its thread works on (so its
+ * status is the job's own, not the repository's), that thread, and how deep the thread
+ * was in jobs when it began this one, so that a job run inside another job is told apart.
  */
 final class RunningJob {
 
@@ -36,9 +36,9 @@ final class RunningJob {
 	}
 
 	/**
-	 * Whether the job's thread has returned from the job: it has run the job's listeners and left
-	 * the job's {@code execute}, where the execution's end is written. Without a frame to watch
-	 * (the hook missed), the listeners' end is taken for it.
+	 * Whether the job's thread has returned from the job: it has run the job's listeners
+	 * and left the job's {@code execute}, where the execution's end is written. Without a
+	 * frame to watch (the hook missed), the listeners' end is taken for it.
 	 */
 	boolean returned() {
 		if (!this.afterJob) {
@@ -50,7 +50,10 @@ final class RunningJob {
 		return JobThread.depth(this.thread.getStackTrace()) < this.depth;
 	}
 
-	/** For the report and the log: the job, its execution and its status as the job's thread sees it. */
+	/**
+	 * For the report and the log: the job, its execution and its status as the job's
+	 * thread sees it.
+	 */
 	String describe() {
 		return "job '" + this.execution.getJobInstance().getJobName() + "' execution " + this.execution.getId() + ": "
 				+ this.execution.getStatus();

@@ -15,14 +15,18 @@ import org.springframework.batch.core.repository.JobRepository;
 import org.springframework.beans.factory.ObjectProvider;
 
 /**
- * The job executions running in this process, told by a listener every {@link AbstractJob} bean
- * carries: each one from its {@code beforeJob} until its thread has returned from the job. Each
- * execution is stamped with this instance's identity in its execution context, saved at once, so
- * that the next start knows which stale executions were this instance's.
+ * The job executions running in this process, told by a listener every
+ * {@link AbstractJob} bean carries: each one from its {@code beforeJob} until its thread
+ * has returned from the job. Each execution is stamped with this instance's identity in
+ * its execution context, saved at once, so that the next start knows which stale
+ * executions were this instance's.
  */
 final class RunningJobs implements JobExecutionListener {
 
-	/** The execution-context key holding the identity of the instance that launched an execution. */
+	/**
+	 * The execution-context key holding the identity of the instance that launched an
+	 * execution.
+	 */
 	static final String OWNER_KEY = "lifecycle.owner";
 
 	private static final Log logger = LogFactory.getLog(RunningJobs.class);
@@ -34,8 +38,8 @@ final class RunningJobs implements JobExecutionListener {
 	private final ObjectProvider<JobRepository> repository;
 
 	/**
-	 * @param owner this instance's identity (its run marker), or {@code null} without one: then no
-	 * execution is stamped and none is ever recovered
+	 * @param owner this instance's identity (its run marker), or {@code null} without
+	 * one: then no execution is stamped and none is ever recovered
 	 */
 	RunningJobs(@Nullable String owner, ObjectProvider<JobRepository> repository) {
 		this.owner = owner;
@@ -56,7 +60,8 @@ final class RunningJobs implements JobExecutionListener {
 			return;
 		}
 		try {
-			// Saved now, not at the first step's end: a kill in the first step must leave it behind.
+			// Saved now, not at the first step's end: a kill in the first step must leave
+			// it behind.
 			jobRepository.updateExecutionContext(execution);
 		}
 		catch (RuntimeException ex) {
@@ -67,14 +72,18 @@ final class RunningJobs implements JobExecutionListener {
 
 	@Override
 	public void afterJob(JobExecution execution) {
-		// Not forgotten yet: the job's thread writes the execution's end after this callback.
+		// Not forgotten yet: the job's thread writes the execution's end after this
+		// callback.
 		RunningJob job = this.running.get(execution.getId());
 		if (job != null) {
 			job.afterJob();
 		}
 	}
 
-	/** The executions running now, oldest first; those whose thread has returned are forgotten. */
+	/**
+	 * The executions running now, oldest first; those whose thread has returned are
+	 * forgotten.
+	 */
 	List<RunningJob> snapshot() {
 		this.running.values().removeIf(RunningJob::returned);
 		return this.running.values()

@@ -20,14 +20,16 @@ import org.springframework.batch.core.repository.JobRepository;
 import org.springframework.beans.factory.ObjectProvider;
 
 /**
- * After a previous run that ended without a shutdown, or whose shutdown cut the {@code batch-jobs}
- * component at its budget (the process then exited under the jobs), marks the job executions it left running as
- * failed through {@link JobOperator#recover(JobExecution)}, so that a relaunch with the same
- * parameters restarts them instead of failing with {@code JobExecutionAlreadyRunningException}.
- * Safe only because that run is known dead (it left the run marker or its report behind) and the executions
- * are known to be its own (stamped with the same run marker): executions stamped by another
- * instance, or by none, are named and left alone, since another process may still be running
- * them. Runs before any job launches: at the component's start, before Spring Boot's runners.
+ * After a previous run that ended without a shutdown, or whose shutdown cut the
+ * {@code batch-jobs} component at its budget (the process then exited under the jobs),
+ * marks the job executions it left running as failed through
+ * {@link JobOperator#recover(JobExecution)}, so that a relaunch with the same parameters
+ * restarts them instead of failing with {@code JobExecutionAlreadyRunningException}. Safe
+ * only because that run is known dead (it left the run marker or its report behind) and
+ * the executions are known to be its own (stamped with the same run marker): executions
+ * stamped by another instance, or by none, are named and left alone, since another
+ * process may still be running them. Runs before any job launches: at the component's
+ * start, before Spring Boot's runners.
  */
 final class StaleJobRecovery {
 
@@ -52,7 +54,10 @@ final class StaleJobRecovery {
 		this.operator = operator;
 	}
 
-	/** Recovers what the previous run left, if it ended without a shutdown; logs what it did. */
+	/**
+	 * Recovers what the previous run left, if it ended without a shutdown; logs what it
+	 * did.
+	 */
 	void run() {
 		Optional<PreviousRun> previous = this.manager.previousRun();
 		if (previous.isEmpty() || !(previous.get().unclean() || jobsCut(previous.get()))) {
@@ -92,11 +97,15 @@ final class StaleJobRecovery {
 		}
 		if (!foreign.isEmpty()) {
 			logger.warn("Lifecycle: left " + foreign.size() + " running job execution(s) alone, not recovered: "
-					+ String.join(", ", foreign) + "; recover them with JobOperator.recover once sure no process runs them");
+					+ String.join(", ", foreign)
+					+ "; recover them with JobOperator.recover once sure no process runs them");
 		}
 	}
 
-	/** Whether the previous shutdown's report says its budget cut this component while jobs ran. */
+	/**
+	 * Whether the previous shutdown's report says its budget cut this component while
+	 * jobs ran.
+	 */
 	private static boolean jobsCut(PreviousRun previous) {
 		ShutdownRecord report = previous.report();
 		return report != null && report.component(BatchJobsComponent.NAME)

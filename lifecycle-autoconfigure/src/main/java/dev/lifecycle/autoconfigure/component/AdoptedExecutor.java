@@ -25,15 +25,17 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 /**
- * One adopted executor or scheduler bean as the engine drains it, whatever its threads (Spring's
- * executors and schedulers, on virtual threads or not, and plain {@link ExecutorService} beans). At
- * its turn it takes no new work and waits, interrupting nothing, for every task it accepted, within
- * the engine's budget, so that a clean report means no accepted task was abandoned; a scheduled
- * executor drops its triggers not yet due and waits only for the tasks running or due. A later task
- * runs on its caller (a plain {@link ThreadPoolExecutor} through its rejection policy, the JDK's
- * other executors through {@link CallerRunsAfterShutdown}); an executor of the application's own
- * class that is no thread pool rejects it as its class does. Threads still running tasks are named
- * with their stacks when the budget or the ceiling runs out.
+ * One adopted executor or scheduler bean as the engine drains it, whatever its threads
+ * (Spring's executors and schedulers, on virtual threads or not, and plain
+ * {@link ExecutorService} beans). At its turn it takes no new work and waits,
+ * interrupting nothing, for every task it accepted, within the engine's budget, so that a
+ * clean report means no accepted task was abandoned; a scheduled executor drops its
+ * triggers not yet due and waits only for the tasks running or due. A later task runs on
+ * its caller (a plain {@link ThreadPoolExecutor} through its rejection policy, the JDK's
+ * other executors through {@link CallerRunsAfterShutdown}); an executor of the
+ * application's own class that is no thread pool rejects it as its class does. Threads
+ * still running tasks are named with their stacks when the budget or the ceiling runs
+ * out.
  */
 final class AdoptedExecutor {
 
@@ -52,9 +54,10 @@ final class AdoptedExecutor {
 	}
 
 	/**
-	 * Prepares an executor bean for adoption: a Spring executor gets a {@link TaskGate} in front of
-	 * its own task decorator, when that decorator can be read. Called before the bean initialises,
-	 * so a thread pool applies the gate to every task it will ever run.
+	 * Prepares an executor bean for adoption: a Spring executor gets a {@link TaskGate}
+	 * in front of its own task decorator, when that decorator can be read. Called before
+	 * the bean initialises, so a thread pool applies the gate to every task it will ever
+	 * run.
 	 */
 	static AdoptedExecutor prepare(Executor executor, ExecutorDecorators decorators) {
 		if (!decorators.readable()) {
@@ -83,7 +86,8 @@ final class AdoptedExecutor {
 			gate.close();
 		}
 		if (this.executor instanceof SimpleAsyncTaskScheduler scheduler) {
-			// Pauses the triggers (none fires from now on) and waits for a fixed-delay task running now.
+			// Pauses the triggers (none fires from now on) and waits for a fixed-delay
+			// task running now.
 			CountDownLatch stopped = new CountDownLatch(1);
 			scheduler.stop(stopped::countDown);
 			stopped.await();
@@ -105,15 +109,16 @@ final class AdoptedExecutor {
 			shutDownAndAwait(service);
 		}
 		if (gate != null && !(this.executor instanceof ThreadPoolTaskExecutor)) {
-			// A thread pool's termination says it already; a task its pool rejected while it was
+			// A thread pool's termination says it already; a task its pool rejected while
+			// it was
 			// still open (a full queue) was counted by the gate but never runs.
 			gate.awaitAccepted();
 		}
 	}
 
 	/**
-	 * Shuts a pool down and waits for it; a task that reaches a thread pool after the shutdown (it
-	 * passed the gate just before it closed) runs on its caller.
+	 * Shuts a pool down and waits for it; a task that reaches a thread pool after the
+	 * shutdown (it passed the gate just before it closed) runs on its caller.
 	 */
 	private static void shutDownAndAwait(ExecutorService service) throws InterruptedException {
 		if (service instanceof ThreadPoolExecutor pool) {
@@ -144,10 +149,11 @@ final class AdoptedExecutor {
 	}
 
 	/**
-	 * A scheduled executor that hides its pool (the JDK's single-thread one) offers no policy to
-	 * drop its triggers at shutdown: a task submitted now runs once the tasks running or due before
-	 * it have finished; then the triggers not yet due are dropped. On a hidden pool of several
-	 * threads, a task still running on another thread at that instant is interrupted.
+	 * A scheduled executor that hides its pool (the JDK's single-thread one) offers no
+	 * policy to drop its triggers at shutdown: a task submitted now runs once the tasks
+	 * running or due before it have finished; then the triggers not yet due are dropped.
+	 * On a hidden pool of several threads, a task still running on another thread at that
+	 * instant is interrupted.
 	 */
 	private static void dropNotYetDue(ScheduledExecutorService service) throws InterruptedException {
 		Future<?> dueDone = null;
@@ -156,7 +162,8 @@ final class AdoptedExecutor {
 			});
 		}
 		catch (RejectedExecutionException ex) {
-			// Already shut down by its owner: only its own termination is left to wait for.
+			// Already shut down by its owner: only its own termination is left to wait
+			// for.
 		}
 		service.shutdown();
 		if (dueDone != null) {
@@ -164,7 +171,8 @@ final class AdoptedExecutor {
 				dueDone.get();
 			}
 			catch (ExecutionException | CancellationException ex) {
-				// Nothing runs in it; it only marks the moment the earlier tasks were done.
+				// Nothing runs in it; it only marks the moment the earlier tasks were
+				// done.
 			}
 			service.shutdownNow();
 		}

@@ -20,11 +20,12 @@ import org.springframework.scheduling.concurrent.ExecutorConfigurationSupport;
 import org.springframework.util.ClassUtils;
 
 /**
- * Keeps every executor and scheduler bean that will be adopted working until its turn in the
- * shutdown, so that it can be drained then ({@link AdoptedExecutor}). Spring's
- * {@code ThreadPoolTaskExecutor} and {@code ThreadPoolTaskScheduler} would otherwise shut down on
- * the {@code ContextClosedEvent}, at the very start of a close: {@code @Scheduled} methods would stop
- * and {@code @Async} calls be rejected during the drain delay and the shutdown handlers.
+ * Keeps every executor and scheduler bean that will be adopted working until its turn in
+ * the shutdown, so that it can be drained then ({@link AdoptedExecutor}). Spring's
+ * {@code ThreadPoolTaskExecutor} and {@code ThreadPoolTaskScheduler} would otherwise shut
+ * down on the {@code ContextClosedEvent}, at the very start of a close:
+ * {@code @Scheduled} methods would stop and {@code @Async} calls be rejected during the
+ * drain delay and the shutdown handlers.
  */
 final class AdoptedExecutorsPostProcessor implements BeanPostProcessor {
 
@@ -36,7 +37,8 @@ final class AdoptedExecutorsPostProcessor implements BeanPostProcessor {
 
 	private final ExecutorDecorators decorators;
 
-	AdoptedExecutorsPostProcessor(ObjectProvider<LifecycleManagerProperties> properties, ExecutorDecorators decorators) {
+	AdoptedExecutorsPostProcessor(ObjectProvider<LifecycleManagerProperties> properties,
+			ExecutorDecorators decorators) {
 		this.properties = properties;
 		this.decorators = decorators;
 	}
@@ -69,8 +71,9 @@ final class AdoptedExecutorsPostProcessor implements BeanPostProcessor {
 	}
 
 	/**
-	 * The adopted form of an executor bean: the one prepared before it initialised, or, for an
-	 * executor this processor never saw (registered as a ready instance), one prepared now.
+	 * The adopted form of an executor bean: the one prepared before it initialised, or,
+	 * for an executor this processor never saw (registered as a ready instance), one
+	 * prepared now.
 	 */
 	AdoptedExecutor executor(String beanName, Executor bean) {
 		return this.executors.computeIfAbsent(beanName, (name) -> AdoptedExecutor.prepare(bean, this.decorators));

@@ -14,12 +14,13 @@ import org.springframework.context.Lifecycle;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * One adopted Spring bean (a {@link Lifecycle} bean, an executor or both) as a passive component:
- * Spring starts it in its phase, the engine stops it in its tier's drain on a stop thread of its
- * own, so the beans of a phase stop concurrently, each within its own budget. A
- * {@link SmartLifecycle} counts as stopped when its stop callback runs, so a bean that hands its stop
- * to another thread (a listener container) is waited for; a stop that throws ends it as died. As in
- * Spring, it stops only after the adopted beans of its phase that depend on it have ended.
+ * One adopted Spring bean (a {@link Lifecycle} bean, an executor or both) as a passive
+ * component: Spring starts it in its phase, the engine stops it in its tier's drain on a
+ * stop thread of its own, so the beans of a phase stop concurrently, each within its own
+ * budget. A {@link SmartLifecycle} counts as stopped when its stop callback runs, so a
+ * bean that hands its stop to another thread (a listener container) is waited for; a stop
+ * that throws ends it as died. As in Spring, it stops only after the adopted beans of its
+ * phase that depend on it have ended.
  */
 final class AdoptedLifecycleBean implements PassiveComponent {
 
@@ -37,13 +38,17 @@ final class AdoptedLifecycleBean implements PassiveComponent {
 		this(bean, null);
 	}
 
-	/** @param bean the Lifecycle bean, {@code null} for an executor that is not one */
+	/**
+	 * @param bean the Lifecycle bean, {@code null} for an executor that is not one
+	 */
 	AdoptedLifecycleBean(@Nullable Lifecycle bean, @Nullable AdoptedExecutor executor) {
 		this.bean = bean;
 		this.executor = executor;
 	}
 
-	/** The adopted beans of the same phase that depend on this one, with their components. */
+	/**
+	 * The adopted beans of the same phase that depend on this one, with their components.
+	 */
 	void dependents(List<Dependent> dependents) {
 		this.dependents = List.copyOf(dependents);
 	}
@@ -90,8 +95,8 @@ final class AdoptedLifecycleBean implements PassiveComponent {
 	}
 
 	/**
-	 * An adopted bean that must stop first. A component that ended without its stop being called
-	 * (it died, or never started) releases the wait too.
+	 * An adopted bean that must stop first. A component that ended without its stop being
+	 * called (it died, or never started) releases the wait too.
 	 */
 	record Dependent(AdoptedLifecycleBean bean, ComponentView component) {
 

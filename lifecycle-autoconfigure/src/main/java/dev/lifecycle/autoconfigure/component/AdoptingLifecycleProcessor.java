@@ -39,14 +39,16 @@ import org.springframework.scheduling.concurrent.ExecutorConfigurationSupport;
 import org.springframework.scheduling.concurrent.SimpleAsyncTaskScheduler;
 
 /**
- * The context's {@code lifecycleProcessor}: Spring's own {@link DefaultLifecycleProcessor}, except
- * that every {@link Lifecycle} bean Lifecycle does not run itself is adopted as a component when the
- * context refreshes and left out when Spring stops its beans on close, so that the whole application
- * drains in one order. Spring still starts every bean; the engine stops them, and executors,
- * schedulers and the beans that Spring stops after the web server or that the web server and the
- * components use ({@link AdoptionOrder}) in the {@link Tier#INFRASTRUCTURE} tier after the web server. Why this seam and not
- * proxies or a close listener: {@code docs/decisions.md}; what is adopted and what is left to
- * Spring: {@code docs/whole-application.md}.
+ * The context's {@code lifecycleProcessor}: Spring's own
+ * {@link DefaultLifecycleProcessor}, except that every {@link Lifecycle} bean Lifecycle
+ * does not run itself is adopted as a component when the context refreshes and left out
+ * when Spring stops its beans on close, so that the whole application drains in one
+ * order. Spring still starts every bean; the engine stops them, and executors, schedulers
+ * and the beans that Spring stops after the web server or that the web server and the
+ * components use ({@link AdoptionOrder}) in the {@link Tier#INFRASTRUCTURE} tier after
+ * the web server. Why this seam and not proxies or a close listener:
+ * {@code docs/decisions.md}; what is adopted and what is left to Spring:
+ * {@code docs/whole-application.md}.
  */
 final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor implements ApplicationContextAware {
 
@@ -62,7 +64,10 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor impleme
 
 	private final Duration springTimeout;
 
-	/** False when Lifecycle is off at run time: then this is Spring's own processor, nothing more. */
+	/**
+	 * False when Lifecycle is off at run time: then this is Spring's own processor,
+	 * nothing more.
+	 */
 	private final boolean adopting;
 
 	private final Map<String, Lifecycle> adopted = new LinkedHashMap<>();
@@ -94,8 +99,9 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor impleme
 	private volatile @Nullable ApplicationContext context;
 
 	/**
-	 * @param springTimeout Spring's {@code spring.lifecycle.timeout-per-shutdown-phase}: the budget
-	 * of an adopted bean without one of its own, and the phase timeout of the beans left to Spring
+	 * @param springTimeout Spring's {@code spring.lifecycle.timeout-per-shutdown-phase}:
+	 * the budget of an adopted bean without one of its own, and the phase timeout of the
+	 * beans left to Spring
 	 */
 	AdoptingLifecycleProcessor(ObjectProvider<LifecycleManager> manager, LifecycleManagerProperties properties,
 			ManagedComponentRegistrar registrar, ComponentLedger origins, Duration springTimeout, boolean adopting,
@@ -124,10 +130,10 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor impleme
 	}
 
 	/**
-	 * Adopts the beans, then lets Spring start them. When a bean's start throws, Spring's own
-	 * stop of what had started is held back, the shutdown is recorded as a failed start naming
-	 * the bean and the cause, and then everything stops as a close would stop it: each adopted
-	 * bean once, in the engine's sequence.
+	 * Adopts the beans, then lets Spring start them. When a bean's start throws, Spring's
+	 * own stop of what had started is held back, the shutdown is recorded as a failed
+	 * start naming the bean and the cause, and then everything stops as a close would
+	 * stop it: each adopted bean once, in the engine's sequence.
 	 */
 	@Override
 	public void onRefresh() {
@@ -161,20 +167,25 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor impleme
 	}
 
 	/**
-	 * While the context closes, or after a failed start, Spring stops only the beans that were not
-	 * adopted.
+	 * While the context closes, or after a failed start, Spring stops only the beans that
+	 * were not adopted.
 	 */
 	@Override
 	protected Map<String, Lifecycle> getLifecycleBeans() {
 		Map<String, Lifecycle> beans = super.getLifecycleBeans();
 		if (this.refresh == Refresh.STARTING) {
 			if (this.startListed) {
-				// Spring lists the beans a second time during the refresh only to stop what it started,
-				// because a start threw. Nothing stops yet: startFailed() first records the failure.
+				// Spring lists the beans a second time during the refresh only to stop
+				// what it started,
+				// because a start threw. Nothing stops yet: startFailed() first records
+				// the failure.
 				return new LinkedHashMap<>();
 			}
 			this.startListed = true;
-			beans.values().stream().filter(LifecycleCoordinator.class::isInstance).findFirst()
+			beans.values()
+				.stream()
+				.filter(LifecycleCoordinator.class::isInstance)
+				.findFirst()
 				.ifPresent((coordinator) -> this.coordinator = (LifecycleCoordinator) coordinator);
 		}
 		if (this.closing || this.refresh == Refresh.FAILED) {
@@ -202,10 +213,11 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor impleme
 	}
 
 	/**
-	 * Moves the web server's graceful shutdown and stop into the sequence, after the observability
-	 * drain and before the report, so the report says whether in-flight requests finished and the
-	 * ceiling bounds them. Spring then finds both lifecycles stopped and skips them; if the
-	 * sequence never reached them, Spring stops the server as usual.
+	 * Moves the web server's graceful shutdown and stop into the sequence, after the
+	 * observability drain and before the report, so the report says whether in-flight
+	 * requests finished and the ceiling bounds them. Spring then finds both lifecycles
+	 * stopped and skips them; if the sequence never reached them, Spring stops the server
+	 * as usual.
 	 */
 	private void addWebServerClosingSteps(LifecycleManager manager, BootLifecycles boot) {
 		SmartLifecycle graceful = boot.gracefulShutdown();
@@ -230,8 +242,9 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor impleme
 	}
 
 	/**
-	 * The separate management server answers the probes and serves the metrics: it stops in the
-	 * sequence's last step, after everything else, and Spring then finds it stopped.
+	 * The separate management server answers the probes and serves the metrics: it stops
+	 * in the sequence's last step, after everything else, and Spring then finds it
+	 * stopped.
 	 */
 	private void addManagementServerLastStep(LifecycleManager manager, BootLifecycles boot) {
 		Lifecycle bean = boot.managementServer();
@@ -245,9 +258,10 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor impleme
 	}
 
 	/**
-	 * Spring stops the beans that depend on a bean before the bean itself; the engine stops a
-	 * phase concurrently, so each adopted bean waits for its adopted dependents of the same phase.
-	 * A dependent in a lower phase would stop after the bean it needs: said once, at start.
+	 * Spring stops the beans that depend on a bean before the bean itself; the engine
+	 * stops a phase concurrently, so each adopted bean waits for its adopted dependents
+	 * of the same phase. A dependent in a lower phase would stop after the bean it needs:
+	 * said once, at start.
 	 */
 	private void orderDependentsFirst(LifecycleManager manager) {
 		Map<String, ComponentView> views = new LinkedHashMap<>();
@@ -265,9 +279,10 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor impleme
 					first.add(new AdoptedLifecycleBean.Dependent(dependent, dependentView));
 				}
 				else if (dependentView.phase() < view.phase()) {
-					logger.warn("Lifecycle: '" + dependentName + "' depends on '" + name + "' but stops after it (phase "
-							+ dependentView.phase() + " < " + view.phase() + "); give it a phase of at least "
-							+ view.phase() + " if it needs '" + name + "' while it stops");
+					logger
+						.warn("Lifecycle: '" + dependentName + "' depends on '" + name + "' but stops after it (phase "
+								+ dependentView.phase() + " < " + view.phase() + "); give it a phase of at least "
+								+ view.phase() + " if it needs '" + name + "' while it stops");
 				}
 			}
 			component.dependents(first);
@@ -286,20 +301,22 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor impleme
 		BootLifecycles boot = BootLifecycles.find(beans, this.context, this.hooks);
 		try {
 			addWebServerClosingSteps(manager, boot);
-			// Before the management server's stop: what it serves may still tell about the wait.
+			// Before the management server's stop: what it serves may still tell about
+			// the wait.
 			manager.addLastStep("common pool", this.springTimeout, CommonPool::awaitQuiet);
 			addManagementServerLastStep(manager, boot);
 		}
 		catch (InvalidOptionException ex) {
-			// Their timeout is Spring's per-phase timeout: the engine's error names that property.
+			// Their timeout is Spring's per-phase timeout: the engine's error names that
+			// property.
 			throw OptionErrors.setting(ex, OptionErrors.SPRING_PHASE_TIMEOUT);
 		}
 		AdoptionOrder order = new AdoptionOrder(this.beanFactory, webServerPhase(boot),
 				this.registrar::isManagedComponentBean);
 		Map<String, String> afterWebServer = new LinkedHashMap<>();
 		beans.forEach((name, bean) -> {
-			if (bean instanceof LifecycleCoordinator || boot.isBoots(bean) || this.registrar.isManagedComponentBean(name)
-					|| this.adopted.containsKey(name)) {
+			if (bean instanceof LifecycleCoordinator || boot.isBoots(bean)
+					|| this.registrar.isManagedComponentBean(name) || this.adopted.containsKey(name)) {
 				return;
 			}
 			if (Boolean.FALSE.equals(ComponentOverrides.find(overrides, name).getAdopt())) {
@@ -312,8 +329,9 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor impleme
 			if (executor == null && place.why() != null) {
 				afterWebServer.put(name, place.why());
 			}
-			register(manager, name, bean, place.phase(), tier, "Spring Lifecycle bean '" + name + "' ("
-					+ bean.getClass().getName() + ")", new AdoptedLifecycleBean(bean, executor), overrides);
+			register(manager, name, bean, place.phase(), tier,
+					"Spring Lifecycle bean '" + name + "' (" + bean.getClass().getName() + ")",
+					new AdoptedLifecycleBean(bean, executor), overrides);
 		});
 		adoptExecutors(manager, overrides);
 		orderDependentsFirst(manager);
@@ -334,14 +352,17 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor impleme
 		return (executors != null) ? executors.executor(name, bean) : null;
 	}
 
-	/** An executor the engine made ({@code LifecycleManager.registerExecutor}) is a component already. */
+	/**
+	 * An executor the engine made ({@code LifecycleManager.registerExecutor}) is a
+	 * component already.
+	 */
 	private static boolean isEngines(Object bean) {
 		return bean.getClass().getName().startsWith(LifecycleManager.class.getPackageName() + ".");
 	}
 
 	/**
-	 * The phase at which Spring begins the web server's shutdown: its graceful shutdown's, or its
-	 * stop's when it has none; {@code null} without a web server.
+	 * The phase at which Spring begins the web server's shutdown: its graceful
+	 * shutdown's, or its stop's when it has none; {@code null} without a web server.
 	 */
 	private @Nullable Integer webServerPhase(BootLifecycles boot) {
 		Lifecycle graceful = boot.gracefulShutdown();
@@ -351,10 +372,11 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor impleme
 	}
 
 	/**
-	 * Executors that are no {@code Lifecycle} bean (Boot's virtual-thread {@code SimpleAsyncTaskExecutor},
-	 * a {@code ConcurrentTaskExecutor}, a plain {@code ExecutorService}) are adopted too, at the phase
-	 * Spring gives its own executors unless configured, so all executors and schedulers drain
-	 * together: Spring would only close them when it destroys the beans.
+	 * Executors that are no {@code Lifecycle} bean (Boot's virtual-thread
+	 * {@code SimpleAsyncTaskExecutor}, a {@code ConcurrentTaskExecutor}, a plain
+	 * {@code ExecutorService}) are adopted too, at the phase Spring gives its own
+	 * executors unless configured, so all executors and schedulers drain together: Spring
+	 * would only close them when it destroys the beans.
 	 */
 	private void adoptExecutors(LifecycleManager manager, Map<String, LifecycleManagerProperties.Component> overrides) {
 		for (String name : this.beanFactory.getBeanNamesForType(Executor.class, false, false)) {
@@ -387,13 +409,15 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor impleme
 	}
 
 	private void register(LifecycleManager manager, String name, @Nullable Lifecycle bean, int phase, Tier tier,
-			String description, AdoptedLifecycleBean component, Map<String, LifecycleManagerProperties.Component> overrides) {
+			String description, AdoptedLifecycleBean component,
+			Map<String, LifecycleManagerProperties.Component> overrides) {
 		ComponentOverrides.Declared declared = new ComponentOverrides.Declared(phase, tier, this.springTimeout, null, 1,
 				false, ComponentOverrides.Origin.SPRING, description);
 		ComponentOverrides.Resolved resolved = ComponentOverrides.resolve(name, declared, overrides);
 		this.origins.record(name, resolved, true);
 		try {
-			// An adopted bean serves the components that do the work: it never holds back their completion.
+			// An adopted bean serves the components that do the work: it never holds back
+			// their completion.
 			manager.registerPassive(name, resolved.options().withSupporting(true), component);
 		}
 		catch (InvalidOptionException ex) {
@@ -415,9 +439,9 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor impleme
 	}
 
 	/**
-	 * Spring's {@code SimpleAsyncTaskScheduler} stops its triggers on the {@code ContextClosedEvent},
-	 * at the very start of a close; adopted, it keeps firing until its turn in the sequence, so it
-	 * no longer hears the event.
+	 * Spring's {@code SimpleAsyncTaskScheduler} stops its triggers on the
+	 * {@code ContextClosedEvent}, at the very start of a close; adopted, it keeps firing
+	 * until its turn in the sequence, so it no longer hears the event.
 	 */
 	private void stopListeningForContextClosed(String name, Lifecycle bean) {
 		if (!this.beanFactory.containsBean(AbstractApplicationContext.APPLICATION_EVENT_MULTICASTER_BEAN_NAME)) {

@@ -15,15 +15,17 @@ import org.springframework.context.Lifecycle;
 import org.springframework.util.ClassUtils;
 
 /**
- * Where an adopted {@link Lifecycle} bean stops: in the standard drain, before the web server's
- * graceful shutdown, or in the {@link Tier#INFRASTRUCTURE} tier, after the web server has stopped
- * and after every component. Spring's own order is the floor: a bean that plain Spring stops after
- * the web server (its phase is below the web server's graceful-shutdown phase) is never stopped
- * before it. Beyond that, whatever the web server or a component uses stops after them: a bean that
- * a web server factory or a {@code @ManagedComponent} bean depends on, directly or not, and a
- * {@link ProcessLocalServer} (an in-process gRPC server), which only this process's own clients
- * reach and which stops last of all. Decided from phases, dependencies and what the bean serves, never from a type's name; a
- * {@code lifecycle.components.<bean>.tier} or {@code .phase} property still wins.
+ * Where an adopted {@link Lifecycle} bean stops: in the standard drain, before the web
+ * server's graceful shutdown, or in the {@link Tier#INFRASTRUCTURE} tier, after the web
+ * server has stopped and after every component. Spring's own order is the floor: a bean
+ * that plain Spring stops after the web server (its phase is below the web server's
+ * graceful-shutdown phase) is never stopped before it. Beyond that, whatever the web
+ * server or a component uses stops after them: a bean that a web server factory or a
+ * {@code @ManagedComponent} bean depends on, directly or not, and a
+ * {@link ProcessLocalServer} (an in-process gRPC server), which only this process's own
+ * clients reach and which stops last of all. Decided from phases, dependencies and what
+ * the bean serves, never from a type's name; a {@code lifecycle.components.<bean>.tier}
+ * or {@code .phase} property still wins.
  */
 final class AdoptionOrder {
 
@@ -31,7 +33,10 @@ final class AdoptionOrder {
 
 	private final ConfigurableListableBeanFactory beanFactory;
 
-	/** The phase at which Spring begins the web server's graceful shutdown; null without a web server. */
+	/**
+	 * The phase at which Spring begins the web server's graceful shutdown; null without a
+	 * web server.
+	 */
 	private final @Nullable Integer webServerPhase;
 
 	private final Predicate<String> isComponent;
@@ -39,8 +44,9 @@ final class AdoptionOrder {
 	private final @Nullable Class<?> webServerFactory;
 
 	/**
-	 * @param webServerPhase the phase of the web server's graceful-shutdown lifecycle (or of its
-	 * start-stop lifecycle when there is none); {@code null} when the application runs no web server
+	 * @param webServerPhase the phase of the web server's graceful-shutdown lifecycle (or
+	 * of its start-stop lifecycle when there is none); {@code null} when the application
+	 * runs no web server
 	 * @param isComponent whether a bean is a {@code @ManagedComponent}
 	 */
 	AdoptionOrder(ConfigurableListableBeanFactory beanFactory, @Nullable Integer webServerPhase,
@@ -64,8 +70,8 @@ final class AdoptionOrder {
 					"serves only this process's own clients: stops after everything that may call it");
 		}
 		if (this.webServerPhase != null && phase < this.webServerPhase) {
-			return new Place(Tier.INFRASTRUCTURE, phase, "Spring stops it after the web server (phase " + phase
-					+ " < " + this.webServerPhase + ")");
+			return new Place(Tier.INFRASTRUCTURE, phase,
+					"Spring stops it after the web server (phase " + phase + " < " + this.webServerPhase + ")");
 		}
 		String user = user(name);
 		if (user != null) {
@@ -74,7 +80,10 @@ final class AdoptionOrder {
 		return new Place(Tier.STANDARD, phase, null);
 	}
 
-	/** The web server factory or component that uses a bean, directly or through other beans. */
+	/**
+	 * The web server factory or component that uses a bean, directly or through other
+	 * beans.
+	 */
 	private @Nullable String user(String name) {
 		Set<String> seen = new HashSet<>();
 		Deque<String> next = new ArrayDeque<>();
@@ -100,6 +109,7 @@ final class AdoptionOrder {
 
 	/**
 	 * Where an adopted bean stops.
+	 *
 	 * @param tier its tier
 	 * @param phase its phase within the tier
 	 * @param why why it stops after the web server, {@code null} in the standard drain

@@ -15,12 +15,13 @@ import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
 /**
- * Spring Boot's own lifecycle beans that Lifecycle does not adopt: the web server's graceful
- * shutdown and its start and stop (run as steps of the sequence), the logging system's (left to
- * Spring, which stops it last) and the separate management server's (the sequence's last step).
- * Each is recognised by Spring Boot 4's public type where it has one, else by the fixed name its
- * context registers it under: three hooks resolved once, when the context refreshes and the beans
- * are adopted. A hook that misses leaves its bean to be adopted like any other.
+ * Spring Boot's own lifecycle beans that Lifecycle does not adopt: the web server's
+ * graceful shutdown and its start and stop (run as steps of the sequence), the logging
+ * system's (left to Spring, which stops it last) and the separate management server's
+ * (the sequence's last step). Each is recognised by Spring Boot 4's public type where it
+ * has one, else by the fixed name its context registers it under: three hooks resolved
+ * once, when the context refreshes and the beans are adopted. A hook that misses leaves
+ * its bean to be adopted like any other.
  */
 final class BootLifecycles {
 
@@ -48,10 +49,16 @@ final class BootLifecycles {
 
 	static final String START_STOP_BEAN = "webServerStartStop";
 
-	/** Spring Boot's logging lifecycle bean (its name is private, its type a private member class). */
+	/**
+	 * Spring Boot's logging lifecycle bean (its name is private, its type a private
+	 * member class).
+	 */
 	private static final String LOGGING_BEAN = "springBootLoggingLifecycle";
 
-	/** The bean of Spring Boot's actuator that runs a management server on a port of its own. */
+	/**
+	 * The bean of Spring Boot's actuator that runs a management server on a port of its
+	 * own.
+	 */
 	static final String MANAGEMENT_BEAN = "childManagementContextInitializer";
 
 	/** Spring Boot's web server module, present or not. */
@@ -106,7 +113,8 @@ final class BootLifecycles {
 			hooks.resolved(LOGGING);
 		}
 		else if (beans.containsKey(LOGGING_BEAN)) {
-			hooks.missed(LOGGING, "the bean '" + LOGGING_BEAN + "' is a " + beans.get(LOGGING_BEAN).getClass().getName());
+			hooks.missed(LOGGING,
+					"the bean '" + LOGGING_BEAN + "' is a " + beans.get(LOGGING_BEAN).getClass().getName());
 		}
 		else {
 			hooks.notApplicable(LOGGING, "Spring Boot's logging system registered no lifecycle bean here");
@@ -147,7 +155,10 @@ final class BootLifecycles {
 				&& WebServerTypes.runsWebServer(context);
 	}
 
-	/** Whether a management server runs on a port of its own, as Spring Boot's actuator decides it. */
+	/**
+	 * Whether a management server runs on a port of its own, as Spring Boot's actuator
+	 * decides it.
+	 */
 	private static boolean separateManagementPort(Environment environment) {
 		Integer management = environment.getProperty("management.server.port", Integer.class);
 		if (management == null || management < 0) {

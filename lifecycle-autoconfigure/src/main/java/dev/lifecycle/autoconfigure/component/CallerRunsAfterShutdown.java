@@ -21,13 +21,14 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.ClassUtils;
 
 /**
- * An adopted {@link ExecutorService} bean of a JDK kind that offers no rejection policy (a
- * virtual-thread-per-task executor, a single-thread executor): a task it rejects because it was
- * shut down at its turn runs on its caller, as a thread pool's does, rather than failing the
- * caller. Only {@code execute}, {@code submit} and {@code invoke*} run on the caller; a scheduled
- * task is still rejected, since running it at once would ignore its delay. Applied only to beans
- * of the JDK's own non-public classes, which no application code can name, so the decorator changes
- * no bean's injectable type; an application's own class, public or not, is never replaced.
+ * An adopted {@link ExecutorService} bean of a JDK kind that offers no rejection policy
+ * (a virtual-thread-per-task executor, a single-thread executor): a task it rejects
+ * because it was shut down at its turn runs on its caller, as a thread pool's does,
+ * rather than failing the caller. Only {@code execute}, {@code submit} and
+ * {@code invoke*} run on the caller; a scheduled task is still rejected, since running it
+ * at once would ignore its delay. Applied only to beans of the JDK's own non-public
+ * classes, which no application code can name, so the decorator changes no bean's
+ * injectable type; an application's own class, public or not, is never replaced.
  */
 final class CallerRunsAfterShutdown implements InvocationHandler {
 
@@ -38,9 +39,9 @@ final class CallerRunsAfterShutdown implements InvocationHandler {
 	}
 
 	/**
-	 * Whether a bean is an executor service this decorator is for: not a thread pool (its rejection
-	 * policy does the same) and of a non-public class of the JDK's own modules, which no injection
-	 * point can name.
+	 * Whether a bean is an executor service this decorator is for: not a thread pool (its
+	 * rejection policy does the same) and of a non-public class of the JDK's own modules,
+	 * which no injection point can name.
 	 */
 	static boolean appliesTo(Object bean) {
 		Class<?> type = bean.getClass();
@@ -49,8 +50,8 @@ final class CallerRunsAfterShutdown implements InvocationHandler {
 	}
 
 	/**
-	 * Whether an executor service's late tasks are left to its own class: it is no thread pool and
-	 * caller-runs could only be given by a proxy that would change its type.
+	 * Whether an executor service's late tasks are left to its own class: it is no thread
+	 * pool and caller-runs could only be given by a proxy that would change its type.
 	 */
 	static boolean leftToItsClass(Object bean) {
 		return bean instanceof ExecutorService && !(bean instanceof ThreadPoolExecutor) && !appliesTo(bean)

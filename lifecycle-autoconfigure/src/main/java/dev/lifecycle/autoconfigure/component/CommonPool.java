@@ -6,20 +6,24 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
 
 /**
- * The JDK's common {@link ForkJoinPool} and the asynchronous work of {@link CompletableFuture}.
- * The pool never terminates, so an executor bean that exposes it is never shut down or awaited as
- * an executor. Work handed to it during a shutdown (a {@code CompletableFuture.supplyAsync} in a
- * component's stop) would be cut by the exit: the sequence's last steps wait until the pool is
- * quiet and no {@code CompletableFuture} task runs on a thread of its own (where the pool has
- * fewer than two threads, {@code CompletableFuture} starts a thread per task instead), within a
- * budget, so that such work either finishes or the step that waited for it is named in the report
- * as not finished.
+ * The JDK's common {@link ForkJoinPool} and the asynchronous work of
+ * {@link CompletableFuture}. The pool never terminates, so an executor bean that exposes
+ * it is never shut down or awaited as an executor. Work handed to it during a shutdown (a
+ * {@code CompletableFuture.supplyAsync} in a component's stop) would be cut by the exit:
+ * the sequence's last steps wait until the pool is quiet and no {@code CompletableFuture}
+ * task runs on a thread of its own (where the pool has fewer than two threads,
+ * {@code CompletableFuture} starts a thread per task instead), within a budget, so that
+ * such work either finishes or the step that waited for it is named in the report as not
+ * finished.
  */
 final class CommonPool {
 
 	private static final long RECHECK_MILLIS = 50;
 
-	/** The frames of {@code CompletableFuture}'s own asynchronous tasks ({@code AsyncSupply}, {@code AsyncRun}). */
+	/**
+	 * The frames of {@code CompletableFuture}'s own asynchronous tasks
+	 * ({@code AsyncSupply}, {@code AsyncRun}).
+	 */
 	private static final String ASYNC_TASK = CompletableFuture.class.getName() + "$Async";
 
 	private CommonPool() {
@@ -32,7 +36,8 @@ final class CommonPool {
 
 	/** Returns once no such work runs or waits; the step's budget bounds the wait. */
 	static void awaitQuiet() throws InterruptedException {
-		// Twice in a row: a task submitted to an idle pool is queued an instant before a worker runs it.
+		// Twice in a row: a task submitted to an idle pool is queued an instant before a
+		// worker runs it.
 		int quietChecks = 0;
 		while (quietChecks < 2) {
 			quietChecks = (poolQuiet() && !asyncTaskThreadRunning()) ? quietChecks + 1 : 0;

@@ -15,11 +15,11 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 import org.springframework.util.ReflectionUtils;
 
 /**
- * The task decorator an application gave one of Spring's executors (a context-propagating one,
- * say), which Lifecycle's {@link TaskGate} must keep applying: the executors set it but offer no
- * getter, so it is read from their private field, a hook resolved once, when the executors are
- * first prepared for adoption ({@link #HOOK}). When it misses, no gate replaces a decorator it
- * cannot see.
+ * The task decorator an application gave one of Spring's executors (a context-propagating
+ * one, say), which Lifecycle's {@link TaskGate} must keep applying: the executors set it
+ * but offer no getter, so it is read from their private field, a hook resolved once, when
+ * the executors are first prepared for adoption ({@link #HOOK}). When it misses, no gate
+ * replaces a decorator it cannot see.
  */
 final class ExecutorDecorators {
 
@@ -41,11 +41,14 @@ final class ExecutorDecorators {
 
 	/** Resolves the hook into Spring's executors. */
 	static ExecutorDecorators resolve(InternalHooks hooks) {
-		return resolve(hooks, List.of(SimpleAsyncTaskExecutor.class, ThreadPoolTaskExecutor.class,
-				ConcurrentTaskExecutor.class));
+		return resolve(hooks,
+				List.of(SimpleAsyncTaskExecutor.class, ThreadPoolTaskExecutor.class, ConcurrentTaskExecutor.class));
 	}
 
-	/** Resolves the hook against the given types: Spring's own, or in a test one that lacks the field. */
+	/**
+	 * Resolves the hook against the given types: Spring's own, or in a test one that
+	 * lacks the field.
+	 */
 	static ExecutorDecorators resolve(InternalHooks hooks, List<Class<?>> executors) {
 		return new ExecutorDecorators(hooks.resolve(HOOK, () -> {
 			Field[] fields = new Field[executors.size()];
@@ -56,12 +59,17 @@ final class ExecutorDecorators {
 		}));
 	}
 
-	/** Whether the executors' decorators can be read, so that a gate may take their place. */
+	/**
+	 * Whether the executors' decorators can be read, so that a gate may take their place.
+	 */
 	boolean readable() {
 		return this.fields != null;
 	}
 
-	/** The decorator the executor has now, or {@code null} when it has none or is of another type. */
+	/**
+	 * The decorator the executor has now, or {@code null} when it has none or is of
+	 * another type.
+	 */
 	@Nullable TaskDecorator current(Object executor) {
 		List<Field> fields = this.fields;
 		if (fields != null) {

@@ -12,11 +12,11 @@ import org.springframework.context.Lifecycle;
 import org.springframework.context.support.DefaultLifecycleProcessor;
 
 /**
- * The name of the bean whose start failed a refresh. Spring's exception carries the name only in
- * its message, so it is read from there: a hook resolved once, when the lifecycle processor is
- * created, by letting a throwaway {@link DefaultLifecycleProcessor} fail to start a probe bean and
- * reading the probe's name back from the message. When that fails, no message is read, and a
- * failed start is recorded under {@code refresh}.
+ * The name of the bean whose start failed a refresh. Spring's exception carries the name
+ * only in its message, so it is read from there: a hook resolved once, when the lifecycle
+ * processor is created, by letting a throwaway {@link DefaultLifecycleProcessor} fail to
+ * start a probe bean and reading the probe's name back from the message. When that fails,
+ * no message is read, and a failed start is recorded under {@code refresh}.
  */
 final class FailedStartNames {
 

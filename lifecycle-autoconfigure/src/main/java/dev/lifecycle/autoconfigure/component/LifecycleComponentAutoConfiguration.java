@@ -28,10 +28,10 @@ import org.springframework.core.env.Environment;
 
 /**
  * Auto-configuration of the components: the registration of {@code @ManagedComponent},
- * {@code @ShutdownHandler} and {@code @FinalAction} beans, the adoption of the context's other
- * {@code Lifecycle} beans and executors through its lifecycle processor, and the coordinator that
- * ties the engine to the context's start and close. Before Spring Boot's own lifecycle processor,
- * which backs off when this one exists.
+ * {@code @ShutdownHandler} and {@code @FinalAction} beans, the adoption of the context's
+ * other {@code Lifecycle} beans and executors through its lifecycle processor, and the
+ * coordinator that ties the engine to the context's start and close. Before Spring Boot's
+ * own lifecycle processor, which backs off when this one exists.
  */
 @AutoConfiguration(after = LifecycleProcessAutoConfiguration.class, before = LifecycleAutoConfiguration.class)
 @ConditionalOnLifecycleEnabled
@@ -56,8 +56,8 @@ public final class LifecycleComponentAutoConfiguration {
 	}
 
 	/**
-	 * The context's lifecycle processor, under the name Spring looks up; Spring Boot's own
-	 * auto-configuration backs off when it exists.
+	 * The context's lifecycle processor, under the name Spring looks up; Spring Boot's
+	 * own auto-configuration backs off when it exists.
 	 */
 	@Bean(name = AbstractApplicationContext.LIFECYCLE_PROCESSOR_BEAN_NAME)
 	@ConditionalOnBooleanProperty(name = "lifecycle.adoption.enabled", matchIfMissing = true)
@@ -70,7 +70,8 @@ public final class LifecycleComponentAutoConfiguration {
 		Duration springTimeout = Binder.get(environment)
 			.bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
 			.orElse(SPRING_DEFAULT_TIMEOUT_PER_SHUTDOWN_PHASE);
-		// Asked at run time too: conditions are frozen in an application processed ahead of time.
+		// Asked at run time too: conditions are frozen in an application processed ahead
+		// of time.
 		boolean adopting = !LifecycleSwitch.isOff(environment);
 		return new AdoptingLifecycleProcessor(manager, properties, registrar, origins, springTimeout, adopting,
 				executors, hooks.getIfAvailable(InternalHooks::new));
@@ -81,7 +82,8 @@ public final class LifecycleComponentAutoConfiguration {
 			ShutdownExit exit, ObjectProvider<SignalTrap> signalTrap, ObjectProvider<LifecycleListener> listeners,
 			ObjectProvider<AdoptingLifecycleProcessor> processor, LifecycleManagerProperties properties,
 			Environment environment) {
-		// Asked here as well as in the conditions, which are frozen in an application processed
+		// Asked here as well as in the conditions, which are frozen in an application
+		// processed
 		// ahead of time: the off switch and the signal trap must still work at run time.
 		if (LifecycleSwitch.isOff(environment)) {
 			return NEVER_STARTED;
@@ -91,7 +93,10 @@ public final class LifecycleComponentAutoConfiguration {
 				processor.getIfAvailable() != null);
 	}
 
-	/** Stands in for the coordinator when Lifecycle is off at run time: nothing to start or stop. */
+	/**
+	 * Stands in for the coordinator when Lifecycle is off at run time: nothing to start
+	 * or stop.
+	 */
 	private static final SmartLifecycle NEVER_STARTED = new SmartLifecycle() {
 
 		@Override

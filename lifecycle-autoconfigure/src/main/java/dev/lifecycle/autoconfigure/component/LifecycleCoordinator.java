@@ -28,19 +28,22 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.ContextRefreshedEvent;
 
 /**
- * The one {@link SmartLifecycle} between Spring and the engine: it starts the engine once the
- * context is refreshed and, on close, runs the whole shutdown sequence, blocking the closing thread
- * until the report. Its {@link #PHASE} is above the web server's graceful shutdown and its stop
- * blocks, so the web server keeps serving through the drain and Spring's
- * {@code timeout-per-shutdown-phase} cannot cut the drain short; the global ceiling bounds it. A
- * close is a shutdown with source {@code context-close}, or {@code start-failed} when the refresh or
- * the application's run failed.
+ * The one {@link SmartLifecycle} between Spring and the engine: it starts the engine once
+ * the context is refreshed and, on close, runs the whole shutdown sequence, blocking the
+ * closing thread until the report. Its {@link #PHASE} is above the web server's graceful
+ * shutdown and its stop blocks, so the web server keeps serving through the drain and
+ * Spring's {@code timeout-per-shutdown-phase} cannot cut the drain short; the global
+ * ceiling bounds it. A close is a shutdown with source {@code context-close}, or
+ * {@code start-failed} when the refresh or the application's run failed.
  */
 @Internal
 public final class LifecycleCoordinator implements SmartLifecycle, SmartInitializingSingleton, DisposableBean,
 		ApplicationContextAware, ApplicationListener<ApplicationEvent> {
 
-	/** Above the web server's graceful shutdown, {@code DEFAULT_PHASE - 1024}: it stops first. */
+	/**
+	 * Above the web server's graceful shutdown, {@code DEFAULT_PHASE - 1024}: it stops
+	 * first.
+	 */
 	public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 512;
 
 	private static final Log logger = LogFactory.getLog(LifecycleCoordinator.class);
@@ -63,11 +66,12 @@ public final class LifecycleCoordinator implements SmartLifecycle, SmartInitiali
 	private volatile boolean refreshed;
 
 	/**
-	 * Creates the coordinator and attaches the listeners to the manager, so they are attached
-	 * whether the manager is Lifecycle's or the user's own.
+	 * Creates the coordinator and attaches the listeners to the manager, so they are
+	 * attached whether the manager is Lifecycle's or the user's own.
 	 * @param signalTrap the signal trap, or {@code null} when signals are not trapped
-	 * @param adoption whether Spring Lifecycle beans are adopted when the context refreshes (the
-	 * {@code lifecycle.components} entries are then checked after the adoption)
+	 * @param adoption whether Spring Lifecycle beans are adopted when the context
+	 * refreshes (the {@code lifecycle.components} entries are then checked after the
+	 * adoption)
 	 */
 	LifecycleCoordinator(LifecycleManager manager, ManagedComponentRegistrar registrar, ShutdownExit exit,
 			@Nullable SignalTrap signalTrap, List<LifecycleListener> listeners, boolean adoption) {
@@ -95,8 +99,10 @@ public final class LifecycleCoordinator implements SmartLifecycle, SmartInitiali
 			this.manager.start();
 		}
 		catch (RuntimeException ex) {
-			// A component failed to start and the engine is already shutting down: let it drain
-			// what did start, then let the failed refresh report the failure and end the process.
+			// A component failed to start and the engine is already shutting down: let it
+			// drain
+			// what did start, then let the failed refresh report the failure and end the
+			// process.
 			this.exit.contextClosing();
 			awaitReport();
 			throw ex;
@@ -119,8 +125,10 @@ public final class LifecycleCoordinator implements SmartLifecycle, SmartInitiali
 			StartProgress.Stage stage = (context != null) ? StartProgress.of(context) : null;
 			boolean jvmEnding = this.exit.jvmIsEnding();
 			if (stage == StartProgress.Stage.REFRESHED && !jvmEnding) {
-				// Closed after the refresh but before the application was ready: a runner or an
-				// ApplicationReadyEvent listener threw, and the run fails with exit code 1.
+				// Closed after the refresh but before the application was ready: a runner
+				// or an
+				// ApplicationReadyEvent listener threw, and the run fails with exit code
+				// 1.
 				this.manager.triggerShutdown(ShutdownReason.START_FAILED, TriggerSource.APPLICATION_RUN.label(),
 						"the application's run failed after the refresh (a runner or a ready listener threw)");
 			}
@@ -129,8 +137,10 @@ public final class LifecycleCoordinator implements SmartLifecycle, SmartInitiali
 				this.manager.triggerShutdown(ShutdownReason.SIGNAL, TriggerSource.CONTEXT_CLOSE.label());
 			}
 			else {
-				// Stopped before the refresh finished: the refresh failed after the engine started
-				// (a bean's start, when the lifecycle processor is Spring's own, or a refresh listener).
+				// Stopped before the refresh finished: the refresh failed after the
+				// engine started
+				// (a bean's start, when the lifecycle processor is Spring's own, or a
+				// refresh listener).
 				this.manager.triggerShutdown(ShutdownReason.START_FAILED, TriggerSource.REFRESH.label(),
 						"the application context's refresh failed after the components started");
 			}
@@ -138,16 +148,18 @@ public final class LifecycleCoordinator implements SmartLifecycle, SmartInitiali
 		awaitReport();
 		this.running = false;
 		if (this.signalTrap != null && !this.exit.ownsProcess()) {
-			// The context closed by someone else's hand and the JVM may live on (a test, a
+			// The context closed by someone else's hand and the JVM may live on (a test,
+			// a
 			// DevTools restart): give the JVM its own signal handling back.
 			this.signalTrap.uninstall();
 		}
 	}
 
 	/**
-	 * A bean's start threw and the refresh is failing, whether the engine had started or not: the
-	 * shutdown is a failed start naming the bean and the cause, and this waits for its report.
-	 * The failed refresh owns the process (Spring Boot reports the failure and exits with 1).
+	 * A bean's start threw and the refresh is failing, whether the engine had started or
+	 * not: the shutdown is a failed start naming the bean and the cause, and this waits
+	 * for its report. The failed refresh owns the process (Spring Boot reports the
+	 * failure and exits with 1).
 	 */
 	void startFailed(String bean, Throwable cause) {
 		this.exit.contextClosing();
@@ -162,13 +174,15 @@ public final class LifecycleCoordinator implements SmartLifecycle, SmartInitiali
 
 	@Override
 	public void onApplicationEvent(ApplicationEvent event) {
-		// A child context's refresh (a separate management server) reaches this listener too.
+		// A child context's refresh (a separate management server) reaches this listener
+		// too.
 		if (event instanceof ContextRefreshedEvent refresh && refresh.getApplicationContext() == this.context) {
 			this.refreshed = true;
 		}
 		else if (event instanceof ApplicationFailedEvent failed && failed.getApplicationContext() == this.context
 				&& this.running && !this.manager.isShutdownInitiated()) {
-			// The context refreshed but the application's run failed (a runner threw): Spring Boot
+			// The context refreshed but the application's run failed (a runner threw):
+			// Spring Boot
 			// closes the context next and exits with 1.
 			startFailed(TriggerSource.APPLICATION_RUN.label(), failed.getException());
 		}

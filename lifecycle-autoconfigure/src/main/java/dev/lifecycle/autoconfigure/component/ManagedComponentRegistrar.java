@@ -39,12 +39,13 @@ import org.springframework.util.ClassUtils;
 import org.springframework.util.StringUtils;
 
 /**
- * Connects beans to the engine. A {@link ManagedComponent} bean is registered as a component
- * (active, passive, or a plain one that ends when told to stop) before its init callbacks run, so
- * that its handle can be looked up with {@link LifecycleManager#handle(String)} from its
- * {@code @PostConstruct} on; the engine calls the bean as finally exposed (proxies included). The
- * shutdown handlers and final actions of singletons are collected by {@link ShutdownMethods} and
- * handed to the engine when it starts.
+ * Connects beans to the engine. A {@link ManagedComponent} bean is registered as a
+ * component (active, passive, or a plain one that ends when told to stop) before its init
+ * callbacks run, so that its handle can be looked up with
+ * {@link LifecycleManager#handle(String)} from its {@code @PostConstruct} on; the engine
+ * calls the bean as finally exposed (proxies included). The shutdown handlers and final
+ * actions of singletons are collected by {@link ShutdownMethods} and handed to the engine
+ * when it starts.
  */
 @Internal
 public final class ManagedComponentRegistrar implements BeanPostProcessor, BeanFactoryAware, EnvironmentAware {
@@ -104,7 +105,8 @@ public final class ManagedComponentRegistrar implements BeanPostProcessor, BeanF
 		return bean;
 	}
 
-	// ---- components ----------------------------------------------------------------------------
+	// ---- components
+	// ----------------------------------------------------------------------------
 
 	private void registerComponent(Object bean, String beanName, Class<?> type, ManagedComponent annotation) {
 		String name = StringUtils.hasText(annotation.value()) ? annotation.value() : beanName;
@@ -139,7 +141,8 @@ public final class ManagedComponentRegistrar implements BeanPostProcessor, BeanF
 				manager.registerPassive(name, options, new ExposedPassiveComponent(exposed));
 			}
 			else {
-				// Registered as passive with nothing to stop rather than as a process-scoped
+				// Registered as passive with nothing to stop rather than as a
+				// process-scoped
 				// component: a bean without threads of its own would otherwise hold every
 				// shutdown until the global ceiling.
 				manager.registerPassive(name, options, new ExposedPassiveComponent(null));
@@ -147,27 +150,29 @@ public final class ManagedComponentRegistrar implements BeanPostProcessor, BeanF
 		}
 		catch (IllegalStateException ex) {
 			throw new IllegalStateException("Lifecycle: " + source + " was created after Lifecycle started; a "
-					+ "@ManagedComponent must be a singleton created at start-up, not a prototype or scoped bean",
-					ex);
+					+ "@ManagedComponent must be a singleton created at start-up, not a prototype or scoped bean", ex);
 		}
 		catch (InvalidOptionException ex) {
 			throw OptionErrors.component(ex, resolved);
 		}
 		catch (IllegalArgumentException ex) {
-			throw new InvalidLifecycleConfigurationException("lifecycle.components." + name, "is invalid: "
-					+ ex.getMessage(), "Fix the component's @ManagedComponent attributes or its "
+			throw new InvalidLifecycleConfigurationException("lifecycle.components." + name,
+					"is invalid: " + ex.getMessage(), "Fix the component's @ManagedComponent attributes or its "
 							+ "'lifecycle.components." + name + ".*' properties.");
 		}
 	}
 
-	/** Whether the bean of that name is a {@code @ManagedComponent}, and so a component already. */
+	/**
+	 * Whether the bean of that name is a {@code @ManagedComponent}, and so a component
+	 * already.
+	 */
 	boolean isManagedComponentBean(String beanName) {
 		return this.exposedBeans.containsKey(beanName);
 	}
 
 	/**
-	 * Creates the lazy singleton components, so that every component is registered before the
-	 * engine starts.
+	 * Creates the lazy singleton components, so that every component is registered before
+	 * the engine starts.
 	 */
 	void instantiateLazyComponents() {
 		for (String beanName : this.beanFactory.getBeanNamesForAnnotation(ManagedComponent.class)) {
@@ -185,15 +190,17 @@ public final class ManagedComponentRegistrar implements BeanPostProcessor, BeanF
 	}
 
 	/**
-	 * Checks that every {@code lifecycle.components} entry names a registered component, since a
-	 * misspelt override would otherwise be ignored in silence.
+	 * Checks that every {@code lifecycle.components} entry names a registered component,
+	 * since a misspelt override would otherwise be ignored in silence.
 	 */
 	void checkOverrides(LifecycleManager manager) {
 		if (this.environment != null) {
 			LifecycleKeys.check(this.environment, this.beanFactory);
 		}
 		List<String> registered = manager.components().stream().map(ComponentView::name).toList();
-		Set<String> canonical = registered.stream().map(ComponentOverrides::canonical).collect(Collectors.toCollection(HashSet::new));
+		Set<String> canonical = registered.stream()
+			.map(ComponentOverrides::canonical)
+			.collect(Collectors.toCollection(HashSet::new));
 		this.origins.beansLeftToSpring().forEach((name) -> canonical.add(ComponentOverrides.canonical(name)));
 		for (String key : this.properties.getObject().getComponents().keySet()) {
 			if (!canonical.contains(ComponentOverrides.canonical(key))) {
@@ -211,16 +218,19 @@ public final class ManagedComponentRegistrar implements BeanPostProcessor, BeanF
 				&& this.beanFactory.isSingleton(beanName);
 	}
 
-	/** Resolves placeholders; one that resolves to nothing (a configured null value) gives "". */
+	/**
+	 * Resolves placeholders; one that resolves to nothing (a configured null value) gives
+	 * "".
+	 */
 	private String resolvePlaceholders(String value) {
 		String resolved = (this.beanFactory != null) ? this.beanFactory.resolveEmbeddedValue(value) : value;
 		return (resolved != null) ? resolved : "";
 	}
 
 	/**
-	 * Calls the bean as exposed after initialization, so proxies around it apply, and never stops
-	 * a bean that was not started (the engine asks a component that a failed start left unstarted
-	 * to stop as well).
+	 * Calls the bean as exposed after initialization, so proxies around it apply, and
+	 * never stops a bean that was not started (the engine asks a component that a failed
+	 * start left unstarted to stop as well).
 	 */
 	private static final class ExposedPassiveComponent implements PassiveComponent {
 
@@ -229,7 +239,8 @@ public final class ManagedComponentRegistrar implements BeanPostProcessor, BeanF
 		private volatile boolean started;
 
 		/**
-		 * @param exposed the bean, or {@code null} for a plain component with nothing to call
+		 * @param exposed the bean, or {@code null} for a plain component with nothing to
+		 * call
 		 */
 		ExposedPassiveComponent(@Nullable AtomicReference<Object> exposed) {
 			this.exposed = exposed;

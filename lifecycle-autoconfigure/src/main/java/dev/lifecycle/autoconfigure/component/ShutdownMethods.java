@@ -32,10 +32,11 @@ import org.springframework.util.StringUtils;
 
 /**
  * The shutdown handlers and final actions of the singletons: {@link ShutdownHandler} and
- * {@link FinalAction} methods, and beans implementing the core {@link dev.lifecycle.core.ShutdownTask},
- * collected as the beans initialise and handed to the engine when it starts, handlers sorted by
- * {@link Order @Order} then creation order, final actions in creation order (the engine runs them
- * in reverse). A malformed method fails the start with the setting to fix.
+ * {@link FinalAction} methods, and beans implementing the core
+ * {@link dev.lifecycle.core.ShutdownTask}, collected as the beans initialise and handed
+ * to the engine when it starts, handlers sorted by {@link Order @Order} then creation
+ * order, final actions in creation order (the engine runs them in reverse). A malformed
+ * method fails the start with the setting to fix.
  */
 final class ShutdownMethods {
 
@@ -55,7 +56,9 @@ final class ShutdownMethods {
 
 	private final AtomicInteger sequence = new AtomicInteger();
 
-	/** @param placeholders resolves the placeholders of a handler's timeout */
+	/**
+	 * @param placeholders resolves the placeholders of a handler's timeout
+	 */
 	ShutdownMethods(UnaryOperator<String> placeholders) {
 		this.placeholders = placeholders;
 	}
@@ -86,9 +89,8 @@ final class ShutdownMethods {
 			Method invocable = invocable(method, bean, "@ShutdownHandler");
 			Order methodOrder = AnnotatedElementUtils.findMergedAnnotation(method, Order.class);
 			int order = (methodOrder != null) ? methodOrder.value() : beanOrder(bean, type);
-			addHandler(new Handler(name, timeout, () -> invoke(invocable, bean), order,
-					this.sequence.incrementAndGet(), "@ShutdownHandler(timeout) on "
-							+ method.getDeclaringClass().getName() + "." + method.getName()));
+			addHandler(new Handler(name, timeout, () -> invoke(invocable, bean), order, this.sequence.incrementAndGet(),
+					"@ShutdownHandler(timeout) on " + method.getDeclaringClass().getName() + "." + method.getName()));
 		});
 		actionMethods.forEach((method, annotation) -> {
 			String name = StringUtils.hasText(annotation.name()) ? annotation.name()
@@ -109,8 +111,8 @@ final class ShutdownMethods {
 	}
 
 	/**
-	 * Hands the collected handlers (in {@code @Order}, then creation order) and final actions (in
-	 * creation order; the engine runs them in reverse) to the engine.
+	 * Hands the collected handlers (in {@code @Order}, then creation order) and final
+	 * actions (in creation order; the engine runs them in reverse) to the engine.
 	 */
 	void register(LifecycleManager manager) {
 		List<Handler> sortedHandlers;
@@ -155,14 +157,16 @@ final class ShutdownMethods {
 			throw new InvalidLifecycleConfigurationException(setting, "is not a duration: '" + value + "'",
 					"Use Spring Boot's duration format, such as \"30s\" or \"2m\".");
 		}
-		// The engine checks the range when the handler is added; its error names this setting.
+		// The engine checks the range when the handler is added; its error names this
+		// setting.
 		return timeout;
 	}
 
 	private static Method invocable(Method method, Object bean, String annotation) {
 		if (method.getParameterCount() != 0) {
-			throw new InvalidLifecycleConfigurationException(annotation + " on " + method.getDeclaringClass().getName()
-					+ "." + method.getName(), "must annotate a method without parameters",
+			throw new InvalidLifecycleConfigurationException(
+					annotation + " on " + method.getDeclaringClass().getName() + "." + method.getName(),
+					"must annotate a method without parameters",
 					"Remove the method's parameters; inject what it needs into its bean instead.");
 		}
 		Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());

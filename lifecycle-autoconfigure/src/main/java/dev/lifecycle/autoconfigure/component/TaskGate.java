@@ -9,13 +9,16 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.core.task.TaskDecorator;
 
 /**
- * The task decorator Lifecycle puts in front of an adopted Spring executor's own. It counts the
- * tasks the executor accepted until they finish and knows the threads running them; once closed,
- * at the executor's turn in the shutdown, a task submitted is run by the submitting thread before
- * {@code execute} returns instead of being rejected or started where nobody waits for it.
+ * The task decorator Lifecycle puts in front of an adopted Spring executor's own. It
+ * counts the tasks the executor accepted until they finish and knows the threads running
+ * them; once closed, at the executor's turn in the shutdown, a task submitted is run by
+ * the submitting thread before {@code execute} returns instead of being rejected or
+ * started where nobody waits for it.
  *
- * <p>A task is counted before the gate is checked, and the gate is closed before the count is read,
- * so every task is either counted (and waited for) or run by its caller: none slips between.
+ * <p>
+ * A task is counted before the gate is checked, and the gate is closed before the count
+ * is read, so every task is either counted (and waited for) or run by its caller: none
+ * slips between.
  */
 final class TaskGate implements TaskDecorator {
 
@@ -34,7 +37,10 @@ final class TaskGate implements TaskDecorator {
 
 	private volatile boolean closed;
 
-	/** @param delegate the executor's own decorator, applied first; {@code null} when it had none */
+	/**
+	 * @param delegate the executor's own decorator, applied first; {@code null} when it
+	 * had none
+	 */
 	TaskGate(@Nullable TaskDecorator delegate) {
 		this.delegate = delegate;
 	}
@@ -74,7 +80,9 @@ final class TaskGate implements TaskDecorator {
 		this.closed = true;
 	}
 
-	/** Blocks until every accepted task has finished; the engine's budget bounds the wait. */
+	/**
+	 * Blocks until every accepted task has finished; the engine's budget bounds the wait.
+	 */
 	void awaitAccepted() throws InterruptedException {
 		synchronized (this.idle) {
 			while (this.accepted.get() > 0) {

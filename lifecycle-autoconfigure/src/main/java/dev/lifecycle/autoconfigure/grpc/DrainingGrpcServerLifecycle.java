@@ -20,15 +20,16 @@ import org.springframework.grpc.server.lifecycle.GrpcServerLifecycle;
 import org.springframework.grpc.server.lifecycle.GrpcServerStartedEvent;
 
 /**
- * Spring gRPC's server lifecycle with its stop split in two, because a drain needs the GOAWAY
- * early and the wait late: {@link #goAway()} when the drain delay ends (no new calls, calls in
- * flight go on), then the stop in the standard drain waits for them and {@link #cancel(String)}
- * names what is left when the budget runs out. No client holds the stop: a client's grace after the
- * GOAWAY, new calls are refused, and once nothing but streams whose clients do not read their end
- * is left, the remaining connections are closed (those streams reset). Every call cancelled by the
- * grace period, the budget or the ceiling is named to the engine, which reports the shutdown not
- * clean. It counts as running until its stop has released the server, so the stop always runs
- * inside the sequence; events, log lines and port stay Spring gRPC's.
+ * Spring gRPC's server lifecycle with its stop split in two, because a drain needs the
+ * GOAWAY early and the wait late: {@link #goAway()} when the drain delay ends (no new
+ * calls, calls in flight go on), then the stop in the standard drain waits for them and
+ * {@link #cancel(String)} names what is left when the budget runs out. No client holds
+ * the stop: a client's grace after the GOAWAY, new calls are refused, and once nothing
+ * but streams whose clients do not read their end is left, the remaining connections are
+ * closed (those streams reset). Every call cancelled by the grace period, the budget or
+ * the ceiling is named to the engine, which reports the shutdown not clean. It counts as
+ * running until its stop has released the server, so the stop always runs inside the
+ * sequence; events, log lines and port stay Spring gRPC's.
  */
 final class DrainingGrpcServerLifecycle extends GrpcServerLifecycle implements ProcessLocalServer {
 
@@ -88,13 +89,16 @@ final class DrainingGrpcServerLifecycle extends GrpcServerLifecycle implements P
 	 */
 	static DrainingGrpcServerLifecycle of(String name, GrpcServerFactory factory, Duration gracePeriod,
 			GrpcCallTracker calls, Drain drain, ApplicationEventPublisher publisher, InternalHooks hooks) {
-		return new DrainingGrpcServerLifecycle(name, factory, gracePeriod, calls, drain,
-				new ServerCapture(publisher), hooks);
+		return new DrainingGrpcServerLifecycle(name, factory, gracePeriod, calls, drain, new ServerCapture(publisher),
+				hooks);
 	}
 
 	/**
-	 * How the server treats clients that do not act on its drain, and where it names what it cuts.
-	 * @param clientGrace how long a client has to act on the GOAWAY and to read the end of its stream
+	 * How the server treats clients that do not act on its drain, and where it names what
+	 * it cuts.
+	 *
+	 * @param clientGrace how long a client has to act on the GOAWAY and to read the end
+	 * of its stream
 	 * @param cuts told each call cancelled, as its description
 	 */
 	record Drain(Duration clientGrace, Consumer<String> cuts) {
@@ -117,7 +121,8 @@ final class DrainingGrpcServerLifecycle extends GrpcServerLifecycle implements P
 		this.cancelled.set(false);
 		this.released = false;
 		super.start();
-		// The server is known only from the event its start publishes: resolved once it started.
+		// The server is known only from the event its start publishes: resolved once it
+		// started.
 		if (this.capture.server != null) {
 			this.hooks.resolved(STARTED_SERVER);
 		}
@@ -132,8 +137,8 @@ final class DrainingGrpcServerLifecycle extends GrpcServerLifecycle implements P
 	}
 
 	/**
-	 * Sends GOAWAY on every connection and stops taking new calls; the calls in flight go on. Does
-	 * nothing before the server started or after the first time.
+	 * Sends GOAWAY on every connection and stops taking new calls; the calls in flight go
+	 * on. Does nothing before the server started or after the first time.
 	 */
 	synchronized void goAway() {
 		Server server = this.capture.server;
@@ -149,8 +154,8 @@ final class DrainingGrpcServerLifecycle extends GrpcServerLifecycle implements P
 	}
 
 	/**
-	 * Cancels the calls still running ({@code shutdownNow()}) and names them. Does nothing once the
-	 * server has terminated.
+	 * Cancels the calls still running ({@code shutdownNow()}) and names them. Does
+	 * nothing once the server has terminated.
 	 * @param why what ran out, for the log
 	 */
 	void cancel(String why) {
@@ -168,10 +173,11 @@ final class DrainingGrpcServerLifecycle extends GrpcServerLifecycle implements P
 	}
 
 	/**
-	 * Closes the connections still open when no call is left but streams whose clients have not read
-	 * their end: a client that ignored the GOAWAY (and the PING after it) would otherwise hold the
-	 * connection, and a client that stopped reading its stream would hold the server, until the
-	 * budget. Their streams are reset; no call the application works on is cut.
+	 * Closes the connections still open when no call is left but streams whose clients
+	 * have not read their end: a client that ignored the GOAWAY (and the PING after it)
+	 * would otherwise hold the connection, and a client that stopped reading its stream
+	 * would hold the server, until the budget. Their streams are reset; no call the
+	 * application works on is cut.
 	 */
 	private void closeConnections(Server server) {
 		List<String> unread = this.calls.describeOpenCalls();
@@ -201,9 +207,10 @@ final class DrainingGrpcServerLifecycle extends GrpcServerLifecycle implements P
 	}
 
 	/**
-	 * Waits for the calls in flight, up to Spring gRPC's grace period counted from the GOAWAY; a
-	 * cancellation (the budget ran out) ends the wait early. Once the client grace after the GOAWAY
-	 * has passed and nothing is left but ends no client reads, the connections are closed.
+	 * Waits for the calls in flight, up to Spring gRPC's grace period counted from the
+	 * GOAWAY; a cancellation (the budget ran out) ends the wait early. Once the client
+	 * grace after the GOAWAY has passed and nothing is left but ends no client reads, the
+	 * connections are closed.
 	 * @return whether the server terminated
 	 */
 	private boolean awaitGracePeriod(Server server) {

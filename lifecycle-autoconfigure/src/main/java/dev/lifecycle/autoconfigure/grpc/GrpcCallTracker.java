@@ -20,11 +20,11 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * Knows every call a gRPC server has open, so that a shutdown can end the long-lived ones and name
- * the ones it had to cancel; installed on every server builder, so it sees services that are not
- * beans too. Ended streams close with {@code UNAVAILABLE}, a status clients retry on, and the
- * application's side reads them as cancelled; unary and client-streaming calls are never ended
- * here, they finish within the server's budget.
+ * Knows every call a gRPC server has open, so that a shutdown can end the long-lived ones
+ * and name the ones it had to cancel; installed on every server builder, so it sees
+ * services that are not beans too. Ended streams close with {@code UNAVAILABLE}, a status
+ * clients retry on, and the application's side reads them as cancelled; unary and
+ * client-streaming calls are never ended here, they finish within the server's budget.
  */
 final class GrpcCallTracker implements ServerInterceptor {
 
@@ -38,7 +38,10 @@ final class GrpcCallTracker implements ServerInterceptor {
 	static final String REFUSED_DESCRIPTION = "The server is shutting down and takes no new calls; "
 			+ "retry to reach another instance";
 
-	/** The package of grpc-java's in-process addresses, which this package does not depend on. */
+	/**
+	 * The package of grpc-java's in-process addresses, which this package does not depend
+	 * on.
+	 */
 	private static final String IN_PROCESS_ADDRESSES = "io.grpc.inprocess.";
 
 	private final Set<TrackedCall<?, ?>> open = ConcurrentHashMap.newKeySet();
@@ -77,8 +80,8 @@ final class GrpcCallTracker implements ServerInterceptor {
 
 	/**
 	 * Whether the call came through an in-process transport: its client is a part of this
-	 * application that was sent no GOAWAY (a component calling the in-process server while it
-	 * stops), so it is never refused.
+	 * application that was sent no GOAWAY (a component calling the in-process server
+	 * while it stops), so it is never refused.
 	 */
 	private static boolean fromThisProcess(ServerCall<?, ?> call) {
 		SocketAddress remote = call.getAttributes().get(Grpc.TRANSPORT_ATTR_REMOTE_ADDR);
@@ -86,8 +89,8 @@ final class GrpcCallTracker implements ServerInterceptor {
 	}
 
 	/**
-	 * Ends every open server-streaming and bidirectional call, and each one that starts later.
-	 * Safe to run more than once.
+	 * Ends every open server-streaming and bidirectional call, and each one that starts
+	 * later. Safe to run more than once.
 	 */
 	void endStreams() {
 		boolean first = !this.streamsEnded;
@@ -104,9 +107,9 @@ final class GrpcCallTracker implements ServerInterceptor {
 	}
 
 	/**
-	 * Refuses, with {@code UNAVAILABLE}, every call from outside this process that starts from that
-	 * instant on: a client that still opens calls then has ignored its GOAWAY. Calls already open go
-	 * on.
+	 * Refuses, with {@code UNAVAILABLE}, every call from outside this process that starts
+	 * from that instant on: a client that still opens calls then has ignored its GOAWAY.
+	 * Calls already open go on.
 	 * @param from a {@link System#nanoTime()} instant
 	 */
 	void refuseNewCallsFrom(long from) {
@@ -115,8 +118,9 @@ final class GrpcCallTracker implements ServerInterceptor {
 	}
 
 	/**
-	 * Whether every open call is a stream this tracker ended at least {@code grace} ago, whose end
-	 * its client has not read: nothing the application still works on. {@code true} with no call open.
+	 * Whether every open call is a stream this tracker ended at least {@code grace} ago,
+	 * whose end its client has not read: nothing the application still works on.
+	 * {@code true} with no call open.
 	 */
 	boolean onlyUnreadEndsOpen(long now, long grace) {
 		for (TrackedCall<?, ?> call : this.open) {
@@ -127,7 +131,10 @@ final class GrpcCallTracker implements ServerInterceptor {
 		return true;
 	}
 
-	/** The calls open right now, each as {@code service/method (type, running for …)}, oldest first. */
+	/**
+	 * The calls open right now, each as {@code service/method (type, running for …)},
+	 * oldest first.
+	 */
 	List<String> describeOpenCalls() {
 		long now = System.nanoTime();
 		List<TrackedCall<?, ?>> calls = new ArrayList<>(this.open);
@@ -145,15 +152,17 @@ final class GrpcCallTracker implements ServerInterceptor {
 	}
 
 	/**
-	 * A call whose sending side the drain can close from its own thread: every outbound method is
-	 * serialised with that close, and nothing passes once the call is closed.
+	 * A call whose sending side the drain can close from its own thread: every outbound
+	 * method is serialised with that close, and nothing passes once the call is closed.
 	 */
 	private static final class TrackedCall<ReqT, RespT>
 			extends ForwardingServerCall.SimpleForwardingServerCall<ReqT, RespT> {
 
 		private final long startNanos;
 
-		/** Only a stream is ever closed from the drain's thread; other calls need no lock. */
+		/**
+		 * Only a stream is ever closed from the drain's thread; other calls need no lock.
+		 */
 		private final boolean stream;
 
 		private final Object lock = new Object();
@@ -175,7 +184,10 @@ final class GrpcCallTracker implements ServerInterceptor {
 			return this.stream;
 		}
 
-		/** Closes the call with the drain's status; {@code false} if it was closed already. */
+		/**
+		 * Closes the call with the drain's status; {@code false} if it was closed
+		 * already.
+		 */
 		boolean endByDrain() {
 			synchronized (this.lock) {
 				if (this.closed) {
@@ -239,7 +251,8 @@ final class GrpcCallTracker implements ServerInterceptor {
 	}
 
 	/** Forgets the call when it ends; an end the drain caused reads as a cancellation. */
-	private final class TrackedListener<ReqT> extends ForwardingServerCallListener.SimpleForwardingServerCallListener<ReqT> {
+	private final class TrackedListener<ReqT>
+			extends ForwardingServerCallListener.SimpleForwardingServerCallListener<ReqT> {
 
 		private final TrackedCall<ReqT, ?> call;
 
@@ -252,7 +265,8 @@ final class GrpcCallTracker implements ServerInterceptor {
 		public void onComplete() {
 			GrpcCallTracker.this.open.remove(this.call);
 			if (this.call.endedByDrain) {
-				// The application did not finish this call: tell it the way gRPC tells of any end
+				// The application did not finish this call: tell it the way gRPC tells of
+				// any end
 				// it did not choose, so a stream producer stops.
 				super.onCancel();
 			}

@@ -11,12 +11,12 @@ import org.springframework.core.Ordered;
 import org.springframework.core.PriorityOrdered;
 
 /**
- * Turns every service of the standard gRPC health service ({@code grpc.health.v1}) NOT_SERVING at
- * the first instant of a shutdown, as readiness turns DOWN: a client watching health hears it at
- * once, not at Spring Boot's next scheduled health update, and no later update turns it back.
- * Ordered first among the application's listeners: the others of the trigger (metrics, readiness,
- * observations) would otherwise delay what a client hears, by a lot in a process that has not yet
- * run those paths.
+ * Turns every service of the standard gRPC health service ({@code grpc.health.v1})
+ * NOT_SERVING at the first instant of a shutdown, as readiness turns DOWN: a client
+ * watching health hears it at once, not at Spring Boot's next scheduled health update,
+ * and no later update turns it back. Ordered first among the application's listeners: the
+ * others of the trigger (metrics, readiness, observations) would otherwise delay what a
+ * client hears, by a lot in a process that has not yet run those paths.
  */
 final class GrpcHealthDrain implements LifecycleListener, PriorityOrdered {
 

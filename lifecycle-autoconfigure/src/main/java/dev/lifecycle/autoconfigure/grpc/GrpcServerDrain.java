@@ -14,13 +14,15 @@ import org.springframework.core.Ordered;
 import org.springframework.grpc.server.lifecycle.GrpcServerLifecycle;
 
 /**
- * Drives the gRPC servers through a shutdown: GOAWAY when the drain delay ends (clients pinned to
- * this instance reconnect elsewhere, the calls in flight go on; an in-process server keeps taking
- * calls until it stops, after the components that call it), and the cancellation of what is
- * still running when a server's budget runs out or the global ceiling fires.
+ * Drives the gRPC servers through a shutdown: GOAWAY when the drain delay ends (clients
+ * pinned to this instance reconnect elsewhere, the calls in flight go on; an in-process
+ * server keeps taking calls until it stops, after the components that call it), and the
+ * cancellation of what is still running when a server's budget runs out or the global
+ * ceiling fires.
  *
- * <p>Ordered ahead of the stream drain, so that at the end of the drain delay a client reads the
- * GOAWAY before its stream ends, and retries on a new connection.
+ * <p>
+ * Ordered ahead of the stream drain, so that at the end of the drain delay a client reads
+ * the GOAWAY before its stream ends, and retries on a new connection.
  */
 final class GrpcServerDrain implements LifecycleListener, Ordered {
 
@@ -38,9 +40,11 @@ final class GrpcServerDrain implements LifecycleListener, Ordered {
 	@Override
 	public void onStepCompleted(StepReport step) {
 		if (step.kind() == ShutdownStep.DRAIN_DELAY) {
-			// An in-process server has no client elsewhere to send away to: the components that call it
+			// An in-process server has no client elsewhere to send away to: the
+			// components that call it
 			// keep it until its own turn, after them.
-			servers().stream().filter((server) -> !server.servesOnlyThisProcess())
+			servers().stream()
+				.filter((server) -> !server.servesOnlyThisProcess())
 				.forEach(DrainingGrpcServerLifecycle::goAway);
 		}
 	}

@@ -13,9 +13,9 @@ import org.springframework.grpc.server.lifecycle.GrpcServerLifecycle;
 
 /**
  * Puts a {@link DrainingGrpcServerLifecycle} in place of each of Spring gRPC's own server
- * lifecycles (Netty, shaded Netty, in-process), with the same factory and Spring Boot's grace
- * period ({@code spring.grpc.server.shutdown.grace-period}). A lifecycle of another class, the
- * application's own, is left as it is.
+ * lifecycles (Netty, shaded Netty, in-process), with the same factory and Spring Boot's
+ * grace period ({@code spring.grpc.server.shutdown.grace-period}). A lifecycle of another
+ * class, the application's own, is left as it is.
  */
 final class GrpcServerLifecyclePostProcessor implements BeanPostProcessor {
 
@@ -53,10 +53,10 @@ final class GrpcServerLifecyclePostProcessor implements BeanPostProcessor {
 			Duration clientGrace = this.drain.getObject().getClientGrace();
 			// The adopted lifecycle's component bears the bean's name.
 			DrainingGrpcServerLifecycle.Drain drain = new DrainingGrpcServerLifecycle.Drain(clientGrace,
-					(call) -> this.manager.ifAvailable((manager) -> manager.handle(beanName)
-						.ifPresent((handle) -> handle.reportCut(call))));
-			return DrainingGrpcServerLifecycle.of(beanName, lifecycle.getFactory(), gracePeriod,
-					this.calls.getObject(), drain, this.publisher, this.hooks.getIfAvailable(InternalHooks::new));
+					(call) -> this.manager.ifAvailable(
+							(manager) -> manager.handle(beanName).ifPresent((handle) -> handle.reportCut(call))));
+			return DrainingGrpcServerLifecycle.of(beanName, lifecycle.getFactory(), gracePeriod, this.calls.getObject(),
+					drain, this.publisher, this.hooks.getIfAvailable(InternalHooks::new));
 		}
 		return bean;
 	}

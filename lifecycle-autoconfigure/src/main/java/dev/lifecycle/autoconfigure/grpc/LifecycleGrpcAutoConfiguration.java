@@ -28,11 +28,12 @@ import org.springframework.grpc.server.lifecycle.GrpcServerLifecycle;
 
 /**
  * The drain of Spring gRPC servers (Netty, shaded Netty, in-process), on with
- * {@code lifecycle.grpc.enabled}: health NOT_SERVING at the first instant, GOAWAY when the drain
- * delay ends, streams ended with {@code UNAVAILABLE} at {@code lifecycle.streams.end-at}, and the
- * calls left when the server's budget runs out cancelled and named. A gRPC client pins one
- * connection, so readiness alone would move none of its traffic. Each bean can be replaced by a
- * bean of its name. Each step: {@code docs/grpc.md}.
+ * {@code lifecycle.grpc.enabled}: health NOT_SERVING at the first instant, GOAWAY when
+ * the drain delay ends, streams ended with {@code UNAVAILABLE} at
+ * {@code lifecycle.streams.end-at}, and the calls left when the server's budget runs out
+ * cancelled and named. A gRPC client pins one connection, so readiness alone would move
+ * none of its traffic. Each bean can be replaced by a bean of its name. Each step:
+ * {@code docs/grpc.md}.
  */
 @AutoConfiguration(after = { LifecycleComponentAutoConfiguration.class, LifecycleWebAutoConfiguration.class,
 		GrpcServerAutoConfiguration.class })
@@ -45,8 +46,7 @@ public final class LifecycleGrpcAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(name = "lifecycleGrpcCallTracker")
-	GrpcCallTracker lifecycleGrpcCallTracker(LifecycleGrpcProperties properties,
-			ObjectProvider<StreamDrain> streams) {
+	GrpcCallTracker lifecycleGrpcCallTracker(LifecycleGrpcProperties properties, ObjectProvider<StreamDrain> streams) {
 		GrpcCallTracker tracker = new GrpcCallTracker();
 		if (properties.isEndStreams()) {
 			streams.ifAvailable((drain) -> drain.register(tracker::endStreams));
@@ -58,7 +58,8 @@ public final class LifecycleGrpcAutoConfiguration {
 	@ConditionalOnMissingBean(name = "lifecycleGrpcCallTrackerCustomizer")
 	@SuppressWarnings({ "rawtypes", "unchecked" })
 	ServerBuilderCustomizer<?> lifecycleGrpcCallTrackerCustomizer(GrpcCallTracker tracker) {
-		// Server-wide: it sees the calls of every service, also those no Spring bean declared.
+		// Server-wide: it sees the calls of every service, also those no Spring bean
+		// declared.
 		return (ServerBuilderCustomizer) (builder) -> ((ServerBuilder<?>) builder).intercept(tracker);
 	}
 

@@ -11,31 +11,31 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 public class LifecycleGrpcProperties {
 
 	/**
-	 * Whether Spring gRPC servers drain with the shutdown: health NOT_SERVING at its first instant,
-	 * GOAWAY when the drain delay ends, calls in flight finished within the server's budget and the
-	 * rest cancelled and named. Off, the server stops as Spring gRPC stops it, at its place in the
-	 * standard drain.
+	 * Whether Spring gRPC servers drain with the shutdown: health NOT_SERVING at its
+	 * first instant, GOAWAY when the drain delay ends, calls in flight finished within
+	 * the server's budget and the rest cancelled and named. Off, the server stops as
+	 * Spring gRPC stops it, at its place in the standard drain.
 	 */
 	private boolean enabled = true;
 
 	/**
-	 * Whether the standard gRPC health service (grpc.health.v1) turns every service NOT_SERVING at
-	 * the first instant of a shutdown.
+	 * Whether the standard gRPC health service (grpc.health.v1) turns every service
+	 * NOT_SERVING at the first instant of a shutdown.
 	 */
 	private boolean health = true;
 
 	/**
-	 * Whether open server-streaming and bidirectional calls end with UNAVAILABLE (a status clients
-	 * retry on) at lifecycle.streams.end-at, like server-sent events. Off, they hold the server
-	 * until its budget and are then cancelled.
+	 * Whether open server-streaming and bidirectional calls end with UNAVAILABLE (a
+	 * status clients retry on) at lifecycle.streams.end-at, like server-sent events. Off,
+	 * they hold the server until its budget and are then cancelled.
 	 */
 	private boolean endStreams = true;
 
 	/**
-	 * How long a client has, after the GOAWAY, to stop opening calls on its connection, and, after
-	 * its stream ended, to read that end. Later calls are refused with UNAVAILABLE; once no call is
-	 * running, the connections still open are closed and the ended streams nobody read are reset,
-	 * so that no client holds the server's stop.
+	 * How long a client has, after the GOAWAY, to stop opening calls on its connection,
+	 * and, after its stream ended, to read that end. Later calls are refused with
+	 * UNAVAILABLE; once no call is running, the connections still open are closed and the
+	 * ended streams nobody read are reset, so that no client holds the server's stop.
 	 */
 	private Duration clientGrace = Duration.ofSeconds(2);
 

@@ -20,8 +20,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 
 /**
- * Auto-configuration of Lifecycle's metrics on Micrometer: the five {@code lifecycle_*} series,
- * tagged {@code service_name}. Without Micrometer the engine records nothing.
+ * Auto-configuration of Lifecycle's metrics on Micrometer: the five {@code lifecycle_*}
+ * series, tagged {@code service_name}. Without Micrometer the engine records nothing.
  */
 @AutoConfiguration(after = { MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class })
 @ConditionalOnClass(MeterRegistry.class)
@@ -34,7 +34,8 @@ public final class LifecycleMetricsAutoConfiguration {
 	@ConditionalOnMissingBean(name = "lifecycleMetrics")
 	LifecycleListener lifecycleMetrics(MeterRegistry registry, LifecycleManagerProperties properties,
 			Environment environment, ObjectProvider<ComponentLedger> origins) {
-		// Off at run time in an application processed ahead of time, with Lifecycle on at build time.
+		// Off at run time in an application processed ahead of time, with Lifecycle on at
+		// build time.
 		if (LifecycleSwitch.isOff(environment)) {
 			return new LifecycleListener() {
 			};

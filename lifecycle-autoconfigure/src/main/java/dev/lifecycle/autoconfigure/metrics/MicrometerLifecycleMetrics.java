@@ -33,15 +33,17 @@ import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.core.Ordered;
 
 /**
- * The engine's metrics on Micrometer as exactly the five {@code lifecycle_*} series, each tagged
- * {@code service_name}. Cardinality is a cost paid per pod, so at idle a component has only its
- * health gauge and the initiated counters it could trigger; its duration and result series are
- * registered when a shutdown begins or the context starts closing, still before Spring Boot closes
- * the registries (a closed registry hands out no-op meters). Never throws: a metrics failure is
- * logged and the shutdown goes on. The series: {@code docs/observability.md}.
+ * The engine's metrics on Micrometer as exactly the five {@code lifecycle_*} series, each
+ * tagged {@code service_name}. Cardinality is a cost paid per pod, so at idle a component
+ * has only its health gauge and the initiated counters it could trigger; its duration and
+ * result series are registered when a shutdown begins or the context starts closing,
+ * still before Spring Boot closes the registries (a closed registry hands out no-op
+ * meters). Never throws: a metrics failure is logged and the shutdown goes on. The
+ * series: {@code docs/observability.md}.
  */
 @Internal
-public final class MicrometerLifecycleMetrics implements LifecycleListener, ApplicationListener<ContextClosedEvent>, Ordered {
+public final class MicrometerLifecycleMetrics
+		implements LifecycleListener, ApplicationListener<ContextClosedEvent>, Ordered {
 
 	public static final String SHUTDOWN_INITIATED = "lifecycle.shutdown.initiated";
 
@@ -53,7 +55,10 @@ public final class MicrometerLifecycleMetrics implements LifecycleListener, Appl
 
 	public static final String COMPONENT_HEALTHY = "lifecycle.component.healthy";
 
-	/** Drains take from milliseconds to the ceiling; these buckets span that with few series. */
+	/**
+	 * Drains take from milliseconds to the ceiling; these buckets span that with few
+	 * series.
+	 */
 	static final Duration[] DEFAULT_BUCKETS = { Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250),
 			Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofMillis(2500), Duration.ofSeconds(5),
 			Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofSeconds(120),
@@ -82,8 +87,9 @@ public final class MicrometerLifecycleMetrics implements LifecycleListener, Appl
 	}
 
 	/**
-	 * @param adopted whether a component is an adopted Spring bean: it cannot signal failure, ask for
-	 * a shutdown, complete work or be monitored, so it gets no initiated counters at all
+	 * @param adopted whether a component is an adopted Spring bean: it cannot signal
+	 * failure, ask for a shutdown, complete work or be monitored, so it gets no initiated
+	 * counters at all
 	 */
 	MicrometerLifecycleMetrics(MeterRegistry registry, String serviceName, boolean histogram,
 			Predicate<String> adopted) {
@@ -98,13 +104,19 @@ public final class MicrometerLifecycleMetrics implements LifecycleListener, Appl
 		initiatedCounter(TriggerSource.PRESTOP.label(), ShutdownReason.PRESTOP.label());
 	}
 
-	/** First, so the counters are up to date before any other listener reacts to the same event. */
+	/**
+	 * First, so the counters are up to date before any other listener reacts to the same
+	 * event.
+	 */
 	@Override
 	public int getOrder() {
 		return Ordered.HIGHEST_PRECEDENCE;
 	}
 
-	/** Binds the health gauge and the initiated counters this component could itself trigger. */
+	/**
+	 * Binds the health gauge and the initiated counters this component could itself
+	 * trigger.
+	 */
 	@Override
 	public void onComponentRegistered(ComponentView component) {
 		this.components.add(component);
@@ -184,7 +196,9 @@ public final class MicrometerLifecycleMetrics implements LifecycleListener, Appl
 			.description("Time from a component being told to stop to its end")
 			.tags(this.serviceTags.and("component", component, "result", result.label()));
 		if (this.histogram) {
-			// Defaults only: management.metrics.distribution.slo.lifecycle.component.shutdown.duration wins.
+			// Defaults only:
+			// management.metrics.distribution.slo.lifecycle.component.shutdown.duration
+			// wins.
 			builder.serviceLevelObjectives(DEFAULT_BUCKETS);
 		}
 		return builder.register(this.registry);
@@ -197,7 +211,9 @@ public final class MicrometerLifecycleMetrics implements LifecycleListener, Appl
 			.register(this.registry);
 	}
 
-	/** A ceiling exit is not a completed shutdown: initiated minus completed must show it. */
+	/**
+	 * A ceiling exit is not a completed shutdown: initiated minus completed must show it.
+	 */
 	@Override
 	public void onShutdownCompleted(ShutdownReport report) {
 		if (!report.ceilingFired()) {

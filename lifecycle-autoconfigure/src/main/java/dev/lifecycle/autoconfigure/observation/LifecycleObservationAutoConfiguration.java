@@ -15,12 +15,12 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 /**
- * Auto-configuration of a shutdown as Micrometer Observations (one trace per shutdown: the
- * sequence, its steps and every component told to stop) on the application's
- * {@link ObservationRegistry}. The meters an observation handler would derive from them are denied,
- * so the metrics stay exactly the five {@code lifecycle_*} series. Switched off with Spring Boot's
- * {@code management.observations.enable.lifecycle=false}; replaced by a bean named
- * {@code lifecycleObservations}.
+ * Auto-configuration of a shutdown as Micrometer Observations (one trace per shutdown:
+ * the sequence, its steps and every component told to stop) on the application's
+ * {@link ObservationRegistry}. The meters an observation handler would derive from them
+ * are denied, so the metrics stay exactly the five {@code lifecycle_*} series. Switched
+ * off with Spring Boot's {@code management.observations.enable.lifecycle=false}; replaced
+ * by a bean named {@code lifecycleObservations}.
  */
 @AutoConfiguration(
 		afterName = "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration")
@@ -32,7 +32,8 @@ public final class LifecycleObservationAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(name = "lifecycleObservations")
 	LifecycleListener lifecycleObservations(ObservationRegistry registry, Environment environment) {
-		// Off at run time in an application processed ahead of time, with Lifecycle on at build time.
+		// Off at run time in an application processed ahead of time, with Lifecycle on at
+		// build time.
 		if (LifecycleSwitch.isOff(environment)) {
 			return new LifecycleListener() {
 			};
@@ -44,7 +45,10 @@ public final class LifecycleObservationAutoConfiguration {
 	@ConditionalOnClass(MeterFilter.class)
 	static final class ObservationMeterConfiguration {
 
-		/** Spring Boot applies every {@code MeterFilter} bean to every registry it configures. */
+		/**
+		 * Spring Boot applies every {@code MeterFilter} bean to every registry it
+		 * configures.
+		 */
 		@Bean
 		MeterFilter lifecycleObservationMeterFilter() {
 			return MeterFilter.deny((id) -> ShutdownObservations.isObservationMeter(id.getName()));

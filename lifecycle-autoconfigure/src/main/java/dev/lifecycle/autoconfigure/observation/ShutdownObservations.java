@@ -16,12 +16,13 @@ import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A shutdown as Micrometer Observations, so that a tracing backend shows where its time went as one
- * trace: the sequence ({@value #SHUTDOWN}) is the root, each step ({@value #STEP}) its child, each
- * component told to stop ({@value #COMPONENT}) a child of its step. Every key is low cardinality.
- * The meters an observation handler would derive are filtered out ({@link #isObservationMeter(String)}),
- * since the five metric series say the same. Nothing opens a scope, so no thread-local state leaks
- * into the application.
+ * A shutdown as Micrometer Observations, so that a tracing backend shows where its time
+ * went as one trace: the sequence ({@value #SHUTDOWN}) is the root, each step
+ * ({@value #STEP}) its child, each component told to stop ({@value #COMPONENT}) a child
+ * of its step. Every key is low cardinality. The meters an observation handler would
+ * derive are filtered out ({@link #isObservationMeter(String)}), since the five metric
+ * series say the same. Nothing opens a scope, so no thread-local state leaks into the
+ * application.
  */
 final class ShutdownObservations implements LifecycleListener {
 
@@ -32,8 +33,8 @@ final class ShutdownObservations implements LifecycleListener {
 	static final String COMPONENT = "lifecycle.shutdown.component";
 
 	/** The meters Micrometer's default meter handler would make of these observations. */
-	private static final Set<String> OBSERVATION_METERS = Set.of(SHUTDOWN, SHUTDOWN + ".active", STEP,
-			STEP + ".active", COMPONENT, COMPONENT + ".active");
+	private static final Set<String> OBSERVATION_METERS = Set.of(SHUTDOWN, SHUTDOWN + ".active", STEP, STEP + ".active",
+			COMPONENT, COMPONENT + ".active");
 
 	private final ObservationRegistry registry;
 
@@ -47,7 +48,10 @@ final class ShutdownObservations implements LifecycleListener {
 		this.registry = registry;
 	}
 
-	/** Whether a meter of this name would only repeat what an observation of a shutdown says. */
+	/**
+	 * Whether a meter of this name would only repeat what an observation of a shutdown
+	 * says.
+	 */
 	static boolean isObservationMeter(String name) {
 		return OBSERVATION_METERS.contains(name);
 	}
@@ -100,11 +104,14 @@ final class ShutdownObservations implements LifecycleListener {
 		}
 	}
 
-	/** Also closes what the global ceiling cut short, so the trace ends where the process did. */
+	/**
+	 * Also closes what the global ceiling cut short, so the trace ends where the process
+	 * did.
+	 */
 	@Override
 	public void onShutdownCompleted(ShutdownReport report) {
-		this.components.values().forEach((observation) -> observation.lowCardinalityKeyValue("lifecycle.result",
-				"cut").stop());
+		this.components.values()
+			.forEach((observation) -> observation.lowCardinalityKeyValue("lifecycle.result", "cut").stop());
 		this.components.clear();
 		Observation current = this.step;
 		if (current != null) {

@@ -17,12 +17,13 @@ import org.springframework.core.Ordered;
 import org.springframework.core.PriorityOrdered;
 
 /**
- * Remembers which bean each thread began destroying last, so that when a {@code @PreDestroy}
- * method, a {@code DisposableBean} or a destroy method holds the process past the global ceiling,
- * the log can name the bean and not only show a stack. It runs before every other destruction
- * callback, {@code @PreDestroy} included. A thread is known to be still inside a destruction by
- * the frame of Spring's package-private {@code DisposableBeanAdapter} on its stack: a hook resolved
- * once, when this tracker is created ({@link #HOOK}).
+ * Remembers which bean each thread began destroying last, so that when a
+ * {@code @PreDestroy} method, a {@code DisposableBean} or a destroy method holds the
+ * process past the global ceiling, the log can name the bean and not only show a stack.
+ * It runs before every other destruction callback, {@code @PreDestroy} included. A thread
+ * is known to be still inside a destruction by the frame of Spring's package-private
+ * {@code DisposableBeanAdapter} on its stack: a hook resolved once, when this tracker is
+ * created ({@link #HOOK}).
  */
 @Internal
 public final class BeanDestructionTracker implements DestructionAwareBeanPostProcessor, PriorityOrdered {
@@ -38,7 +39,10 @@ public final class BeanDestructionTracker implements DestructionAwareBeanPostPro
 
 	private final Map<Thread, String> destroying = new ConcurrentHashMap<>();
 
-	/** The class whose frame says a thread is destroying a bean; {@code null} when the hook missed. */
+	/**
+	 * The class whose frame says a thread is destroying a bean; {@code null} when the
+	 * hook missed.
+	 */
 	private final @Nullable String destroyFrame;
 
 	/** A tracker whose hook is recorded nowhere. */

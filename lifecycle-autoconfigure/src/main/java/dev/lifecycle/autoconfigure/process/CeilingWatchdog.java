@@ -15,18 +15,21 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Bounds the time from a shutdown's first instant to the process exit, whatever runs after the
- * engine's sequence (beans left to Spring, {@code @PreDestroy} methods, JVM shutdown hooks): still
- * alive {@link #GRACE} after the global ceiling, the process logs every thread that can hold it
- * (naming the bean it destroys), runs the {@link CeilingHaltHook}s and halts with
- * {@link ExitCodes#CEILING}; the log and the hooks get at most {@link #BEFORE_HALT}, so the halt is
- * called by the ceiling + {@link #GRACE} + {@link #BEFORE_HALT} at the latest. A halt, not an exit, because {@code System.exit} blocks for ever once
- * shutdown hooks are running.
+ * Bounds the time from a shutdown's first instant to the process exit, whatever runs
+ * after the engine's sequence (beans left to Spring, {@code @PreDestroy} methods, JVM
+ * shutdown hooks): still alive {@link #GRACE} after the global ceiling, the process logs
+ * every thread that can hold it (naming the bean it destroys), runs the
+ * {@link CeilingHaltHook}s and halts with {@link ExitCodes#CEILING}; the log and the
+ * hooks get at most {@link #BEFORE_HALT}, so the halt is called by the ceiling +
+ * {@link #GRACE} + {@link #BEFORE_HALT} at the latest. A halt, not an exit, because
+ * {@code System.exit} blocks for ever once shutdown hooks are running.
  */
 @Internal
 public final class CeilingWatchdog {
 
-	/** Time after the ceiling for the engine's own report and the exit to happen first. */
+	/**
+	 * Time after the ceiling for the engine's own report and the exit to happen first.
+	 */
 	static final Duration GRACE = Duration.ofMillis(1500);
 
 	/** The most the thread dump and the halt hooks may add before the halt. */
@@ -49,14 +52,16 @@ public final class CeilingWatchdog {
 	private volatile @Nullable Thread thread;
 
 	/**
-	 * @param ending whether the application is still on its way out when the watchdog fires: the
-	 * context is still closing or the JVM is running its shutdown hooks. A JVM whose context has
-	 * closed and that nobody is exiting (a test, a DevTools restart) is left alone.
-	 * @param hooks what to run just before the halt, looked up when the watchdog is armed (the
-	 * context may be gone by the halt); what a hook throws is logged and the halt goes on
+	 * @param ending whether the application is still on its way out when the watchdog
+	 * fires: the context is still closing or the JVM is running its shutdown hooks. A JVM
+	 * whose context has closed and that nobody is exiting (a test, a DevTools restart) is
+	 * left alone.
+	 * @param hooks what to run just before the halt, looked up when the watchdog is armed
+	 * (the context may be gone by the halt); what a hook throws is logged and the halt
+	 * goes on
 	 */
-	public CeilingWatchdog(Duration ceiling, BeanDestructionTracker destructions, IntConsumer halt, BooleanSupplier ending,
-			Supplier<List<CeilingHaltHook>> hooks) {
+	public CeilingWatchdog(Duration ceiling, BeanDestructionTracker destructions, IntConsumer halt,
+			BooleanSupplier ending, Supplier<List<CeilingHaltHook>> hooks) {
 		this.ceiling = ceiling;
 		this.destructions = destructions;
 		this.halt = halt;
@@ -96,8 +101,10 @@ public final class CeilingWatchdog {
 		if (!this.ending.getAsBoolean()) {
 			return;
 		}
-		// The thread dump and the hooks (a push over the network) must not move the halt: they get
-		// a bounded time on a thread of their own, then the halt happens whether they finished or not.
+		// The thread dump and the hooks (a push over the network) must not move the halt:
+		// they get
+		// a bounded time on a thread of their own, then the halt happens whether they
+		// finished or not.
 		Thread last = new Thread(this::beforeHalt, "lifecycle-ceiling-diagnostics");
 		last.setDaemon(true);
 		try {
@@ -125,8 +132,7 @@ public final class CeilingWatchdog {
 	}
 
 	private String diagnostics() {
-		StringBuilder message = new StringBuilder("Lifecycle: the process is still running ")
-			.append(GRACE.toMillis())
+		StringBuilder message = new StringBuilder("Lifecycle: the process is still running ").append(GRACE.toMillis())
 			.append(" ms after the global shutdown timeout of ")
 			.append(this.ceiling)
 			.append("; halting with exit code ")

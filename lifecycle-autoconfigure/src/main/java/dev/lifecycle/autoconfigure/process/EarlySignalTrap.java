@@ -26,25 +26,31 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.core.env.ConfigurableEnvironment;
 
 /**
- * Traps SIGTERM, SIGINT and SIGHUP from the moment Spring Boot has the environment, before any bean
- * exists, so that a signal in the first second of a start neither ends the JVM with 143 nor is
- * lost: the first is handed to the {@link SignalTrap} when it installs the real handlers, a second
- * one halts at once with 128. Never installed when Lifecycle or the trap is off, in a run that only
- * prepares the service's life ({@link RunKind}) or under Spring's test framework; the JVM's handlers
- * come back if no {@link SignalTrap} takes over.
+ * Traps SIGTERM, SIGINT and SIGHUP from the moment Spring Boot has the environment,
+ * before any bean exists, so that a signal in the first second of a start neither ends
+ * the JVM with 143 nor is lost: the first is handed to the {@link SignalTrap} when it
+ * installs the real handlers, a second one halts at once with 128. Never installed when
+ * Lifecycle or the trap is off, in a run that only prepares the service's life
+ * ({@link RunKind}) or under Spring's test framework; the JVM's handlers come back if no
+ * {@link SignalTrap} takes over.
  */
 final class EarlySignalTrap implements ApplicationListener<SpringApplicationEvent> {
 
 	private static final Log logger = LogFactory.getLog(EarlySignalTrap.class);
 
-	/** The JVM's handlers, replaced while the early trap is installed; guarded by the class. */
+	/**
+	 * The JVM's handlers, replaced while the early trap is installed; guarded by the
+	 * class.
+	 */
 	private static final Map<Signal, SignalHandler> originals = new LinkedHashMap<>();
 
 	private static final List<String> received = new ArrayList<>();
 
 	private static boolean installed;
 
-	/** The manager whose records a forced exit during start-up goes into, once it exists. */
+	/**
+	 * The manager whose records a forced exit during start-up goes into, once it exists.
+	 */
 	private static @Nullable LifecycleManager manager;
 
 	@Override
@@ -104,12 +110,14 @@ final class EarlySignalTrap implements ApplicationListener<SpringApplicationEven
 			return;
 		}
 		if (records == null) {
-			// No manager yet, so no run marker either: nothing is left that could read as a crash.
+			// No manager yet, so no run marker either: nothing is left that could read as
+			// a crash.
 			logger.error("Lifecycle: second shutdown signal during start-up; forcing exit with code 128");
 			Runtime.getRuntime().halt(ExitCodes.FORCED);
 			return;
 		}
-		// The manager exists and its run marker is written: its report must say the exit was forced.
+		// The manager exists and its run marker is written: its report must say the exit
+		// was forced.
 		records.triggerShutdown(ShutdownReason.SIGNAL, TriggerSource.SIGNAL.label(), "during start-up");
 		Runtime.getRuntime().halt(LifecycleHost.of(records).forceExit());
 	}
@@ -127,8 +135,9 @@ final class EarlySignalTrap implements ApplicationListener<SpringApplicationEven
 	}
 
 	/**
-	 * Hands over to the real trap: the JVM's original handlers (for the trap to restore one day)
-	 * and the signals that arrived so far, in order. Empty when the early trap was not installed.
+	 * Hands over to the real trap: the JVM's original handlers (for the trap to restore
+	 * one day) and the signals that arrived so far, in order. Empty when the early trap
+	 * was not installed.
 	 */
 	static synchronized TakeOver takeOver() {
 		TakeOver takeOver = new TakeOver(new LinkedHashMap<>(originals), List.copyOf(received));

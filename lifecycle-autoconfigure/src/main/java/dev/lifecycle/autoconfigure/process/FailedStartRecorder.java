@@ -15,12 +15,13 @@ import org.springframework.core.Ordered;
 import org.springframework.core.PriorityOrdered;
 
 /**
- * Records a start that failed before the engine started (a bean's constructor threw, or one of
- * Lifecycle's own checks refused a setting): when the context destroys a manager that no shutdown
- * reached, the failed refresh is its shutdown, with reason {@code start-failed} and source
- * {@code refresh}, so its run marker is released and its report says what the process did, and the
- * next start does not take the exit for a crash. It also lets a second signal during start-up record
- * the forced exit (see {@link EarlySignalTrap}).
+ * Records a start that failed before the engine started (a bean's constructor threw, or
+ * one of Lifecycle's own checks refused a setting): when the context destroys a manager
+ * that no shutdown reached, the failed refresh is its shutdown, with reason
+ * {@code start-failed} and source {@code refresh}, so its run marker is released and its
+ * report says what the process did, and the next start does not take the exit for a
+ * crash. It also lets a second signal during start-up record the forced exit (see
+ * {@link EarlySignalTrap}).
  */
 @Internal
 public final class FailedStartRecorder implements DestructionAwareBeanPostProcessor, PriorityOrdered {
@@ -30,8 +31,8 @@ public final class FailedStartRecorder implements DestructionAwareBeanPostProces
 	private final boolean enabled;
 
 	/**
-	 * @param enabled whether Lifecycle is on: an inert manager ({@code lifecycle.enabled=false})
-	 * never starts, and its end is no failed start
+	 * @param enabled whether Lifecycle is on: an inert manager
+	 * ({@code lifecycle.enabled=false}) never starts, and its end is no failed start
 	 */
 	FailedStartRecorder(boolean enabled) {
 		this.enabled = enabled;

@@ -28,8 +28,9 @@ import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 
 /**
- * Auto-configuration of the process around the engine: the signal trap, the one place that
- * decides the exit code and who ends the JVM, and the watchdog that halts it past the ceiling.
+ * Auto-configuration of the process around the engine: the signal trap, the one place
+ * that decides the exit code and who ends the JVM, and the watchdog that halts it past
+ * the ceiling.
  */
 @AutoConfiguration(after = LifecycleManagerAutoConfiguration.class)
 @ConditionalOnLifecycleEnabled
@@ -51,7 +52,8 @@ public final class LifecycleProcessAutoConfiguration {
 	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
 	static FailedStartRecorder lifecycleFailedStartRecorder(Environment environment) {
-		// Asked at run time too: an application processed ahead of time keeps this bean when switched off.
+		// Asked at run time too: an application processed ahead of time keeps this bean
+		// when switched off.
 		return new FailedStartRecorder(!LifecycleSwitch.isOff(environment));
 	}
 
@@ -61,15 +63,15 @@ public final class LifecycleProcessAutoConfiguration {
 			ObjectProvider<CeilingHaltHook> haltHooks) {
 		IntConsumer halt = (code) -> Runtime.getRuntime().halt(code);
 		AtomicReference<ShutdownExit> self = new AtomicReference<>();
-		// The report says the halt first: the other hooks (a push over the network) may use up the time.
+		// The report says the halt first: the other hooks (a push over the network) may
+		// use up the time.
 		CeilingHaltHook recordHalt = () -> LifecycleHost.of(manager)
 			.recordHalt("Lifecycle: the process was still running " + CeilingWatchdog.GRACE.toMillis()
 					+ " ms after the global shutdown timeout of " + manager.globalShutdownTimeout()
 					+ ", held by what ran after the sequence; halted with exit code " + ExitCodes.CEILING
 					+ " (the log names the threads that held it)");
 		CeilingWatchdog watchdog = properties.isHaltAfterCeiling()
-				? new CeilingWatchdog(manager.globalShutdownTimeout(), destructions, halt,
-						() -> self.get().isEnding(),
+				? new CeilingWatchdog(manager.globalShutdownTimeout(), destructions, halt, () -> self.get().isEnding(),
 						() -> Stream.concat(Stream.of(recordHalt), haltHooks.orderedStream()).toList())
 				: null;
 		ShutdownExit shutdownExit = new ShutdownExit(context, exit, properties.isCloseContext(),
@@ -86,8 +88,10 @@ public final class LifecycleProcessAutoConfiguration {
 	SignalTrap lifecycleSignalTrap(LifecycleManager manager, ShutdownExit exit, LifecycleManagerProperties properties,
 			Environment environment) {
 		SignalTrap trap = new SignalTrap(manager, exit);
-		// From here on, not only once the engine has started: a signal during start-up must not end
-		// the JVM with 143 and half-started beans. Asked again at run time: under AOT the condition
+		// From here on, not only once the engine has started: a signal during start-up
+		// must not end
+		// the JVM with 143 and half-started beans. Asked again at run time: under AOT the
+		// condition
 		// above was frozen at build time.
 		if (properties.getSignals().isTrap() && !LifecycleSwitch.isOff(environment)
 				&& RunKind.current().trapsSignals()) {

@@ -25,13 +25,14 @@ import org.springframework.boot.ExitCodeGenerator;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * Decides who ends the process, and how. For a shutdown that did not start with the context
- * closing, it closes the context at once on a non-daemon thread, so that every trigger goes through
- * the same close and beans stop at the same point, then hands the report's exit code to
- * {@link LifecycleExit}; whoever else closes the context owns the process. Whatever the trigger, it
- * arms the {@link CeilingWatchdog}; as the {@link ExitCodeGenerator} it makes
- * {@code SpringApplication.exit} run the whole sequence and return the report's code. See
- * {@code docs/whole-application.md}, the ceiling.
+ * Decides who ends the process, and how. For a shutdown that did not start with the
+ * context closing, it closes the context at once on a non-daemon thread, so that every
+ * trigger goes through the same close and beans stop at the same point, then hands the
+ * report's exit code to {@link LifecycleExit}; whoever else closes the context owns the
+ * process. Whatever the trigger, it arms the {@link CeilingWatchdog}; as the
+ * {@link ExitCodeGenerator} it makes {@code SpringApplication.exit} run the whole
+ * sequence and return the report's code. See {@code docs/whole-application.md}, the
+ * ceiling.
  */
 @Internal
 public final class ShutdownExit implements LifecycleListener, ExitCodeGenerator {
@@ -57,7 +58,10 @@ public final class ShutdownExit implements LifecycleListener, ExitCodeGenerator 
 
 	private final CompletableFuture<ShutdownReport> report = new CompletableFuture<>();
 
-	/** Until the engine has started, a shutdown only remembers that it must close the context. */
+	/**
+	 * Until the engine has started, a shutdown only remembers that it must close the
+	 * context.
+	 */
 	private boolean held = true;
 
 	private boolean pending;
@@ -66,11 +70,11 @@ public final class ShutdownExit implements LifecycleListener, ExitCodeGenerator 
 	 * @param closeContext whether to close the context
 	 * @param reportWait how long to wait for the report after the close; the coordinator
 	 * normally holds the close until the report, so this matters only without it
-	 * @param watchdog bounds the time to the process exit, or {@code null} when the process must
-	 * never be halted
+	 * @param watchdog bounds the time to the process exit, or {@code null} when the
+	 * process must never be halted
 	 */
-	ShutdownExit(ConfigurableApplicationContext context, LifecycleExit exit, boolean closeContext,
-			Duration reportWait, LifecycleManager manager, @Nullable CeilingWatchdog watchdog) {
+	ShutdownExit(ConfigurableApplicationContext context, LifecycleExit exit, boolean closeContext, Duration reportWait,
+			LifecycleManager manager, @Nullable CeilingWatchdog watchdog) {
 		this.context = context;
 		this.exit = exit;
 		this.closeContext = closeContext;
@@ -88,9 +92,9 @@ public final class ShutdownExit implements LifecycleListener, ExitCodeGenerator 
 	}
 
 	/**
-	 * Runs the whole shutdown sequence, unless one is already under way, and returns the report's
-	 * exit code: {@code SpringApplication.exit(context)} calls this before it closes the context,
-	 * and its caller (usually {@code System.exit}) owns the process.
+	 * Runs the whole shutdown sequence, unless one is already under way, and returns the
+	 * report's exit code: {@code SpringApplication.exit(context)} calls this before it
+	 * closes the context, and its caller (usually {@code System.exit}) owns the process.
 	 */
 	@Override
 	public int getExitCode() {
@@ -102,16 +106,16 @@ public final class ShutdownExit implements LifecycleListener, ExitCodeGenerator 
 	}
 
 	/**
-	 * Whether the application is still on its way out: its context is closing, or the JVM is
-	 * running its shutdown hooks.
+	 * Whether the application is still on its way out: its context is closing, or the JVM
+	 * is running its shutdown hooks.
 	 */
 	boolean isEnding() {
 		return (this.context.isClosed() && this.context.isActive()) || isJvmShuttingDown();
 	}
 
 	/**
-	 * Whether the JVM is running its shutdown hooks: a context closed then was closed by the JVM's
-	 * end (a signal Lifecycle does not trap), not by a failed start.
+	 * Whether the JVM is running its shutdown hooks: a context closed then was closed by
+	 * the JVM's end (a signal Lifecycle does not trap), not by a failed start.
 	 */
 	public boolean jvmIsEnding() {
 		return isJvmShuttingDown();
@@ -131,9 +135,9 @@ public final class ShutdownExit implements LifecycleListener, ExitCodeGenerator 
 	}
 
 	/**
-	 * Ends the JVM with 129 after the ceiling fired in a shutdown that the JVM's own shutdown hook
-	 * started (signals not trapped): run by Spring Boot's shutdown handlers once the contexts are
-	 * closed. Any other ending keeps its code.
+	 * Ends the JVM with 129 after the ceiling fired in a shutdown that the JVM's own
+	 * shutdown hook started (signals not trapped): run by Spring Boot's shutdown handlers
+	 * once the contexts are closed. Any other ending keeps its code.
 	 */
 	void haltIfTheCeilingFired(IntConsumer halt) {
 		this.manager.report()
@@ -147,8 +151,8 @@ public final class ShutdownExit implements LifecycleListener, ExitCodeGenerator 
 	}
 
 	/**
-	 * Starts closing the context and exiting, once; later calls do nothing. While the engine is
-	 * starting the request is only remembered: see {@link #hold()}.
+	 * Starts closing the context and exiting, once; later calls do nothing. While the
+	 * engine is starting the request is only remembered: see {@link #hold()}.
 	 */
 	synchronized void begin() {
 		if (this.watchdog != null) {
@@ -162,17 +166,18 @@ public final class ShutdownExit implements LifecycleListener, ExitCodeGenerator 
 			return;
 		}
 		Thread thread = new Thread(this::closeAndExit, "lifecycle-exit");
-		// A signal handler's thread is a daemon and so would be this one: the JVM could then end
+		// A signal handler's thread is a daemon and so would be this one: the JVM could
+		// then end
 		// with code 0 as soon as the web server's last thread stops, before exit() runs.
 		thread.setDaemon(false);
 		thread.start();
 	}
 
 	/**
-	 * Holds back {@link #begin()} while the context refreshes and the engine starts (held from
-	 * construction until {@link #release()}). If the start fails, the failed refresh owns the
-	 * process (Spring Boot reports the failure and the JVM exits with 1); exiting from here would
-	 * race that report.
+	 * Holds back {@link #begin()} while the context refreshes and the engine starts (held
+	 * from construction until {@link #release()}). If the start fails, the failed refresh
+	 * owns the process (Spring Boot reports the failure and the JVM exits with 1);
+	 * exiting from here would race that report.
 	 */
 	public synchronized void hold() {
 		this.held = true;
@@ -188,8 +193,8 @@ public final class ShutdownExit implements LifecycleListener, ExitCodeGenerator 
 	}
 
 	/**
-	 * The context is closing by someone else's hand; whoever closes it owns the process, so
-	 * Lifecycle will not exit it.
+	 * The context is closing by someone else's hand; whoever closes it owns the process,
+	 * so Lifecycle will not exit it.
 	 */
 	public synchronized void contextClosing() {
 		this.held = false;
@@ -197,7 +202,10 @@ public final class ShutdownExit implements LifecycleListener, ExitCodeGenerator 
 		this.owner.compareAndSet(null, Owner.CONTEXT);
 	}
 
-	/** Whether Lifecycle closes the context and ends the process, rather than whoever closed it. */
+	/**
+	 * Whether Lifecycle closes the context and ends the process, rather than whoever
+	 * closed it.
+	 */
 	public boolean ownsProcess() {
 		return this.owner.get() == Owner.LIFECYCLE;
 	}
@@ -222,7 +230,8 @@ public final class ShutdownExit implements LifecycleListener, ExitCodeGenerator 
 			return this.report.get(this.reportWait.toNanos(), TimeUnit.NANOSECONDS).exitCode();
 		}
 		catch (TimeoutException | ExecutionException ex) {
-			// No report means the engine never finished, which only its ceiling can explain.
+			// No report means the engine never finished, which only its ceiling can
+			// explain.
 			logger.error("Lifecycle: no shutdown report within " + this.reportWait);
 			return ExitCodes.CEILING;
 		}
@@ -234,7 +243,9 @@ public final class ShutdownExit implements LifecycleListener, ExitCodeGenerator 
 
 	private enum Owner {
 
-		/** Lifecycle closes the context and hands the exit code to {@link LifecycleExit}. */
+		/**
+		 * Lifecycle closes the context and hands the exit code to {@link LifecycleExit}.
+		 */
 		LIFECYCLE,
 
 		/** Something else closed the context and owns the process. */

@@ -21,11 +21,11 @@ import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
 /**
- * Handles SIGTERM, SIGINT and SIGHUP alike from early in the context's refresh. The first signal
- * starts the coordinated shutdown, whatever is already under way (a pre-stop file then SIGTERM is
- * one shutdown); a second one before the report halts at once with 128; one after the report changes
- * nothing. Without it the JVM would exit with 143 whatever the shutdown's outcome and ignore a
- * second signal.
+ * Handles SIGTERM, SIGINT and SIGHUP alike from early in the context's refresh. The first
+ * signal starts the coordinated shutdown, whatever is already under way (a pre-stop file
+ * then SIGTERM is one shutdown); a second one before the report halts at once with 128;
+ * one after the report changes nothing. Without it the JVM would exit with 143 whatever
+ * the shutdown's outcome and ignore a second signal.
  */
 @Internal
 public final class SignalTrap {
@@ -57,7 +57,10 @@ public final class SignalTrap {
 		this.halt = halt;
 	}
 
-	/** Installs the handlers; a signal the JVM reserves (e.g. under {@code -Xrs}) is left alone. */
+	/**
+	 * Installs the handlers; a signal the JVM reserves (e.g. under {@code -Xrs}) is left
+	 * alone.
+	 */
 	synchronized void install() {
 		for (String name : SIGNALS) {
 			Signal signal = new Signal(name);
@@ -73,8 +76,10 @@ public final class SignalTrap {
 						+ "); it will end the JVM without Lifecycle's exit code");
 			}
 		}
-		// The early trap held the signals since the application started: restore the JVM's handlers
-		// one day, not the early ones, and act on what already arrived once the engine has started
+		// The early trap held the signals since the application started: restore the
+		// JVM's handlers
+		// one day, not the early ones, and act on what already arrived once the engine
+		// has started
 		// and every listener hears of it (see replayEarlySignals).
 		EarlySignalTrap.TakeOver early = EarlySignalTrap.takeOver();
 		this.previous.putAll(early.originals());
@@ -82,10 +87,10 @@ public final class SignalTrap {
 	}
 
 	/**
-	 * A signal the process was started with set to be ignored ({@code nohup} does so for SIGHUP, a
-	 * wrapper script with {@code trap '' TERM} for SIGTERM): the JVM keeps it ignored and installs
-	 * no handler, so it starts no shutdown. Said at start, since the signal itself will leave no
-	 * trace.
+	 * A signal the process was started with set to be ignored ({@code nohup} does so for
+	 * SIGHUP, a wrapper script with {@code trap '' TERM} for SIGTERM): the JVM keeps it
+	 * ignored and installs no handler, so it starts no shutdown. Said at start, since the
+	 * signal itself will leave no trace.
 	 */
 	private static void ignored(String name) {
 		String message = "Lifecycle: SIG" + name + " is ignored by this process (its parent started it so, as nohup "
@@ -100,8 +105,8 @@ public final class SignalTrap {
 	}
 
 	/**
-	 * Acts on the signals the early trap held, as if they arrived now; called once the engine has
-	 * started, before the exit is released, so the start then ends cleanly.
+	 * Acts on the signals the early trap held, as if they arrived now; called once the
+	 * engine has started, before the exit is released, so the start then ends cleanly.
 	 */
 	public synchronized void replayEarlySignals() {
 		List<String> signals = List.copyOf(this.early);
@@ -110,8 +115,8 @@ public final class SignalTrap {
 	}
 
 	/**
-	 * Restores the previous handlers, unless a signal already arrived: then a second one must
-	 * still force the exit.
+	 * Restores the previous handlers, unless a signal already arrived: then a second one
+	 * must still force the exit.
 	 */
 	public synchronized void uninstall() {
 		if (this.received.get() > 0) {
@@ -122,8 +127,8 @@ public final class SignalTrap {
 	}
 
 	/**
-	 * When the context is destroyed: gives the JVM its own signal handling back, unless Lifecycle
-	 * is ending the process (a later SIGTERM must not race its exit with 143).
+	 * When the context is destroyed: gives the JVM its own signal handling back, unless
+	 * Lifecycle is ending the process (a later SIGTERM must not race its exit with 143).
 	 */
 	void close() {
 		if (!this.exit.ownsProcess()) {
@@ -131,13 +136,17 @@ public final class SignalTrap {
 		}
 	}
 
-	/** What a trapped signal does; called on the JVM's signal thread, so it must not block. */
+	/**
+	 * What a trapped signal does; called on the JVM's signal thread, so it must not
+	 * block.
+	 */
 	void handle(String signal) {
 		long arrived = System.nanoTime();
 		if (this.received.incrementAndGet() == 1) {
 			Optional<ShutdownTrigger> under = this.manager.trigger();
 			if (under.isPresent()) {
-				// Kubernetes' SIGTERM after the preStop hook: the same shutdown, not a new one.
+				// Kubernetes' SIGTERM after the preStop hook: the same shutdown, not a
+				// new one.
 				logger.info("Lifecycle: received " + signal + "; the shutdown is already under way (reason="
 						+ under.get().reason().label() + ", component=" + under.get().component() + ")");
 			}

@@ -16,11 +16,12 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.Ordered;
 
 /**
- * How far {@code SpringApplication.run} got with a context: refreshing, refreshed (its runners
- * run), or ready once every {@code ApplicationReadyEvent} listener returned. It runs after Spring
- * Boot's own listener that publishes the events, so a listener that throws leaves the stage where
- * it was: a context closed before it is ready closed because its start failed. Unknown for a context
- * that no {@code SpringApplication} runs (a test's context runner, a plain context).
+ * How far {@code SpringApplication.run} got with a context: refreshing, refreshed (its
+ * runners run), or ready once every {@code ApplicationReadyEvent} listener returned. It
+ * runs after Spring Boot's own listener that publishes the events, so a listener that
+ * throws leaves the stage where it was: a context closed before it is ready closed
+ * because its start failed. Unknown for a context that no {@code SpringApplication} runs
+ * (a test's context runner, a plain context).
  */
 @Internal
 public final class StartProgress implements SpringApplicationRunListener, Ordered {
@@ -52,7 +53,10 @@ public final class StartProgress implements SpringApplicationRunListener, Ordere
 		return 1;
 	}
 
-	/** How far the run of this context got, or {@code null} when no {@code SpringApplication} runs it. */
+	/**
+	 * How far the run of this context got, or {@code null} when no
+	 * {@code SpringApplication} runs it.
+	 */
 	public static @Nullable Stage of(ApplicationContext context) {
 		return stages.get(context);
 	}

@@ -10,12 +10,13 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * Drains HTTP/2 connections: from the first instant of a shutdown every open HTTP/2 connection
- * receives a graceful GOAWAY (error code {@code NO_ERROR}), and so does every connection that
- * carries a request later in the drain. A GOAWAY is HTTP/2's own "finish what you started, open a
- * new connection for the rest": the streams in flight are served to the end, and the client
- * opens its next connection through the load balancer, to a pod that is still ready. HTTP/2 has
- * no {@code Connection: close}; each web server sends GOAWAY its own way ({@link Server}).
+ * Drains HTTP/2 connections: from the first instant of a shutdown every open HTTP/2
+ * connection receives a graceful GOAWAY (error code {@code NO_ERROR}), and so does every
+ * connection that carries a request later in the drain. A GOAWAY is HTTP/2's own "finish
+ * what you started, open a new connection for the rest": the streams in flight are served
+ * to the end, and the client opens its next connection through the load balancer, to a
+ * pod that is still ready. HTTP/2 has no {@code Connection: close}; each web server sends
+ * GOAWAY its own way ({@link Server}).
  */
 @Internal
 public final class Http2Drain implements LifecycleListener {
@@ -41,7 +42,8 @@ public final class Http2Drain implements LifecycleListener {
 	}
 
 	/**
-	 * Sends GOAWAY on the HTTP/2 connection that carries this request, if the shutdown began.
+	 * Sends GOAWAY on the HTTP/2 connection that carries this request, if the shutdown
+	 * began.
 	 * @param request the servlet request, or the native request of a reactive server
 	 */
 	public void onRequest(Object request) {
@@ -67,7 +69,10 @@ public final class Http2Drain implements LifecycleListener {
 		}
 	}
 
-	/** How one web server sends a graceful GOAWAY; sending it twice on a connection is harmless. */
+	/**
+	 * How one web server sends a graceful GOAWAY; sending it twice on a connection is
+	 * harmless.
+	 */
 	public interface Server {
 
 		/** Sends GOAWAY on every open HTTP/2 connection, idle ones included. */

@@ -13,10 +13,10 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * What every web stack's drain shares: the schedule that ends long-lived streams at
- * {@code lifecycle.streams.end-at} and the registry of servers' GOAWAY senders. The stacks
- * themselves are configured by {@code web.servlet}, {@code web.reactive}, {@code web.http2} and
- * {@code web.socket}, each loading only with its own optional dependency; each bean can be
- * replaced by a bean of its name.
+ * {@code lifecycle.streams.end-at} and the registry of servers' GOAWAY senders. The
+ * stacks themselves are configured by {@code web.servlet}, {@code web.reactive},
+ * {@code web.http2} and {@code web.socket}, each loading only with its own optional
+ * dependency; each bean can be replaced by a bean of its name.
  */
 @AutoConfiguration(after = LifecycleComponentAutoConfiguration.class)
 @ConditionalOnLifecycleEnabled

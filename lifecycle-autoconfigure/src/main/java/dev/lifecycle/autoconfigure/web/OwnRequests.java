@@ -8,12 +8,12 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 
 /**
- * Tells the requests that are the platform's, not the application's: the actuator's endpoints
- * (the probes among them, and Lifecycle's own endpoint), at the actuator's configured base path,
- * and the health groups' additional paths on the main port. Such a request is neither traffic that
- * keeps an adaptive drain going nor a failed request of the shutdown: a readiness probe answered
- * 503 during the drain is the drain working. On a management port of its own every request is the
- * actuator's.
+ * Tells the requests that are the platform's, not the application's: the actuator's
+ * endpoints (the probes among them, and Lifecycle's own endpoint), at the actuator's
+ * configured base path, and the health groups' additional paths on the main port. Such a
+ * request is neither traffic that keeps an adaptive drain going nor a failed request of
+ * the shutdown: a readiness probe answered 503 during the drain is the drain working. On
+ * a management port of its own every request is the actuator's.
  */
 @Internal
 public final class OwnRequests {
@@ -31,8 +31,8 @@ public final class OwnRequests {
 	}
 
 	/**
-	 * From the application's settings: {@code management.endpoints.web.base-path} (the actuator's
-	 * default when unset), {@code management.server.port} and
+	 * From the application's settings: {@code management.endpoints.web.base-path} (the
+	 * actuator's default when unset), {@code management.server.port} and
 	 * {@code management.endpoint.health.probes.add-additional-paths}.
 	 */
 	public static OwnRequests from(Environment environment) {
@@ -41,7 +41,8 @@ public final class OwnRequests {
 		int port = binder.bind("management.server.port", Integer.class).orElse(-1);
 		boolean additional = binder.bind("management.endpoint.health.probes.add-additional-paths", Boolean.class)
 			.orElse(false);
-		// An empty base path is allowed only on a port of the management's own, where the port tells.
+		// An empty base path is allowed only on a port of the management's own, where the
+		// port tells.
 		List<String> prefixes = basePath.isEmpty() ? List.of() : List.of(basePath);
 		return new OwnRequests(prefixes, additional ? List.of("/livez", "/readyz") : List.of(), port);
 	}

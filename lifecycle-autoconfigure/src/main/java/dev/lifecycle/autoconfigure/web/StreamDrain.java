@@ -16,12 +16,12 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * Ends long-lived responses (server-sent events, streaming responses, WebSocket sessions) at one
- * documented point of a shutdown, so that no stream holds the web server's graceful shutdown: its
- * first instant, or by default the end of the drain delay, once load balancers route elsewhere. A
- * stream that starts after that point ends at once, or at the next step if nothing said it was a
- * stream before its body began. Public so that Lifecycle's other integrations (gRPC) end their
- * streams at the same point.
+ * Ends long-lived responses (server-sent events, streaming responses, WebSocket sessions)
+ * at one documented point of a shutdown, so that no stream holds the web server's
+ * graceful shutdown: its first instant, or by default the end of the drain delay, once
+ * load balancers route elsewhere. A stream that starts after that point ends at once, or
+ * at the next step if nothing said it was a stream before its body began. Public so that
+ * Lifecycle's other integrations (gRPC) end their streams at the same point.
  */
 @Internal
 public final class StreamDrain implements LifecycleListener {
@@ -43,28 +43,31 @@ public final class StreamDrain implements LifecycleListener {
 	}
 
 	/**
-	 * Adds how one web stack ends its open streams. It runs at the ending point and again as each
-	 * later step of the sequence starts, for a response that began streaming since; it ends only
-	 * what streams.
-	 * @param ender ends the open streams of one stack; it must tolerate running more than once
+	 * Adds how one web stack ends its open streams. It runs at the ending point and again
+	 * as each later step of the sequence starts, for a response that began streaming
+	 * since; it ends only what streams.
+	 * @param ender ends the open streams of one stack; it must tolerate running more than
+	 * once
 	 */
 	public void register(Runnable ender) {
 		this.enders.add(ender);
 	}
 
 	/**
-	 * Adds how one web stack closes its open sessions (WebSocket, SockJS). Sessions close before
-	 * streams end: a session carried by a streaming response (SockJS over HTTP) sends its own close
-	 * frame first, where ending the response under it would leave its client to find the session gone.
+	 * Adds how one web stack closes its open sessions (WebSocket, SockJS). Sessions close
+	 * before streams end: a session carried by a streaming response (SockJS over HTTP)
+	 * sends its own close frame first, where ending the response under it would leave its
+	 * client to find the session gone.
 	 */
 	public void registerSessions(Runnable ender) {
 		this.sessionEnders.add(ender);
 	}
 
 	/**
-	 * Adds how a web server closes the WebSocket sessions it holds, tracked by no one else (plain
-	 * Jakarta endpoints). These run last: a server may close every socket it holds, and a session
-	 * of Spring's (SockJS over WebSocket) must have sent its own close frame by then.
+	 * Adds how a web server closes the WebSocket sessions it holds, tracked by no one
+	 * else (plain Jakarta endpoints). These run last: a server may close every socket it
+	 * holds, and a session of Spring's (SockJS over WebSocket) must have sent its own
+	 * close frame by then.
 	 */
 	public void registerServer(Runnable ender) {
 		this.serverEnders.add(ender);

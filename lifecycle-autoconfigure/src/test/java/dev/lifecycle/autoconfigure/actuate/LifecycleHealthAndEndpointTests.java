@@ -40,17 +40,16 @@ class LifecycleHealthAndEndpointTests {
 			@org.junit.jupiter.api.io.TempDir java.nio.file.Path directory) throws Exception {
 		java.nio.file.Path marker = directory.resolve("lifecycle-orders.running");
 		LifecycleManager previous = LifecycleManager.builder("orders").runMarker(marker).build();
-		previous.registerPassive("pipeline", dev.lifecycle.core.ComponentOptions.defaults().withPhase(10),
-				(handle) -> {
-				});
-		previous.registerPassive("stuck-client", dev.lifecycle.core.ComponentOptions.defaults()
-			.withGracefulShutdown(Duration.ofMillis(100)), (handle) -> Thread.sleep(5_000));
+		previous.registerPassive("pipeline", dev.lifecycle.core.ComponentOptions.defaults().withPhase(10), (handle) -> {
+		});
+		previous.registerPassive("stuck-client",
+				dev.lifecycle.core.ComponentOptions.defaults().withGracefulShutdown(Duration.ofMillis(100)),
+				(handle) -> Thread.sleep(5_000));
 		previous.start();
 		previous.triggerShutdown(dev.lifecycle.core.ShutdownReason.SIGNAL, "signal");
 		previous.awaitTermination();
 
-		this.runner
-			.withPropertyValues("lifecycle.run-marker.enabled=true", "lifecycle.run-marker.path=" + marker)
+		this.runner.withPropertyValues("lifecycle.run-marker.enabled=true", "lifecycle.run-marker.path=" + marker)
 			.run((context) -> {
 				String svg = context.getBean(LifecycleEndpoint.class).timeline("previous", "timeline");
 				org.w3c.dom.Document document = javax.xml.parsers.DocumentBuilderFactory.newInstance()
@@ -72,8 +71,7 @@ class LifecycleHealthAndEndpointTests {
 			throws Exception {
 		java.nio.file.Path marker = directory.resolve("lifecycle-orders.running");
 		java.nio.file.Files.writeString(marker, "pid=4242 started=2026-11-23T10:00:00Z\n");
-		this.runner
-			.withPropertyValues("lifecycle.run-marker.enabled=true", "lifecycle.run-marker.path=" + marker)
+		this.runner.withPropertyValues("lifecycle.run-marker.enabled=true", "lifecycle.run-marker.path=" + marker)
 			.run((context) -> {
 				LifecycleEndpoint.PreviousRunDescriptor previous = context.getBean(LifecycleEndpoint.class)
 					.lifecycle()
@@ -111,7 +109,8 @@ class LifecycleHealthAndEndpointTests {
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> componentDetail(indicator.health(), "worker").get("health") == HealthStatus.HEALTHY);
 			worker.stall = true;
-			// A stall of a standard component triggers the shutdown at once: OUT_OF_SERVICE wins.
+			// A stall of a standard component triggers the shutdown at once:
+			// OUT_OF_SERVICE wins.
 			await().atMost(Duration.ofSeconds(10))
 				.until(() -> indicator.health().getStatus().equals(Status.OUT_OF_SERVICE));
 		});

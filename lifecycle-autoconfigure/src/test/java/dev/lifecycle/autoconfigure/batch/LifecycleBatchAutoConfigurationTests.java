@@ -15,9 +15,9 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * When running job executions are a component: with Spring Batch on the class path and Lifecycle
- * on, with a budget of its own that {@code lifecycle.components.batch-jobs} overrides; never
- * without Spring Batch.
+ * When running job executions are a component: with Spring Batch on the class path and
+ * Lifecycle on, with a budget of its own that {@code lifecycle.components.batch-jobs}
+ * overrides; never without Spring Batch.
  */
 class LifecycleBatchAutoConfigurationTests {
 
@@ -30,16 +30,18 @@ class LifecycleBatchAutoConfigurationTests {
 			assertThat(context).hasNotFailed().hasSingleBean(BatchJobsComponent.class);
 			assertThat(context.getBean(LifecycleManager.class).components())
 				.anySatisfy((component) -> assertThat(component.name()).isEqualTo("batch-jobs"));
-			assertThat(context.getBean(ComponentLedger.class).get("batch-jobs").orElseThrow().options()
-				.gracefulShutdown()).contains(Duration.ofSeconds(20));
+			assertThat(
+					context.getBean(ComponentLedger.class).get("batch-jobs").orElseThrow().options().gracefulShutdown())
+				.contains(Duration.ofSeconds(20));
 		});
 	}
 
 	@Test
 	void theBudgetIsTheComponentsOwnProperty() {
 		this.runner.withPropertyValues("lifecycle.components.batch-jobs.graceful-shutdown=3s").run((context) -> {
-			assertThat(context.getBean(ComponentLedger.class).get("batch-jobs").orElseThrow().options()
-				.gracefulShutdown()).contains(Duration.ofSeconds(3));
+			assertThat(
+					context.getBean(ComponentLedger.class).get("batch-jobs").orElseThrow().options().gracefulShutdown())
+				.contains(Duration.ofSeconds(3));
 		});
 	}
 

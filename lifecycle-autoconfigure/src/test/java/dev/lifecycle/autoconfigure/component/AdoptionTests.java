@@ -39,11 +39,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Spring {@code Lifecycle} beans that Lifecycle did not write are adopted: they keep running
- * through the drain delay and the shutdown handlers and stop in the standard drain at their Spring
- * phase, on one axis with {@code @ManagedComponent} phases.
+ * Spring {@code Lifecycle} beans that Lifecycle did not write are adopted: they keep
+ * running through the drain delay and the shutdown handlers and stop in the standard
+ * drain at their Spring phase, on one axis with {@code @ManagedComponent} phases.
  *
- * <p>Not API: public only for Lifecycle's own packages.
+ * <p>
+ * Not API: public only for Lifecycle's own packages.
  */
 public class AdoptionTests {
 
@@ -66,7 +67,8 @@ public class AdoptionTests {
 					.options();
 				assertThat(options.adopted()).isTrue();
 				assertThat(options.gracefulShutdown()).isEqualTo("PT30S");
-				assertThat(options.origins()).containsEntry("phase", "spring").containsEntry("gracefulShutdown", "spring");
+				assertThat(options.origins()).containsEntry("phase", "spring")
+					.containsEntry("gracefulShutdown", "spring");
 				assertThat(new LifecycleEndpoint(manager, context.getBean(ComponentLedger.class)).component("pipeline")
 					.options()
 					.adopted()).isFalse();
@@ -188,8 +190,9 @@ public class AdoptionTests {
 
 	@Test
 	void theProcessorIsTheContextsLifecycleProcessorAndAUserProcessorWins() {
-		TestRunners.lifecycle().run((context) -> assertThat(context.getBean("lifecycleProcessor"))
-			.isInstanceOf(AdoptingLifecycleProcessor.class));
+		TestRunners.lifecycle()
+			.run((context) -> assertThat(context.getBean("lifecycleProcessor"))
+				.isInstanceOf(AdoptingLifecycleProcessor.class));
 		TestRunners.lifecycle()
 			.withBean("lifecycleProcessor", org.springframework.context.support.DefaultLifecycleProcessor.class)
 			.run((context) -> assertThat(context).doesNotHaveBean(AdoptingLifecycleProcessor.class));
@@ -198,8 +201,8 @@ public class AdoptionTests {
 	@Test
 	void scheduledTriggersKeepFiringAndAsyncTasksAreAcceptedUntilTheExecutorsTurnAndRunningTasksComplete() {
 		TestRunners.lifecycle()
-			.withConfiguration(AutoConfigurations.of(TaskExecutionAutoConfiguration.class,
-					TaskSchedulingAutoConfiguration.class))
+			.withConfiguration(
+					AutoConfigurations.of(TaskExecutionAutoConfiguration.class, TaskSchedulingAutoConfiguration.class))
 			.withBean(TestRunners.Events.class, () -> this.events)
 			.withUserConfiguration(SchedulingConfiguration.class)
 			.withPropertyValues("lifecycle.drain-delay=600ms")
@@ -215,7 +218,8 @@ public class AdoptionTests {
 				closer.start();
 				await().atMost(Duration.ofSeconds(5)).until(manager::isShutdownInitiated);
 				int ticksAtTrigger = ticker.ticks();
-				// During the drain delay, triggers still fire and new async work is accepted.
+				// During the drain delay, triggers still fire and new async work is
+				// accepted.
 				await().atMost(Duration.ofSeconds(5)).until(() -> ticker.ticks() >= ticksAtTrigger + 3);
 				Future<String> accepted = ticker.work(Duration.ofMillis(10));
 				assertThat(accepted.get(5, TimeUnit.SECONDS)).isEqualTo("done");
@@ -225,8 +229,7 @@ public class AdoptionTests {
 				ShutdownReport report = manager.report().orElseThrow();
 				assertThat(report.component("applicationTaskExecutor").map(ComponentReport::outcome))
 					.contains(Outcome.COMPLETED);
-				assertThat(report.component("taskScheduler").map(ComponentReport::outcome))
-					.contains(Outcome.COMPLETED);
+				assertThat(report.component("taskScheduler").map(ComponentReport::outcome)).contains(Outcome.COMPLETED);
 				int ticksAtEnd = ticker.ticks();
 				// No trigger fires after the scheduler's turn, however long one waits.
 				await().during(Duration.ofMillis(300))
@@ -259,7 +262,10 @@ public class AdoptionTests {
 
 	}
 
-	/** An ordinary SmartLifecycle at Spring's default phase, where listener containers live. */
+	/**
+	 * An ordinary SmartLifecycle at Spring's default phase, where listener containers
+	 * live.
+	 */
 	static class RecordingLifecycle implements SmartLifecycle {
 
 		private final String name;

@@ -26,8 +26,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The production path, outside the test framework: the context itself closes, and the
- * coordinator, in a phase above the web server's graceful shutdown, holds that close until the
- * drain has finished, so the server answers throughout and stops only afterwards.
+ * coordinator, in a phase above the web server's graceful shutdown, holds that close
+ * until the drain has finished, so the server answers throughout and stops only
+ * afterwards.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class ContextCloseDrainTests {
@@ -55,15 +56,16 @@ class ContextCloseDrainTests {
 		LifecycleManager manager = this.context.getBean(LifecycleManager.class);
 		manager.handle("fast").orElseThrow().requestShutdown();
 		await().atMost(Duration.ofSeconds(10)).until(() -> application.slowDraining.getCount() == 0);
-		// Lifecycle has begun closing the context; the coordinator holds the close at its phase.
+		// Lifecycle has begun closing the context; the coordinator holds the close at its
+		// phase.
 		assertThat(this.context.isClosed()).isTrue();
 		assertThat(this.context.isActive()).isTrue();
 		assertThat(get("/actuator/health/readiness").statusCode()).isEqualTo(503);
 		assertThat(get("/actuator/health/liveness").statusCode()).isEqualTo(200);
 		HttpResponse<String> prometheus = get("/actuator/prometheus");
 		assertThat(prometheus.statusCode()).isEqualTo(200);
-		assertThat(prometheus.body()).containsPattern(
-				"lifecycle_shutdown_initiated_total\\{[^}]*trigger_reason=\"requested\"[^}]*} 1\\.0");
+		assertThat(prometheus.body())
+			.containsPattern("lifecycle_shutdown_initiated_total\\{[^}]*trigger_reason=\"requested\"[^}]*} 1\\.0");
 		assertThat(get("/hello").body()).isEqualTo("hello");
 		application.releaseSlow.countDown();
 		await().atMost(Duration.ofSeconds(30)).until(() -> !application.exitCodes.isEmpty());
@@ -83,8 +85,10 @@ class ContextCloseDrainTests {
 		await().atMost(Duration.ofSeconds(10)).until(() -> application.slowDraining.getCount() == 0);
 		assertThat(get("/actuator/health/readiness").statusCode()).isEqualTo(503);
 		assertThat(get("/hello").body()).isEqualTo("hello");
-		// Spring Boot has closed the meter registry by now (ContextClosedEvent comes first): the
-		// trigger's counter must have been registered before, or the scrape would miss it.
+		// Spring Boot has closed the meter registry by now (ContextClosedEvent comes
+		// first): the
+		// trigger's counter must have been registered before, or the scrape would miss
+		// it.
 		assertThat(get("/actuator/prometheus").body()).containsPattern(
 				"lifecycle_shutdown_initiated_total\\{[^}]*trigger_component=\"context-close\"[^}]*} 1\\.0");
 		application.releaseSlow.countDown();
@@ -92,7 +96,8 @@ class ContextCloseDrainTests {
 		ShutdownReport report = manager.report().orElseThrow();
 		assertThat(report.trigger().component()).isEqualTo("context-close");
 		assertThat(report.exitCode()).isZero();
-		// The web server's graceful shutdown and stop ran inside the sequence, before the report.
+		// The web server's graceful shutdown and stop ran inside the sequence, before the
+		// report.
 		assertThat(output).containsSubsequence("Lifecycle: running closing step 'web server graceful shutdown'",
 				"Lifecycle: closing step 'web server graceful shutdown' finished",
 				"Lifecycle: closing step 'web server stop' finished", "Lifecycle: shutdown complete (clean=true");

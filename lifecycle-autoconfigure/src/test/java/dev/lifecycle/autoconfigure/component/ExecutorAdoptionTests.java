@@ -43,10 +43,10 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Every executor a Spring Boot 4 application can have is adopted as infrastructure: it stops after
- * the components that use it, whatever its phase, finishes every task it accepted (those submitted
- * while the rest drained included), runs a task submitted after its turn on the caller, and is
- * named with its tasks' stacks when its budget runs out.
+ * Every executor a Spring Boot 4 application can have is adopted as infrastructure: it
+ * stops after the components that use it, whatever its phase, finishes every task it
+ * accepted (those submitted while the rest drained included), runs a task submitted after
+ * its turn on the caller, and is named with its tasks' stacks when its budget runs out.
  */
 class ExecutorAdoptionTests {
 
@@ -156,7 +156,8 @@ class ExecutorAdoptionTests {
 						if (report.name().equals("worker")) {
 							ExecutorAdoptionTests.this.events.add("worker drained");
 							try {
-								// Through the bean, as the application's components reach it.
+								// Through the bean, as the application's components reach
+								// it.
 								context.getBean("worker", Executor.class).execute(() -> {
 									afterTurnRanOn.set(Thread.currentThread());
 									afterTurnDone.countDown();
@@ -196,8 +197,8 @@ class ExecutorAdoptionTests {
 	void bootsVirtualThreadExecutorAndSchedulerAreAdoptedAndTriggersFireThroughTheDrainDelay() {
 		assumeThat(Runtime.version().feature()).as("virtual threads need Java 21").isGreaterThanOrEqualTo(21);
 		TestRunners.lifecycle()
-			.withConfiguration(AutoConfigurations.of(TaskExecutionAutoConfiguration.class,
-					TaskSchedulingAutoConfiguration.class))
+			.withConfiguration(
+					AutoConfigurations.of(TaskExecutionAutoConfiguration.class, TaskSchedulingAutoConfiguration.class))
 			.withBean(TestRunners.Events.class, () -> this.events)
 			.withUserConfiguration(AdoptionTests.SchedulingConfiguration.class)
 			.withPropertyValues("spring.threads.virtual.enabled=true", "lifecycle.drain-delay=600ms")
@@ -233,18 +234,16 @@ class ExecutorAdoptionTests {
 			decorated.incrementAndGet();
 			return task;
 		};
-		TestRunners.lifecycle()
-			.withBean("worker", SimpleAsyncTaskExecutor.class, () -> {
-				SimpleAsyncTaskExecutor executor = new SimpleAsyncTaskExecutor("worker-");
-				executor.setTaskDecorator(own);
-				return executor;
-			})
-			.run((context) -> {
-				CompletableFuture<Void> done = new CompletableFuture<>();
-				context.getBean(SimpleAsyncTaskExecutor.class).execute(() -> done.complete(null));
-				done.get(5, TimeUnit.SECONDS);
-				assertThat(decorated).hasValue(1);
-			});
+		TestRunners.lifecycle().withBean("worker", SimpleAsyncTaskExecutor.class, () -> {
+			SimpleAsyncTaskExecutor executor = new SimpleAsyncTaskExecutor("worker-");
+			executor.setTaskDecorator(own);
+			return executor;
+		}).run((context) -> {
+			CompletableFuture<Void> done = new CompletableFuture<>();
+			context.getBean(SimpleAsyncTaskExecutor.class).execute(() -> done.complete(null));
+			done.get(5, TimeUnit.SECONDS);
+			assertThat(decorated).hasValue(1);
+		});
 	}
 
 	@Test
@@ -292,9 +291,9 @@ class ExecutorAdoptionTests {
 				assertThat(registry.find(MicrometerLifecycleMetrics.SHUTDOWN_INITIATED)
 					.tag("trigger_component", "worker")
 					.counters()).isEmpty();
-				assertThat(registry.find(MicrometerLifecycleMetrics.COMPONENT_HEALTHY)
-					.tag("component", "worker")
-					.gauge()).isNotNull();
+				assertThat(
+						registry.find(MicrometerLifecycleMetrics.COMPONENT_HEALTHY).tag("component", "worker").gauge())
+					.isNotNull();
 			});
 	}
 
@@ -327,8 +326,8 @@ class ExecutorAdoptionTests {
 	}
 
 	/**
-	 * A component at phase 20 that uses the executor: its stop hands one more task to it, as a
-	 * request finishing during the drain would.
+	 * A component at phase 20 that uses the executor: its stop hands one more task to it,
+	 * as a request finishing during the drain would.
 	 */
 	static final class Api implements SmartLifecycle {
 

@@ -31,10 +31,10 @@ import org.springframework.context.SmartLifecycle;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Adoption keeps an executor's type and contract: an application's own executor class is never
- * replaced, a scheduled executor drops its triggers not yet due and waits only for the task
- * running, the JDK's common pool is never awaited as an executor, and work handed to it while a
- * component stops is waited for or named in the report.
+ * Adoption keeps an executor's type and contract: an application's own executor class is
+ * never replaced, a scheduled executor drops its triggers not yet due and waits only for
+ * the task running, the JDK's common pool is never awaited as an executor, and work
+ * handed to it while a component stops is waited for or named in the report.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class ExecutorContractTests {
@@ -214,7 +214,9 @@ class ExecutorContractTests {
 
 	}
 
-	/** A component whose stop hands a report to the common pool, as a last flush would. */
+	/**
+	 * A component whose stop hands a report to the common pool, as a last flush would.
+	 */
 	static final class HandsWorkToTheCommonPool implements SmartLifecycle {
 
 		final CompletableFuture<Boolean> done = new CompletableFuture<>();
@@ -223,7 +225,9 @@ class ExecutorContractTests {
 
 		private volatile boolean running;
 
-		/** @param release what the work waits for; {@code null} to take half a second */
+		/**
+		 * @param release what the work waits for; {@code null} to take half a second
+		 */
 		HandsWorkToTheCommonPool(CountDownLatch release) {
 			this.release = release;
 		}

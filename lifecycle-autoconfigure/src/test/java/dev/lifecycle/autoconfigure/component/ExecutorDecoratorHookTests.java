@@ -17,9 +17,10 @@ import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The hook into the task decorator of Spring's executors: where it resolves, the gate runs the
- * application's own decorator; where it misses, one WARN says the gate is off, and the executor
- * keeps the application's decorator rather than losing it to a gate that cannot see it.
+ * The hook into the task decorator of Spring's executors: where it resolves, the gate
+ * runs the application's own decorator; where it misses, one WARN says the gate is off,
+ * and the executor keeps the application's decorator rather than losing it to a gate that
+ * cannot see it.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class ExecutorDecoratorHookTests {
@@ -54,7 +55,10 @@ class ExecutorDecoratorHookTests {
 			.satisfies((hook) -> assertThat(hook.state()).isEqualTo(InternalHooks.State.RESOLVED));
 	}
 
-	/** Runs one task on a thread pool with a decorator of the application's, prepared for adoption. */
+	/**
+	 * Runs one task on a thread pool with a decorator of the application's, prepared for
+	 * adoption.
+	 */
 	private static String decoratedRun(ExecutorDecorators decorators) throws InterruptedException {
 		ThreadLocal<String> mark = new ThreadLocal<>();
 		TaskDecorator application = (task) -> () -> {

@@ -30,11 +30,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
- * A start that fails after components started is recorded as a failed start: its own trigger
- * reason naming the bean and the cause, not clean, exit code 1, each component stopped once; the
- * next start's summary and the metrics say the same.
+ * A start that fails after components started is recorded as a failed start: its own
+ * trigger reason naming the bean and the cause, not clean, exit code 1, each component
+ * stopped once; the next start's summary and the metrics say the same.
  *
- * <p>Not API: public only for Lifecycle's own packages.
+ * <p>
+ * Not API: public only for Lifecycle's own packages.
  */
 public class FailedStartTests {
 
@@ -69,8 +70,8 @@ public class FailedStartTests {
 			});
 
 		// Every component that started was told to stop exactly once, by the engine.
-		assertThat(this.stops.counts()).containsExactlyInAnyOrderEntriesOf(
-				Map.of("worker", 1, "client", 1, "sameTimeClient", 1));
+		assertThat(this.stops.counts())
+			.containsExactlyInAnyOrderEntriesOf(Map.of("worker", 1, "client", 1, "sameTimeClient", 1));
 		assertThat(marker()).doesNotExist();
 		PreviousRun previous = nextStart();
 		assertThat(previous.unclean()).isFalse();
@@ -167,8 +168,7 @@ public class FailedStartTests {
 		assertThat(nextStart().report()).satisfies((report) -> {
 			assertThat(report.clean()).isEqualTo(true);
 			assertThat(report.exitCode()).isEqualTo(0);
-			assertThat(report.trigger()).isEqualTo(new ShutdownRecord.Trigger("signal", "context-close",
-					""));
+			assertThat(report.trigger()).isEqualTo(new ShutdownRecord.Trigger("signal", "context-close", ""));
 		});
 	}
 
@@ -177,10 +177,9 @@ public class FailedStartTests {
 		SpringApplicationBuilder application = new SpringApplicationBuilder(RunnerApplication.class)
 			.web(WebApplicationType.NONE);
 
-		assertThatIllegalStateException()
-			.isThrownBy(() -> application.run("--spring.application.name=orders", "--lifecycle.signals.trap=false",
-					"--lifecycle.pre-stop.enabled=false", "--lifecycle.halt-after-ceiling=false",
-					"--lifecycle.run-marker.path=" + marker()))
+		assertThatIllegalStateException().isThrownBy(() -> application.run("--spring.application.name=orders",
+				"--lifecycle.signals.trap=false", "--lifecycle.pre-stop.enabled=false",
+				"--lifecycle.halt-after-ceiling=false", "--lifecycle.run-marker.path=" + marker()))
 			.withMessage("import file missing");
 
 		assertThat(RunnerApplication.workerStops).hasValue(1);

@@ -44,9 +44,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A real Spring Kafka listener container, adopted at its own Spring phase, against a real KRaft
- * broker in this JVM: it keeps consuming through the drain delay, commits every record's offset
- * exactly once, and a restart processes nothing twice.
+ * A real Spring Kafka listener container, adopted at its own Spring phase, against a real
+ * KRaft broker in this JVM: it keeps consuming through the drain delay, commits every
+ * record's offset exactly once, and a restart processes nothing twice.
  */
 class KafkaListenerAdoptionTests {
 
@@ -106,9 +106,10 @@ class KafkaListenerAdoptionTests {
 			.containsExactlyElementsOf(IntStream.rangeClosed(1, 10).mapToObj((i) -> "event-" + i).toList());
 		// The second half arrived after the shutdown began, and was still consumed.
 		assertThat(firstRun.subList(5, 10)).allMatch(Processed::duringShutdown);
-		// Every record's offset committed once: offsets 0..9 commit positions 1..10, no repeats.
-		assertThat(CommitRecorder.COMMITS).containsExactlyElementsOf(
-				IntStream.rangeClosed(1, 10).mapToObj(Long::valueOf).toList());
+		// Every record's offset committed once: offsets 0..9 commit positions 1..10, no
+		// repeats.
+		assertThat(CommitRecorder.COMMITS)
+			.containsExactlyElementsOf(IntStream.rangeClosed(1, 10).mapToObj(Long::valueOf).toList());
 
 		List<Processed> secondRun = new CopyOnWriteArrayList<>();
 		runner(secondRun).run((context) -> {
@@ -149,11 +150,12 @@ class KafkaListenerAdoptionTests {
 
 		@Bean
 		ConcurrentMessageListenerContainer<String, String> eventsContainer(Environment environment,
-				ProcessedRecords processed, org.springframework.beans.factory.ObjectProvider<LifecycleManager> manager) {
+				ProcessedRecords processed,
+				org.springframework.beans.factory.ObjectProvider<LifecycleManager> manager) {
 			Map<String, Object> config = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
 					environment.getRequiredProperty("kafka.bootstrap-servers"), ConsumerConfig.GROUP_ID_CONFIG, GROUP,
-					ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest", ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-					ConsumerConfig.INTERCEPTOR_CLASSES_CONFIG, CommitRecorder.class.getName());
+					ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest", ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+					false, ConsumerConfig.INTERCEPTOR_CLASSES_CONFIG, CommitRecorder.class.getName());
 			DefaultKafkaConsumerFactory<String, String> consumers = new DefaultKafkaConsumerFactory<>(config,
 					new StringDeserializer(), new StringDeserializer());
 			ContainerProperties properties = new ContainerProperties(TOPIC);

@@ -81,8 +81,8 @@ class ManagedComponentTests {
 				ShutdownReport report = manager.report().orElseThrow();
 				assertThat(report.trigger().component()).isEqualTo("context-close");
 				assertThat(report.component("slow").orElseThrow().outcome()).isEqualTo(Outcome.COMPLETED);
-				assertThat(report.component("slow").orElseThrow().duration()).isGreaterThanOrEqualTo(
-						Duration.ofMillis(200));
+				assertThat(report.component("slow").orElseThrow().duration())
+					.isGreaterThanOrEqualTo(Duration.ofMillis(200));
 				assertThat(report.exitCode()).isZero();
 			});
 	}
@@ -143,7 +143,8 @@ class ManagedComponentTests {
 	void aComponentMadeFiniteByPropertyEndsTheApplicationWhenItsWorkIsDone() {
 		TestRunners.lifecycle()
 			.withUserConfiguration(BatchConfiguration.class)
-			// The context stays open for the assertions; in an application the completion closes it.
+			// The context stays open for the assertions; in an application the completion
+			// closes it.
 			.withPropertyValues("lifecycle.components.batch.finite=true", "lifecycle.close-context=false")
 			.run((context) -> {
 				LifecycleManager manager = context.getBean(LifecycleManager.class);
@@ -214,7 +215,8 @@ class ManagedComponentTests {
 			});
 		// Ingest (phase 10) never started, so it is not stopped either.
 		assertThat(this.events.list()).containsExactly("start store", "stop store");
-		// The failed start is Spring Boot's to report; Lifecycle does not race it with an exit.
+		// The failed start is Spring Boot's to report; Lifecycle does not race it with an
+		// exit.
 		assertThat(exits).isEmpty();
 	}
 
@@ -290,7 +292,9 @@ class ManagedComponentTests {
 
 	}
 
-	/** A plain component: no threads of its own, only critical sections opened by callers. */
+	/**
+	 * A plain component: no threads of its own, only critical sections opened by callers.
+	 */
 	@ManagedComponent("web")
 	static class Web {
 
@@ -374,8 +378,8 @@ class ManagedComponentTests {
 		}
 
 		String ingestState() {
-			return view(this.manager, "ingest").state() == ComponentState.RUNNING
-					? " (ingest running)" : " (ingest stopped)";
+			return view(this.manager, "ingest").state() == ComponentState.RUNNING ? " (ingest running)"
+					: " (ingest stopped)";
 		}
 
 	}
@@ -513,8 +517,9 @@ class ManagedComponentTests {
 
 		@Bean(destroyMethod = "")
 		java.util.concurrent.ExecutorService paymentExecutor(LifecycleManager manager) {
-			return manager.registerExecutor("payment-executor", dev.lifecycle.core.ComponentOptions.defaults()
-				.withPhase(3), java.util.concurrent.Executors.newFixedThreadPool(1));
+			return manager.registerExecutor("payment-executor",
+					dev.lifecycle.core.ComponentOptions.defaults().withPhase(3),
+					java.util.concurrent.Executors.newFixedThreadPool(1));
 		}
 
 	}

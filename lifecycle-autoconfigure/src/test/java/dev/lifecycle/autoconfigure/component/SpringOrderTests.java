@@ -50,11 +50,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Spring's own stop order is the floor of Lifecycle's, on each stack: what plain Spring stops
- * after the web server (Reactor Netty's event loops) and what the components call (an in-process
- * gRPC server) stop after them, so a long request in flight through the shutdown is answered and
- * a component's calls while it stops are served. Each scenario runs a real server with real
- * clients and asserts what a user sees: the answers and the report.
+ * Spring's own stop order is the floor of Lifecycle's, on each stack: what plain Spring
+ * stops after the web server (Reactor Netty's event loops) and what the components call
+ * (an in-process gRPC server) stop after them, so a long request in flight through the
+ * shutdown is answered and a component's calls while it stops are served. Each scenario
+ * runs a real server with real clients and asserts what a user sees: the answers and the
+ * report.
  */
 class SpringOrderTests {
 
@@ -106,11 +107,14 @@ class SpringOrderTests {
 	}
 
 	private static ShutdownReport awaitReport(LifecycleManager manager) {
-		return await().atMost(Duration.ofSeconds(40)).until(manager::report, (report) -> report.isPresent())
+		return await().atMost(Duration.ofSeconds(40))
+			.until(manager::report, (report) -> report.isPresent())
 			.orElseThrow();
 	}
 
-	/** The stacks a scenario can run on: the web application type and the server it runs. */
+	/**
+	 * The stacks a scenario can run on: the web application type and the server it runs.
+	 */
 	enum Stack {
 
 		NO_WEB_SERVER(WebApplicationType.NONE, null),
@@ -201,7 +205,10 @@ class SpringOrderTests {
 			return new Caller(server);
 		}
 
-		/** A phase-10 bean that calls the in-process server while it stops, as a flush would. */
+		/**
+		 * A phase-10 bean that calls the in-process server while it stops, as a flush
+		 * would.
+		 */
 		static final class Caller implements SmartLifecycle {
 
 			final List<String> answers = new CopyOnWriteArrayList<>();

@@ -32,10 +32,10 @@ import io.netty.handler.codec.http2.Http2StreamChannelBootstrap;
 import io.netty.util.ReferenceCountUtil;
 
 /**
- * A gRPC client over a raw HTTP/2 connection that ignores what a server says to end it: it never
- * acknowledges a PING and keeps opening calls after a GOAWAY (which the first GOAWAY of a graceful
- * close allows). Each unary call reads as its {@code grpc-status}, {@code "reset"} or
- * {@code "closed"}.
+ * A gRPC client over a raw HTTP/2 connection that ignores what a server says to end it:
+ * it never acknowledges a PING and keeps opening calls after a GOAWAY (which the first
+ * GOAWAY of a graceful close allows). Each unary call reads as its {@code grpc-status},
+ * {@code "reset"} or {@code "closed"}.
  */
 final class DeafGrpcClient implements AutoCloseable {
 
@@ -71,7 +71,8 @@ final class DeafGrpcClient implements AutoCloseable {
 
 	/**
 	 * Calls a unary method with an empty request.
-	 * @return its {@code grpc-status}, {@code "reset"}, or {@code "closed"} if the connection is gone
+	 * @return its {@code grpc-status}, {@code "reset"}, or {@code "closed"} if the
+	 * connection is gone
 	 */
 	String call(String path, Duration timeout) throws InterruptedException {
 		if (!this.connection.isActive()) {
@@ -79,8 +80,7 @@ final class DeafGrpcClient implements AutoCloseable {
 		}
 		CompletableFuture<String> status = new CompletableFuture<>();
 		try {
-			Http2StreamChannel stream = new Http2StreamChannelBootstrap(this.connection)
-				.handler(new Answer(status))
+			Http2StreamChannel stream = new Http2StreamChannelBootstrap(this.connection).handler(new Answer(status))
 				.open()
 				.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
 			Http2Headers headers = new DefaultHttp2Headers().method("POST")

@@ -19,8 +19,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.grpc.client.GrpcChannelFactory;
 
 /**
- * An application that calls another over gRPC through a channel of Spring gRPC's client support,
- * and whose component still calls it while it drains (a last flush).
+ * An application that calls another over gRPC through a channel of Spring gRPC's client
+ * support, and whose component still calls it while it drains (a last flush).
  */
 @SpringBootConfiguration(proxyBeanMethods = false)
 @EnableAutoConfiguration

@@ -22,9 +22,10 @@ final class GrpcClients {
 	}
 
 	/**
-	 * A channel that knows two servers and connects to the first that answers, in order, as a
-	 * client reconnecting through a load balancer would: it stays pinned to its connection until
-	 * that connection goes away. Without retries, so that a call that fails is seen failing.
+	 * A channel that knows two servers and connects to the first that answers, in order,
+	 * as a client reconnecting through a load balancer would: it stays pinned to its
+	 * connection until that connection goes away. Without retries, so that a call that
+	 * fails is seen failing.
 	 */
 	@SuppressWarnings("deprecation")
 	static ManagedChannel pinned(int first, int second) {

@@ -28,8 +28,9 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 
 /**
- * A gRPC service without generated code: a unary call answering with the instance's name, a slow
- * one, one that never answers on its own, and a server stream that ticks until it is ended.
+ * A gRPC service without generated code: a unary call answering with the instance's name,
+ * a slow one, one that never answers on its own, and a server stream that ticks until it
+ * is ended.
  */
 @SpringBootConfiguration(proxyBeanMethods = false)
 @EnableAutoConfiguration
@@ -103,7 +104,10 @@ class GrpcDrainApplication {
 		}, 0, 50, TimeUnit.MILLISECONDS);
 	}
 
-	/** Sends 16 KiB messages as fast as the client's flow control lets it, until the call ends. */
+	/**
+	 * Sends 16 KiB messages as fast as the client's flow control lets it, until the call
+	 * ends.
+	 */
 	private void flood(String request, StreamObserver<String> response) {
 		ServerCallStreamObserver<String> stream = (ServerCallStreamObserver<String>) response;
 		String message = "x".repeat(16 * 1024);

@@ -40,11 +40,12 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Spring gRPC's Netty server drains with the shutdown, seen by real grpc-java clients over real
- * connections, beside a servlet (Tomcat) and a reactive (Reactor Netty) web server: the health
- * service turns NOT_SERVING at once, calls are served through the drain delay, GOAWAY moves a
- * pinned client to another instance without a failed call, a server stream ends with UNAVAILABLE
- * and its reason, and a stuck call is cancelled at the server's budget, well inside the ceiling.
+ * Spring gRPC's Netty server drains with the shutdown, seen by real grpc-java clients
+ * over real connections, beside a servlet (Tomcat) and a reactive (Reactor Netty) web
+ * server: the health service turns NOT_SERVING at once, calls are served through the
+ * drain delay, GOAWAY moves a pinned client to another instance without a failed call, a
+ * server stream ends with UNAVAILABLE and its reason, and a stuck call is cancelled at
+ * the server's budget, well inside the ceiling.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class GrpcDrainTests {
@@ -64,8 +65,7 @@ class GrpcDrainTests {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "servlet", "reactive" })
-	void healthTurnsNotServingAtTheTriggerAndCallsAreStillAnsweredThroughTheDrainDelay(String stack)
-			throws Exception {
+	void healthTurnsNotServingAtTheTriggerAndCallsAreStillAnsweredThroughTheDrainDelay(String stack) throws Exception {
 		App app = start(stack, "orders", "--lifecycle.drain-delay=3s");
 		ManagedChannel channel = channel(app.port());
 		List<ServingStatus> statuses = new CopyOnWriteArrayList<>();
@@ -221,7 +221,8 @@ class GrpcDrainTests {
 	@Test
 	void anInProcessServerEndsItsStreamsAndTakesNoNewCallsWhenTheDrainDelayEnds() throws Exception {
 		String name = "drain-" + System.nanoTime();
-		App app = start("servlet", "orders", "--lifecycle.drain-delay=1s", "--spring.grpc.server.inprocess.name=" + name);
+		App app = start("servlet", "orders", "--lifecycle.drain-delay=1s",
+				"--spring.grpc.server.inprocess.name=" + name);
 		ManagedChannel channel = InProcessChannelBuilder.forName(name).directExecutor().build();
 		this.channels.add(channel);
 		CompletableFuture<Throwable> ended = new CompletableFuture<>();
@@ -240,7 +241,8 @@ class GrpcDrainTests {
 		await().atMost(Duration.ofSeconds(10)).until(() -> app.application().ticksSent.get() >= 3);
 
 		app.manager().triggerShutdown(ShutdownReason.SIGNAL, "test");
-		assertThat(call(channel, GrpcDrainApplication.NAME, "")).as("a call during the drain delay").isEqualTo("orders");
+		assertThat(call(channel, GrpcDrainApplication.NAME, "")).as("a call during the drain delay")
+			.isEqualTo("orders");
 
 		Throwable error = ended.get(10, TimeUnit.SECONDS);
 		assertThat(error).isInstanceOfSatisfying(StatusRuntimeException.class, (ex) -> {
@@ -256,8 +258,7 @@ class GrpcDrainTests {
 	}
 
 	@Test
-	void aStuckCallIsCancelledAndNamedAtTheServersBudgetWellInsideTheCeiling(CapturedOutput output)
-			throws Exception {
+	void aStuckCallIsCancelledAndNamedAtTheServersBudgetWellInsideTheCeiling(CapturedOutput output) throws Exception {
 		App app = start("servlet", "orders", "--lifecycle.drain-delay=500ms",
 				"--lifecycle.components.nettyGrpcServerLifecycle.graceful-shutdown=2s",
 				"--lifecycle.global-shutdown-timeout=20s");
@@ -326,8 +327,7 @@ class GrpcDrainTests {
 					"lifecycle.run-marker.enabled=false", "lifecycle.halt-after-ceiling=false",
 					"lifecycle.drain-delay=2s", "lifecycle.global-shutdown-timeout=20s")
 			.run(arguments);
-		App app = new App(context, context.getBean(LifecycleManager.class),
-				context.getBean(GrpcDrainApplication.class),
+		App app = new App(context, context.getBean(LifecycleManager.class), context.getBean(GrpcDrainApplication.class),
 				context.getBean("nettyGrpcServerLifecycle", GrpcServerLifecycle.class).getPort());
 		this.apps.add(app);
 		return app;
@@ -351,8 +351,8 @@ class GrpcDrainTests {
 
 	private static String call(ManagedChannel channel, io.grpc.MethodDescriptor<String, String> method,
 			String request) {
-		return ClientCalls.blockingUnaryCall(channel, method, io.grpc.CallOptions.DEFAULT.withDeadlineAfter(10,
-				TimeUnit.SECONDS), request);
+		return ClientCalls.blockingUnaryCall(channel, method,
+				io.grpc.CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), request);
 	}
 
 	/** Ignores what a test does not look at. */

@@ -34,9 +34,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * No gRPC client holds a Netty server's stop, seen from real clients over real connections: a
- * client that stops reading its stream, and one that ignores the GOAWAY and the PING after it. And
- * the calls a server's grace period cuts make the report not clean, named in it.
+ * No gRPC client holds a Netty server's stop, seen from real clients over real
+ * connections: a client that stops reading its stream, and one that ignores the GOAWAY
+ * and the PING after it. And the calls a server's grace period cuts make the report not
+ * clean, named in it.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class GrpcUnresponsiveClientTests {
@@ -78,7 +79,8 @@ class GrpcUnresponsiveClientTests {
 		}, new Metadata());
 		stalled.sendMessage("");
 		stalled.halfClose();
-		// Never requests a message: the connection's window fills and the server can send nothing more.
+		// Never requests a message: the connection's window fills and the server can send
+		// nothing more.
 		assertThat(application.floodStalled.await(10, TimeUnit.SECONDS)).as("the server's sending stalled").isTrue();
 
 		long trigger = System.nanoTime();
@@ -121,16 +123,19 @@ class GrpcUnresponsiveClientTests {
 			ShutdownReport report = awaitReport(context);
 
 			long goAway = client.goAwayAt.getNow(trigger);
-			System.out.printf("gRPC client deaf to GOAWAY: %d call(s) after the trigger, answers %s; connection "
-					+ "closed %d ms after the GOAWAY (client grace 1 s)%n", answers.size(), answers,
+			System.out.printf(
+					"gRPC client deaf to GOAWAY: %d call(s) after the trigger, answers %s; connection "
+							+ "closed %d ms after the GOAWAY (client grace 1 s)%n",
+					answers.size(), answers,
 					client.closedAt.isDone() ? (client.closedAt.get() - goAway) / 1_000_000 : -1);
 			assertThat(client.goAwayAt).as("the server sent a GOAWAY").isDone();
 			assertThat(client.pingAt).as("and a PING after it").isDone();
 			assertThat(client.closedAt).as("the server closed the connection").isDone();
-			assertThat(Duration.ofNanos(client.closedAt.get() - goAway)).as("closed after the client grace, "
-					+ "not after the server's own 10 s wait for the PING's answer")
+			assertThat(Duration.ofNanos(client.closedAt.get() - goAway))
+				.as("closed after the client grace, " + "not after the server's own 10 s wait for the PING's answer")
 				.isLessThan(Duration.ofSeconds(6));
-			// After the client grace a call is refused, or finds the connection closed (the loop above
+			// After the client grace a call is refused, or finds the connection closed
+			// (the loop above
 			// ends there): either way none is served once the first one was not.
 			int refused = firstNotServed(answers);
 			if (refused >= 0) {
@@ -145,8 +150,7 @@ class GrpcUnresponsiveClientTests {
 	}
 
 	@Test
-	void callsCutByTheServersGracePeriodMakeTheReportNotCleanAndAreNamedInIt(CapturedOutput output)
-			throws Exception {
+	void callsCutByTheServersGracePeriodMakeTheReportNotCleanAndAreNamedInIt(CapturedOutput output) throws Exception {
 		ConfigurableApplicationContext context = start("--lifecycle.drain-delay=200ms",
 				"--spring.grpc.server.shutdown.grace-period=1s",
 				"--lifecycle.components." + SERVER + ".graceful-shutdown=20s");
@@ -154,8 +158,8 @@ class GrpcUnresponsiveClientTests {
 		this.channels.add(channel);
 		List<CompletableFuture<String>> slow = new ArrayList<>();
 		for (int i = 0; i < 2; i++) {
-			slow.add(CompletableFuture.supplyAsync(() -> ClientCalls.blockingUnaryCall(channel, GrpcDrainApplication.STUCK,
-					CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS), "")));
+			slow.add(CompletableFuture.supplyAsync(() -> ClientCalls.blockingUnaryCall(channel,
+					GrpcDrainApplication.STUCK, CallOptions.DEFAULT.withDeadlineAfter(30, TimeUnit.SECONDS), "")));
 		}
 		GrpcCallTracker calls = context.getBean(GrpcCallTracker.class);
 		await().atMost(Duration.ofSeconds(10)).until(() -> calls.openCalls() == 2);
@@ -165,7 +169,8 @@ class GrpcUnresponsiveClientTests {
 
 		ComponentReport server = report.component(SERVER).orElseThrow();
 		assertThat(server.outcome()).as("the server stopped within its budget").isEqualTo(Outcome.COMPLETED);
-		assertThat(server.cut()).as("the calls its grace period cut").hasSize(2)
+		assertThat(server.cut()).as("the calls its grace period cut")
+			.hasSize(2)
 			.allSatisfy((call) -> assertThat(call).startsWith("test.Drain/Stuck (unary, running for "));
 		assertThat(report.clean()).as("calls were cut").isFalse();
 		for (CompletableFuture<String> call : slow) {
@@ -179,7 +184,8 @@ class GrpcUnresponsiveClientTests {
 	void callsStillRunningWhenTheCeilingFiresAreNamedInTheServersCutBesideItsStopTheCeilingCut() throws Exception {
 		ConfigurableApplicationContext context = start("--lifecycle.drain-delay=200ms",
 				"--spring.grpc.server.shutdown.grace-period=30s",
-				"--lifecycle.components." + SERVER + ".graceful-shutdown=20s", "--lifecycle.global-shutdown-timeout=2s");
+				"--lifecycle.components." + SERVER + ".graceful-shutdown=20s",
+				"--lifecycle.global-shutdown-timeout=2s");
 		ManagedChannel channel = GrpcClients.to(port(context));
 		this.channels.add(channel);
 		CompletableFuture<String> stuck = CompletableFuture.supplyAsync(() -> ClientCalls.blockingUnaryCall(channel,
@@ -193,10 +199,11 @@ class GrpcUnresponsiveClientTests {
 		assertThat(report.ceilingFired()).isTrue();
 		ComponentReport server = report.component(SERVER).orElseThrow();
 		assertThat(server.outcome()).isEqualTo(Outcome.TIMEOUT);
-		assertThat(server.cut()).as("the call and the stop the ceiling cut").hasSize(2)
+		assertThat(server.cut()).as("the call and the stop the ceiling cut")
+			.hasSize(2)
 			.anySatisfy((cut) -> assertThat(cut).startsWith("test.Drain/Stuck (unary, running for "))
-			.anySatisfy((cut) -> assertThat(cut)
-				.isEqualTo("cut by the global ceiling: thread \"lifecycle-stop-" + SERVER + "\" runs its stop callback"));
+			.anySatisfy((cut) -> assertThat(cut).isEqualTo(
+					"cut by the global ceiling: thread \"lifecycle-stop-" + SERVER + "\" runs its stop callback"));
 		assertThat(stuck).failsWithin(Duration.ofSeconds(5));
 	}
 

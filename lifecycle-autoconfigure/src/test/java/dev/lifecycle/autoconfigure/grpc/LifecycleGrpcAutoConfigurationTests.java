@@ -26,8 +26,8 @@ import org.springframework.grpc.server.lifecycle.GrpcServerLifecycle;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * When the gRPC drain is on: with a Spring gRPC server (Netty or in-process) and Lifecycle, unless
- * switched off, and never without gRPC on the class path.
+ * When the gRPC drain is on: with a Spring gRPC server (Netty or in-process) and
+ * Lifecycle, unless switched off, and never without gRPC on the class path.
  */
 class LifecycleGrpcAutoConfigurationTests {
 
@@ -51,8 +51,7 @@ class LifecycleGrpcAutoConfigurationTests {
 		this.runner.withPropertyValues("spring.grpc.server.inprocess.name=orders-in-process").run((context) -> {
 			assertThat(context).hasNotFailed();
 			assertThat(context.getBean("nettyGrpcServerLifecycle")).isInstanceOf(DrainingGrpcServerLifecycle.class);
-			assertThat(context.getBean("inProcessGrpcServerLifecycle"))
-				.isInstanceOf(DrainingGrpcServerLifecycle.class);
+			assertThat(context.getBean("inProcessGrpcServerLifecycle")).isInstanceOf(DrainingGrpcServerLifecycle.class);
 			assertThat(context).hasSingleBean(GrpcCallTracker.class)
 				.hasSingleBean(GrpcServerDrain.class)
 				.hasSingleBean(GrpcHealthDrain.class)
@@ -63,7 +62,9 @@ class LifecycleGrpcAutoConfigurationTests {
 	@Test
 	void switchedOffTheServerStopsAsSpringGrpcStopsIt() {
 		this.runner.withPropertyValues("lifecycle.grpc.enabled=false").run((context) -> {
-			assertThat(context).hasNotFailed().doesNotHaveBean(GrpcCallTracker.class).doesNotHaveBean(GrpcServerDrain.class);
+			assertThat(context).hasNotFailed()
+				.doesNotHaveBean(GrpcCallTracker.class)
+				.doesNotHaveBean(GrpcServerDrain.class);
 			assertThat(context.getBean("nettyGrpcServerLifecycle").getClass()).isEqualTo(GrpcServerLifecycle.class);
 		});
 	}
@@ -71,7 +72,9 @@ class LifecycleGrpcAutoConfigurationTests {
 	@Test
 	void theHealthServiceCanBeLeftAlone() {
 		this.runner.withPropertyValues("lifecycle.grpc.health=false").run((context) -> {
-			assertThat(context).hasNotFailed().doesNotHaveBean(GrpcHealthDrain.class).hasSingleBean(GrpcServerDrain.class);
+			assertThat(context).hasNotFailed()
+				.doesNotHaveBean(GrpcHealthDrain.class)
+				.hasSingleBean(GrpcServerDrain.class);
 		});
 	}
 
@@ -95,8 +98,8 @@ class LifecycleGrpcAutoConfigurationTests {
 			.withPropertyValues("spring.application.name=orders", "lifecycle.signals.trap=false",
 					"lifecycle.pre-stop.enabled=false", "lifecycle.run-marker.enabled=false",
 					"lifecycle.halt-after-ceiling=false")
-			.withClassLoader(new FilteredClassLoader("io.grpc", "org.springframework.grpc",
-					"org.springframework.boot.grpc"))
+			.withClassLoader(
+					new FilteredClassLoader("io.grpc", "org.springframework.grpc", "org.springframework.boot.grpc"))
 			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(GrpcCallTracker.class));
 	}
 

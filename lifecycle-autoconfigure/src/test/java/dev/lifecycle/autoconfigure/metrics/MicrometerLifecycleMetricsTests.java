@@ -21,8 +21,8 @@ import org.junit.jupiter.api.io.TempDir;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Scrapes a real Prometheus registry after a real shutdown to check the exposition format of the
- * five series.
+ * Scrapes a real Prometheus registry after a real shutdown to check the exposition format
+ * of the five series.
  */
 class MicrometerLifecycleMetricsTests {
 
@@ -77,13 +77,15 @@ class MicrometerLifecycleMetricsTests {
 		manager.registerPassive("worker", ComponentOptions.defaults(), (handle) -> {
 		});
 		manager.start();
-		// What happens on ContextClosedEvent, before the lifecycle stops: Lifecycle's listener (first
+		// What happens on ContextClosedEvent, before the lifecycle stops: Lifecycle's
+		// listener (first
 		// by order) registers the shutdown series, then Spring Boot closes the registry.
 		metrics.onApplicationEvent(new org.springframework.context.event.ContextClosedEvent(
 				new org.springframework.context.support.GenericApplicationContext()));
 		this.registry.close();
 
-		manager.triggerShutdown(dev.lifecycle.core.ShutdownReason.SIGNAL, dev.lifecycle.core.TriggerSource.CONTEXT_CLOSE.label());
+		manager.triggerShutdown(dev.lifecycle.core.ShutdownReason.SIGNAL,
+				dev.lifecycle.core.TriggerSource.CONTEXT_CLOSE.label());
 		manager.awaitTermination(Duration.ofSeconds(10)).orElseThrow();
 
 		assertThat(this.registry.scrape())
@@ -117,8 +119,9 @@ class MicrometerLifecycleMetricsTests {
 			.runMarker(marker)
 			.build();
 		manager.start();
-		assertThat(this.registry.scrape()).contains("lifecycle_shutdown_initiated_total{service_name=\"orders\","
-				+ "trigger_component=\"previous-run\",trigger_reason=\"unclean\"} 1.0")
+		assertThat(this.registry.scrape())
+			.contains("lifecycle_shutdown_initiated_total{service_name=\"orders\","
+					+ "trigger_component=\"previous-run\",trigger_reason=\"unclean\"} 1.0")
 			.contains("lifecycle_shutdown_completed_total{clean=\"false\",service_name=\"orders\"} 0.0")
 			.contains("lifecycle_shutdown_completed_total{clean=\"true\",service_name=\"orders\"} 0.0");
 	}
@@ -131,18 +134,15 @@ class MicrometerLifecycleMetricsTests {
 		manager.register("consumer", ComponentOptions.defaults().withLivenessDeadline(Duration.ofSeconds(30)));
 		manager.register("store", ComponentOptions.defaults());
 		manager.register("metrics-server", ComponentOptions.defaults().withTier(Tier.OBSERVABILITY));
-		manager.register("backup-target", ComponentOptions.defaults()
-			.withTier(Tier.ADVISORY)
-			.withLivenessDeadline(Duration.ofSeconds(30)));
+		manager.register("backup-target",
+				ComponentOptions.defaults().withTier(Tier.ADVISORY).withLivenessDeadline(Duration.ofSeconds(30)));
 
 		String scrape = this.registry.scrape();
 
 		assertThat(series(scrape, "component=\"consumer\"", "trigger_component=\"consumer\"")).isEqualTo(6);
 		assertThat(series(scrape, "component=\"store\"", "trigger_component=\"store\"")).isEqualTo(5);
-		assertThat(series(scrape, "component=\"metrics-server\"", "trigger_component=\"metrics-server\""))
-			.isEqualTo(4);
-		assertThat(series(scrape, "component=\"backup-target\"", "trigger_component=\"backup-target\""))
-			.isEqualTo(3);
+		assertThat(series(scrape, "component=\"metrics-server\"", "trigger_component=\"metrics-server\"")).isEqualTo(4);
+		assertThat(series(scrape, "component=\"backup-target\"", "trigger_component=\"backup-target\"")).isEqualTo(3);
 		assertThat(scrape).doesNotContain("lifecycle_component_shutdown_duration_seconds")
 			.doesNotContain("lifecycle_component_shutdown_result_total");
 	}

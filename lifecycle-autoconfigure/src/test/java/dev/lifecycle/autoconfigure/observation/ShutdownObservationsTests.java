@@ -34,8 +34,8 @@ import org.springframework.boot.micrometer.observation.autoconfigure.Observation
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A shutdown as a tracing backend would receive it: what an {@link ObservationHandler} sees of
- * each observation when it stops, with its parent, in the order they stop.
+ * A shutdown as a tracing backend would receive it: what an {@link ObservationHandler}
+ * sees of each observation when it stops, with its parent, in the order they stop.
  */
 class ShutdownObservationsTests {
 
@@ -78,8 +78,7 @@ class ShutdownObservationsTests {
 	}
 
 	@Test
-	void aCeilingEndsTheTraceWhereTheProcessDidWithTheStuckComponentTimedOutAndTheShutdownInError()
-			throws Exception {
+	void aCeilingEndsTheTraceWhereTheProcessDidWithTheStuckComponentTimedOutAndTheShutdownInError() throws Exception {
 		ObservationRegistry registry = ObservationRegistry.create();
 		registry.observationConfig().observationHandler(this.recorder);
 		LifecycleManager manager = LifecycleManager.builder("orders")
@@ -103,8 +102,9 @@ class ShutdownObservationsTests {
 
 		assertThat(report.ceilingFired()).isTrue();
 		assertThat(this.recorder.stopped())
-			.anySatisfy((line) -> assertThat(line).startsWith("lifecycle.shutdown.component 'stop stuck' under "
-					+ "'standard drain, phase 0'").contains("lifecycle.result=timeout"))
+			.anySatisfy((line) -> assertThat(line)
+				.startsWith("lifecycle.shutdown.component 'stop stuck' under " + "'standard drain, phase 0'")
+				.contains("lifecycle.result=timeout"))
 			.last()
 			.satisfies((line) -> assertThat(line).startsWith("lifecycle.shutdown 'lifecycle shutdown'")
 				.contains("lifecycle.ceiling.fired=true", "lifecycle.clean=false", "lifecycle.exit.code=129"));
@@ -134,8 +134,11 @@ class ShutdownObservationsTests {
 					.anySatisfy((line) -> assertThat(line).startsWith("lifecycle.shutdown.component 'stop pipeline'"))
 					.last()
 					.satisfies((line) -> assertThat(line).startsWith("lifecycle.shutdown 'lifecycle shutdown'"));
-				assertThat(scrape.lines().filter((line) -> line.startsWith("lifecycle")).map((line) -> line.replaceAll("[{ ].*", ""))
-					.distinct()).isNotEmpty()
+				assertThat(scrape.lines()
+					.filter((line) -> line.startsWith("lifecycle"))
+					.map((line) -> line.replaceAll("[{ ].*", ""))
+					.distinct())
+					.isNotEmpty()
 					.allMatch((series) -> series.matches("lifecycle_(shutdown_initiated_total|shutdown_completed_total|"
 							+ "component_shutdown_duration_seconds_(bucket|count|sum|max)|component_shutdown_result_total|"
 							+ "component_healthy)"));
@@ -170,8 +173,8 @@ class ShutdownObservationsTests {
 	}
 
 	/**
-	 * Micrometer's meter handler on the application's own registry, as tracing setups register it:
-	 * proves the observations would otherwise have become meters there.
+	 * Micrometer's meter handler on the application's own registry, as tracing setups
+	 * register it: proves the observations would otherwise have become meters there.
 	 */
 	static final class MeterHandlerOnTheRealRegistry
 			implements org.springframework.beans.factory.SmartInitializingSingleton {
@@ -235,8 +238,8 @@ class ShutdownObservationsTests {
 			Observation.ContextView parent = (context.getParentObservation() != null)
 					? context.getParentObservation().getContextView() : null;
 			String parentName = (parent != null) ? parent.getContextualName() : "-";
-			this.stopped.add(context.getName() + " '" + context.getContextualName() + "' under '" + parentName + "' "
-					+ keys);
+			this.stopped
+				.add(context.getName() + " '" + context.getContextualName() + "' under '" + parentName + "' " + keys);
 		}
 
 		@Override

@@ -20,20 +20,24 @@ import org.junit.jupiter.api.Assumptions;
 import static org.awaitility.Awaitility.await;
 
 /**
- * One real JVM running {@link ProcessTestApplication}, with the test classpath, its output in a
- * log file, its own pre-stop file and run marker in a per-test directory.
+ * One real JVM running {@link ProcessTestApplication}, with the test classpath, its
+ * output in a log file, its own pre-stop file and run marker in a per-test directory.
  */
 final class AppProcess {
 
 	private static final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-	/** The signals whose disposition the tests assert: every child starts with their defaults. */
+	/**
+	 * The signals whose disposition the tests assert: every child starts with their
+	 * defaults.
+	 */
 	private static final String SIGNALS = "HUP,INT,TERM";
 
 	/**
-	 * Resets the signals the tests depend on to their defaults in the child, whatever this JVM
-	 * inherited ({@code nohup} ignores SIGHUP, some CI agents ignore more): a disposition ignored
-	 * at exec is inherited, and a shell cannot undo it, but {@code env --default-signal} can.
+	 * Resets the signals the tests depend on to their defaults in the child, whatever
+	 * this JVM inherited ({@code nohup} ignores SIGHUP, some CI agents ignore more): a
+	 * disposition ignored at exec is inherited, and a shell cannot undo it, but
+	 * {@code env --default-signal} can.
 	 */
 	private static final List<String> DEFAULT_SIGNALS = List.of("env", "--default-signal=" + SIGNALS);
 
@@ -60,21 +64,22 @@ final class AppProcess {
 	 * Starts the application and waits until it is ready (its port file exists).
 	 * @param name a name for the log file, unique within the directory
 	 * @param directory where the pre-stop file, run marker, port file and log live
-	 * @param arguments extra application arguments, such as {@code --process-test.drain=3s}
+	 * @param arguments extra application arguments, such as
+	 * {@code --process-test.drain=3s}
 	 */
 	static AppProcess start(String name, Path directory, String... arguments) throws IOException {
 		return awaitStart(launch(name, directory, List.of(), arguments));
 	}
 
 	/**
-	 * Starts the application as a parent that ignores a signal would: through a shell that sets
-	 * the signal to be ignored ({@code trap '' TERM}, as {@code nohup} does for HUP) and then
-	 * replaces itself with the JVM, which inherits the ignored signal.
+	 * Starts the application as a parent that ignores a signal would: through a shell
+	 * that sets the signal to be ignored ({@code trap '' TERM}, as {@code nohup} does for
+	 * HUP) and then replaces itself with the JVM, which inherits the ignored signal.
 	 */
 	static AppProcess startIgnoring(String signal, String name, Path directory, String... arguments)
 			throws IOException {
-		return awaitStart(launch(name, directory, List.of("/bin/sh", "-c", "trap '' " + signal + "; exec \"$0\" \"$@\""),
-				arguments));
+		return awaitStart(launch(name, directory,
+				List.of("/bin/sh", "-c", "trap '' " + signal + "; exec \"$0\" \"$@\""), arguments));
 	}
 
 	private static AppProcess awaitStart(AppProcess app) throws IOException {
@@ -92,16 +97,18 @@ final class AppProcess {
 			throw new IllegalStateException(name + " did not start:\n" + app.log(), ex);
 		}
 		if (!process.isAlive()) {
-			throw new IllegalStateException(name + " exited with " + process.exitValue() + " during start:\n" + app.log());
+			throw new IllegalStateException(
+					name + " exited with " + process.exitValue() + " during start:\n" + app.log());
 		}
 		app.port = Integer.parseInt(Files.readString(portFile).trim());
 		return app;
 	}
 
 	/**
-	 * Starts the application with JVM options, such as {@code -Dspring.context.exit=onRefresh},
-	 * without waiting for it to be ready: through a shell that replaces itself with the JVM and
-	 * puts the options right after the {@code java} command.
+	 * Starts the application with JVM options, such as
+	 * {@code -Dspring.context.exit=onRefresh}, without waiting for it to be ready:
+	 * through a shell that replaces itself with the JVM and puts the options right after
+	 * the {@code java} command.
 	 */
 	static AppProcess launchWithJvmOptions(String name, Path directory, List<String> jvmOptions, String... arguments)
 			throws IOException {
@@ -113,7 +120,8 @@ final class AppProcess {
 	}
 
 	/**
-	 * Starts the application without waiting for it to be ready, to signal it during start-up.
+	 * Starts the application without waiting for it to be ready, to signal it during
+	 * start-up.
 	 */
 	static AppProcess launch(String name, Path directory, String... arguments) throws IOException {
 		return launch(name, directory, List.of(), arguments);
@@ -137,9 +145,7 @@ final class AppProcess {
 				"--lifecycle.pre-stop.path=" + preStopFile(directory),
 				"--lifecycle.run-marker.path=" + runMarker(directory), "--process-test.port-file=" + portFile));
 		command.addAll(List.of(arguments));
-		Process process = new ProcessBuilder(command).redirectErrorStream(true)
-			.redirectOutput(log.toFile())
-			.start();
+		Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
 		return new AppProcess(name, directory, log, process);
 	}
 
@@ -162,8 +168,8 @@ final class AppProcess {
 	}
 
 	/**
-	 * The full test classpath: under Surefire {@code java.class.path} may be a single manifest-only
-	 * jar, while {@code surefire.test.class.path} always lists every entry.
+	 * The full test classpath: under Surefire {@code java.class.path} may be a single
+	 * manifest-only jar, while {@code surefire.test.class.path} always lists every entry.
 	 */
 	private static String classpath() {
 		String surefire = System.getProperty("surefire.test.class.path");
@@ -200,8 +206,8 @@ final class AppProcess {
 	}
 
 	/**
-	 * Sends SIGTERM straight from this JVM (no {@code kill} process in between) and returns the
-	 * milliseconds until the process has ended.
+	 * Sends SIGTERM straight from this JVM (no {@code kill} process in between) and
+	 * returns the milliseconds until the process has ended.
 	 */
 	long millisToEndAfterSigterm(Duration timeout) throws InterruptedException {
 		long start = System.nanoTime();
@@ -237,7 +243,8 @@ final class AppProcess {
 	}
 
 	/**
-	 * The HTTP status of a GET to the separate management server, or -1 when it does not answer.
+	 * The HTTP status of a GET to the separate management server, or -1 when it does not
+	 * answer.
 	 */
 	int managementStatus(String path) {
 		try {

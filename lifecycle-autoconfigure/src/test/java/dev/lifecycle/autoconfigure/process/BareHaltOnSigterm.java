@@ -3,8 +3,8 @@ package dev.lifecycle.autoconfigure.process;
 import sun.misc.Signal;
 
 /**
- * The floor for a forced exit: a JVM whose SIGTERM handler does nothing but halt with 128. Prints
- * {@code ready} once its handler is installed.
+ * The floor for a forced exit: a JVM whose SIGTERM handler does nothing but halt with
+ * 128. Prints {@code ready} once its handler is installed.
  */
 final class BareHaltOnSigterm {
 

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The ceiling's halt is bounded by the ceiling, the grace and the time given to what runs before
- * the halt, even when a hook before it never returns.
+ * The ceiling's halt is bounded by the ceiling, the grace and the time given to what runs
+ * before the halt, even when a hook before it never returns.
  */
 class CeilingWatchdogTests {
 
@@ -43,7 +43,8 @@ class CeilingWatchdogTests {
 
 		watchdog.arm(armed);
 
-		// Generous for a loaded machine, but far below "never", which is what a stuck hook meant.
+		// Generous for a loaded machine, but far below "never", which is what a stuck
+		// hook meant.
 		assertThat(halted.get(30, TimeUnit.SECONDS)).isEqualTo(ExitCodes.CEILING);
 		long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - armed);
 		assertThat(tookMs).isGreaterThanOrEqualTo(ceiling.plus(CeilingWatchdog.GRACE).toMillis());

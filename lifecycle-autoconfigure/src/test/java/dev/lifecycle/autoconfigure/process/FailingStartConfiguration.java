@@ -9,10 +9,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * With {@code process-test.fail-start=true}, {@link ProcessTestApplication} fails to start after
- * its components started: {@code licenceCheck}, in Spring's last phase, throws from
- * {@code start()}, while {@code client}, an ordinary lifecycle bean in the same phase that started
- * just before it, logs every stop it is told.
+ * With {@code process-test.fail-start=true}, {@link ProcessTestApplication} fails to
+ * start after its components started: {@code licenceCheck}, in Spring's last phase,
+ * throws from {@code start()}, while {@code client}, an ordinary lifecycle bean in the
+ * same phase that started just before it, logs every stop it is told.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnBooleanProperty("process-test.fail-start")

@@ -20,10 +20,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A second signal halts at once: Lifecycle's own work from the signal's handler to
- * {@code Runtime.halt} (recording the forced exit, one log line) takes less than 250 ms, whatever the
- * sequence is doing. From the signal to the process's end is printed next to what a JVM that does
- * nothing but halt in its handler takes on the same machine; the JVM's own exit after the halt
- * depends on the machine's load, so only Lifecycle's part is asserted.
+ * {@code Runtime.halt} (recording the forced exit, one log line) takes less than 250 ms,
+ * whatever the sequence is doing. From the signal to the process's end is printed next to
+ * what a JVM that does nothing but halt in its handler takes on the same machine; the
+ * JVM's own exit after the halt depends on the machine's load, so only Lifecycle's part
+ * is asserted.
  */
 @EnabledOnOs({ OS.LINUX, OS.MAC })
 class ProcessForcedExitTimingTests {
@@ -60,11 +61,14 @@ class ProcessForcedExitTimingTests {
 	}
 
 	private static long bareHaltMillis() throws Exception {
-		Process process = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m", "-cp", classpath(),
-				BareHaltOnSigterm.class.getName())).redirectErrorStream(true).start();
+		Process process = new ProcessBuilder(
+				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:TieredStopAtLevel=1",
+						"-XX:+UseSerialGC", "-Xmx256m", "-cp", classpath(), BareHaltOnSigterm.class.getName()))
+			.redirectErrorStream(true)
+			.start();
 		try {
-			BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+			BufferedReader out = new BufferedReader(
+					new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
 			assertThat(out.readLine()).isEqualTo("ready");
 			long start = System.nanoTime();
 			process.destroy();

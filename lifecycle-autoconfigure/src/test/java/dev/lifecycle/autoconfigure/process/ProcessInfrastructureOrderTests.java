@@ -30,9 +30,10 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What is used stops after what uses it, in real JVMs under real signals: the reference manual's
- * payments recipe under load through SIGTERM, and an {@code @Async} task and {@code @Scheduled}
- * triggers around SIGTERM, each with virtual threads off and on (on needs Java 21).
+ * What is used stops after what uses it, in real JVMs under real signals: the reference
+ * manual's payments recipe under load through SIGTERM, and an {@code @Async} task and
+ * {@code @Scheduled} triggers around SIGTERM, each with virtual threads off and on (on
+ * needs Java 21).
  */
 @EnabledOnOs({ OS.LINUX, OS.MAC })
 class ProcessInfrastructureOrderTests {
@@ -80,7 +81,8 @@ class ProcessInfrastructureOrderTests {
 		Path receipts = this.directory.resolve("receipts.txt");
 		AppProcess app = start("payments", "--process-test.recipe=true", "--process-test.receipts-file=" + receipts,
 				"--process-test.receipt-time=800ms", "--lifecycle.drain-delay=1500ms", "--management.server.port=0",
-				"--spring.threads.virtual.enabled=" + virtual, "--spring.autoconfigure.exclude="
+				"--spring.threads.virtual.enabled=" + virtual,
+				"--spring.autoconfigure.exclude="
 						+ "org.springframework.boot.jetty.autoconfigure.servlet.JettyServletWebServerAutoConfiguration,"
 						+ "org.springframework.boot.jetty.autoconfigure.reactive.JettyReactiveWebServerAutoConfiguration,"
 						+ "org.springframework.boot.tomcat.autoconfigure.reactive.TomcatReactiveWebServerAutoConfiguration,"
@@ -103,7 +105,8 @@ class ProcessInfrastructureOrderTests {
 						acknowledged.add(id);
 					}
 					else if (status != -1) {
-						// -1: the server no longer accepts connections, as a stopped pod; anything
+						// -1: the server no longer accepts connections, as a stopped pod;
+						// anything
 						// else that is not 2xx is a request the drain failed.
 						nonSuccess.incrementAndGet();
 					}
@@ -143,15 +146,16 @@ class ProcessInfrastructureOrderTests {
 		Set<String> written = new HashSet<>(Files.readAllLines(receipts));
 		assertThat(written).as("receipts of acknowledged payments").containsAll(acknowledged);
 		assertThat(log).contains("shutdown complete (clean=true, exitCode=0").contains("failedRequests=0)");
-		// The executor drained after the web server stopped; the probes answered after that.
+		// The executor drained after the web server stopped; the probes answered after
+		// that.
 		assertThat(log.indexOf("Lifecycle: stopping infrastructure phase")).isGreaterThan(log.indexOf("api: stopped"))
 			.isGreaterThan(log.indexOf("closing step 'web server stop' finished"));
 		synchronized (probes) {
 			assertThat(probes).anySatisfy((probe) -> assertThat(probe).endsWith(" 503 200 true"));
 		}
-		System.out.println("recipe (virtual threads " + virtual + "): " + sent.get() + " requests sent, "
-				+ acknowledged.size() + " acknowledged, " + nonSuccess.get() + " non-2xx, " + written.size()
-				+ " receipts written");
+		System.out.println(
+				"recipe (virtual threads " + virtual + "): " + sent.get() + " requests sent, " + acknowledged.size()
+						+ " acknowledged, " + nonSuccess.get() + " non-2xx, " + written.size() + " receipts written");
 	}
 
 	@Test
@@ -185,8 +189,8 @@ class ProcessInfrastructureOrderTests {
 		LocalTime sigterm = time(log, "Lifecycle: shutdown initiated");
 		LocalTime started = time(log, "async: started");
 		LocalTime completed = time(log, "async: completed");
-		LocalTime lastTick = time(log, log.substring(0, log.indexOf("Lifecycle: shutdown complete"))
-			.lastIndexOf("ticker: tick"));
+		LocalTime lastTick = time(log,
+				log.substring(0, log.indexOf("Lifecycle: shutdown complete")).lastIndexOf("ticker: tick"));
 		LocalTime complete = time(log, "Lifecycle: shutdown complete");
 		System.out.println("timing (JDK " + Runtime.version().feature() + ", virtual threads " + virtual
 				+ "): async started " + millis(sigterm, started) + " ms, async completed +" + millis(sigterm, completed)

@@ -22,9 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What a real JVM leaves on disk for the next start: a training run for the JDK AOT cache leaves
- * nothing, and a start that fails after its components started leaves a report of a failed start
- * that the next start summarises.
+ * What a real JVM leaves on disk for the next start: a training run for the JDK AOT cache
+ * leaves nothing, and a start that fails after its components started leaves a report of
+ * a failed start that the next start summarises.
  */
 @EnabledOnOs({ OS.LINUX, OS.MAC })
 class ProcessRecordsTests {
@@ -45,8 +45,8 @@ class ProcessRecordsTests {
 	final AfterTestExecutionCallback printLogsOnFailure = (context) -> {
 		if (context.getExecutionException().isPresent()) {
 			for (AppProcess process : this.processes) {
-				System.err.println("----- " + process.name() + " (pid " + process.pid() + ", "
-						+ process.logFile() + ") -----\n" + process.log());
+				System.err.println("----- " + process.name() + " (pid " + process.pid() + ", " + process.logFile()
+						+ ") -----\n" + process.log());
 			}
 		}
 	};
@@ -95,8 +95,9 @@ class ProcessRecordsTests {
 		assertThat(occurrences(log, "client: stop called")).isEqualTo(1);
 		assertThat(occurrences(log, "worker: draining")).isEqualTo(1);
 		assertThat(AppProcess.runMarker(this.directory)).doesNotExist();
-		assertThat(reports()).singleElement().satisfies((report) -> assertThat(Files.readString(report))
-			.contains("\"reason\": \"start-failed\"", "\"component\": \"licenceCheck\"",
+		assertThat(reports()).singleElement()
+			.satisfies((report) -> assertThat(Files.readString(report)).contains("\"reason\": \"start-failed\"",
+					"\"component\": \"licenceCheck\"",
 					"\"detail\": \"java.lang.IllegalStateException: licence expired\"", "\"state\": \"completed\"",
 					"\"clean\": false", "\"exitCode\": 1"));
 

@@ -26,10 +26,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Real JVMs running {@link ProcessTestApplication} with the signal trap on, as in production:
- * signals sent with {@code kill}, exit codes read from the process, probes read over HTTP. These
- * check what no in-JVM test can: DESIGN.md's exit codes (0 clean, 1 failure, 128 second signal,
- * 129 ceiling) really reach the operating system, and the web server answers through the drain.
+ * Real JVMs running {@link ProcessTestApplication} with the signal trap on, as in
+ * production: signals sent with {@code kill}, exit codes read from the process, probes
+ * read over HTTP. These check what no in-JVM test can: DESIGN.md's exit codes (0 clean, 1
+ * failure, 128 second signal, 129 ceiling) really reach the operating system, and the web
+ * server answers through the drain.
  */
 @EnabledOnOs({ OS.LINUX, OS.MAC })
 class ProcessShutdownTests {
@@ -46,8 +47,8 @@ class ProcessShutdownTests {
 	final AfterTestExecutionCallback printLogsOnFailure = (context) -> {
 		if (context.getExecutionException().isPresent()) {
 			for (AppProcess process : this.processes) {
-				System.err.println("----- " + process.name() + " (pid " + process.pid() + ", "
-						+ process.logFile() + ") -----\n" + process.log());
+				System.err.println("----- " + process.name() + " (pid " + process.pid() + ", " + process.logFile()
+						+ ") -----\n" + process.log());
 			}
 		}
 	};
@@ -64,7 +65,8 @@ class ProcessShutdownTests {
 	void sigtermDrainsWhileReadinessIsDownAndLivenessUpThenExitsZero(String server) throws Exception {
 		AppProcess app = start(server, serverArguments(server, "--process-test.drain=3s"));
 		assertThat(app.log()).contains(Map.of("tomcat", "Tomcat started on port", "jetty", "Jetty started on port",
-				"reactor-netty", "Netty started on port").get(server));
+				"reactor-netty", "Netty started on port")
+			.get(server));
 		assertThat(app.status("/actuator/health/readiness")).isEqualTo(200);
 		long signalled = System.nanoTime();
 		app.signal("TERM");
@@ -82,9 +84,11 @@ class ProcessShutdownTests {
 				"Lifecycle: shutdown initiated (reason=signal, component=signal)", "worker: drained",
 				"Lifecycle: shutdown complete (clean=true, exitCode=0");
 		assertThat(log.indexOf("worker: drained")).isLessThan(log.indexOf("Lifecycle: shutdown complete"));
-		// Spring Boot's logging lifecycle stays Spring's: it must stop after everything else.
+		// Spring Boot's logging lifecycle stays Spring's: it must stop after everything
+		// else.
 		assertThat(log).doesNotContain("springBootLoggingLifecycle");
-		// The web server's graceful shutdown and stop are steps of the sequence, before the report.
+		// The web server's graceful shutdown and stop are steps of the sequence, before
+		// the report.
 		assertThat(log).containsSubsequence("worker: drained",
 				"Lifecycle: closing step 'web server graceful shutdown' finished",
 				"Lifecycle: closing step 'web server stop' finished", "Lifecycle: shutdown complete");
@@ -107,7 +111,8 @@ class ProcessShutdownTests {
 		assertThat(app.log()).contains("Lifecycle: second shutdown signal; forcing exit with code 128")
 			.doesNotContain("worker: drained")
 			.doesNotContain("Lifecycle: shutdown complete");
-		// A forced exit is an unclean end: the run marker stays for the next start to count.
+		// A forced exit is an unclean end: the run marker stays for the next start to
+		// count.
 		assertThat(AppProcess.runMarker(this.directory)).exists();
 	}
 
@@ -116,9 +121,10 @@ class ProcessShutdownTests {
 		AppProcess app = start("app", "--process-test.fail-after=500ms");
 		int exitCode = app.awaitExit(START_TO_EXIT);
 		assertThat(exitCode).isEqualTo(ExitCodes.FAILURE);
-		assertThat(app.log()).contains("Lifecycle: component 'worker' signalled failure: simulated failure after",
-				"Lifecycle: shutdown initiated (reason=failure, component=worker",
-				"Lifecycle: shutdown complete (clean=false, exitCode=1")
+		assertThat(app.log())
+			.contains("Lifecycle: component 'worker' signalled failure: simulated failure after",
+					"Lifecycle: shutdown initiated (reason=failure, component=worker",
+					"Lifecycle: shutdown complete (clean=false, exitCode=1")
 			.doesNotContain("Lifecycle: received SIG");
 	}
 
@@ -135,12 +141,14 @@ class ProcessShutdownTests {
 		assertThat(log).contains("worker: hanging on stop",
 				"Lifecycle: global shutdown timeout of PT2S expired during standard drain, phase 10; still running:",
 				"component 'worker' (tier STANDARD, phase 10, told to stop", "thread \"lifecycle-worker\"",
-				"ProcessTestApplication$Worker.hangForever", "Lifecycle: shutdown incomplete (clean=false, exitCode=129");
+				"ProcessTestApplication$Worker.hangForever",
+				"Lifecycle: shutdown incomplete (clean=false, exitCode=129");
 	}
 
 	@Test
 	void aPlainComponentsBudgetOverrunNamesTheRequestThreadInsideItsCriticalSectionWithItsStack() throws Exception {
-		AppProcess app = start("app", "--process-test.holding=true", "--spring.lifecycle.timeout-per-shutdown-phase=1s");
+		AppProcess app = start("app", "--process-test.holding=true",
+				"--spring.lifecycle.timeout-per-shutdown-phase=1s");
 		Thread request = new Thread(() -> app.post("/hold"), "hold-request");
 		request.setDaemon(true);
 		request.start();
@@ -159,8 +167,8 @@ class ProcessShutdownTests {
 
 	@Test
 	void anHttpRequestHeldPastTheCeilingIsNamedInItsComponentsEntryOfTheReportFileWhichIsNotClean() throws Exception {
-		AppProcess app = start("app", "--process-test.holding=true", "--lifecycle.components.orders.graceful-shutdown=60s",
-				"--lifecycle.global-shutdown-timeout=2s");
+		AppProcess app = start("app", "--process-test.holding=true",
+				"--lifecycle.components.orders.graceful-shutdown=60s", "--lifecycle.global-shutdown-timeout=2s");
 		Thread request = new Thread(() -> app.post("/hold"), "hold-request");
 		request.setDaemon(true);
 		request.start();
@@ -179,7 +187,8 @@ class ProcessShutdownTests {
 			}
 		}
 		assertThat(orders).as(report.toString()).isNotNull();
-		assertThat(orders.get("cut")).as(orders.toString()).singleElement()
+		assertThat(orders.get("cut")).as(orders.toString())
+			.singleElement()
 			.extracting(JsonNode::asString)
 			.asString()
 			.matches("cut by the global ceiling: thread \"http-nio-[^\"]*-exec-[0-9]+\" opened a critical section "
@@ -197,7 +206,8 @@ class ProcessShutdownTests {
 			.until(() -> app.status("/actuator/health/readiness") == 503);
 		assertThat(Duration.ofNanos(System.nanoTime() - created)).isLessThan(Duration.ofSeconds(1));
 		assertThat(app.status("/actuator/health/liveness")).isEqualTo(200);
-		// Kubernetes' SIGTERM follows the preStop hook; here it arrives in the middle of the drain.
+		// Kubernetes' SIGTERM follows the preStop hook; here it arrives in the middle of
+		// the drain.
 		app.awaitLog("worker: draining for 4000 ms", Duration.ofSeconds(10));
 		assertThat(app.isAlive()).isTrue();
 		assertThat(app.log()).doesNotContain("worker: drained");
@@ -205,8 +215,10 @@ class ProcessShutdownTests {
 		int exitCode = app.awaitExit(START_TO_EXIT);
 		assertThat(exitCode).isEqualTo(ExitCodes.CLEAN);
 		String log = app.log();
-		assertThat(log).contains("Lifecycle: pre-stop file", "Lifecycle: shutdown initiated (reason=prestop",
-				"Lifecycle: received SIGTERM", "worker: drained", "Lifecycle: shutdown complete (clean=true, exitCode=0")
+		assertThat(log)
+			.contains("Lifecycle: pre-stop file", "Lifecycle: shutdown initiated (reason=prestop",
+					"Lifecycle: received SIGTERM", "worker: drained",
+					"Lifecycle: shutdown complete (clean=true, exitCode=0")
 			.doesNotContain("second shutdown signal");
 		// The SIGTERM landed during the drain, before the sequence ended.
 		assertThat(log.indexOf("Lifecycle: received SIGTERM")).isLessThan(log.indexOf("worker: drained"));
@@ -222,8 +234,9 @@ class ProcessShutdownTests {
 		AppProcess second = start("second");
 		assertThat(second.log()).contains("Lifecycle: the previous process did not finish its shutdown");
 		String metrics = second.get("/actuator/prometheus").body();
-		assertThat(metrics).containsPattern("lifecycle_shutdown_initiated_total\\{(?=[^}]*service_name=\"process-test\")"
-				+ "(?=[^}]*trigger_component=\"previous-run\")(?=[^}]*trigger_reason=\"unclean\")[^}]*} 1\\.0");
+		assertThat(metrics)
+			.containsPattern("lifecycle_shutdown_initiated_total\\{(?=[^}]*service_name=\"process-test\")"
+					+ "(?=[^}]*trigger_component=\"previous-run\")(?=[^}]*trigger_reason=\"unclean\")[^}]*} 1\\.0");
 		second.signal("TERM");
 		assertThat(second.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.CLEAN);
 		assertThat(marker).doesNotExist();
@@ -259,7 +272,8 @@ class ProcessShutdownTests {
 				"Lifecycle: the process is still running 1500 ms after the global shutdown timeout of PT2S; halting "
 						+ "with exit code 129",
 				"destroying bean 'stuckResource'", "ProcessTestApplication$StuckResource.close");
-		// The sequence itself ended cleanly, but the process did not: its report says how it ended.
+		// The sequence itself ended cleanly, but the process did not: its report says how
+		// it ended.
 		JsonNode report = report();
 		assertThat(report.get("state").asString()).isEqualTo("ceiling");
 		assertThat(report.get("exitCode").asInt()).isEqualTo(ExitCodes.CEILING);
@@ -275,7 +289,8 @@ class ProcessShutdownTests {
 		app.signal("TERM");
 		int exitCode = app.awaitExit(Duration.ofSeconds(20));
 		Duration elapsed = Duration.ofNanos(System.nanoTime() - signalled);
-		// The JVM's own shutdown hook closed the context: the same sequence, and 129 rather than 143.
+		// The JVM's own shutdown hook closed the context: the same sequence, and 129
+		// rather than 143.
 		assertThat(exitCode).isEqualTo(ExitCodes.CEILING);
 		assertThat(elapsed).isLessThan(Duration.ofSeconds(4));
 		assertThat(app.log()).doesNotContain("Lifecycle: received SIGTERM")
@@ -296,7 +311,8 @@ class ProcessShutdownTests {
 		int drainStarts = log.indexOf("Lifecycle: stopping phase");
 		assertThat(initiated).isPositive();
 		assertThat(drainStarts).isGreaterThan(initiated);
-		// The drain delay is 1 s and the ticker fires every 100 ms: several ticks fall inside it.
+		// The drain delay is 1 s and the ticker fires every 100 ms: several ticks fall
+		// inside it.
 		assertThat(log.substring(initiated, drainStarts).split("ticker: tick").length - 1).isGreaterThanOrEqualTo(5);
 		assertThat(log).contains("async: completed").doesNotContain("async: interrupted");
 		assertThat(log.indexOf("async: completed")).isLessThan(log.indexOf("Lifecycle: shutdown complete"));
@@ -343,7 +359,8 @@ class ProcessShutdownTests {
 
 	@Test
 	void sigtermDuringStartUpEndsTheStartCleanlyWithExitZero() throws Exception {
-		// With a watched component the health monitor would start: the shutdown that ran during
+		// With a watched component the health monitor would start: the shutdown that ran
+		// during
 		// the slow start has already ended the engine's threads by then.
 		AppProcess app = AppProcess.launch("app", this.directory, "--process-test.slow-start=3s",
 				"--process-test.watched=true");
@@ -351,16 +368,18 @@ class ProcessShutdownTests {
 		app.awaitLog("slow start: waiting", Duration.ofSeconds(60));
 		app.signal("TERM");
 		assertThat(app.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.CLEAN);
-		assertThat(app.log()).contains("Lifecycle: received SIGTERM; starting the coordinated shutdown",
-				"Lifecycle: shutdown initiated (reason=signal, component=signal)",
-				"Lifecycle: shutdown complete (clean=true, exitCode=0",
-				"Lifecycle: the shutdown began before the start; no component starts")
+		assertThat(app.log())
+			.contains("Lifecycle: received SIGTERM; starting the coordinated shutdown",
+					"Lifecycle: shutdown initiated (reason=signal, component=signal)",
+					"Lifecycle: shutdown complete (clean=true, exitCode=0",
+					"Lifecycle: the shutdown began before the start; no component starts")
 			.doesNotContain("worker: running");
 	}
 
 	/**
-	 * Selects the web server: Tomcat by default (the test classpath's application.properties
-	 * excludes the others), Jetty for a servlet application, Reactor Netty for a WebFlux one.
+	 * Selects the web server: Tomcat by default (the test classpath's
+	 * application.properties excludes the others), Jetty for a servlet application,
+	 * Reactor Netty for a WebFlux one.
 	 */
 	private static String[] serverArguments(String server, String... arguments) {
 		List<String> all = new ArrayList<>(List.of(arguments));

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A stuck component in a real JVM: the stall settles it died at once, so the process exits 1
- * soon after the liveness deadline, not 129 at the global ceiling.
+ * A stuck component in a real JVM: the stall settles it died at once, so the process
+ * exits 1 soon after the liveness deadline, not 129 at the global ceiling.
  */
 @EnabledOnOs({ OS.LINUX, OS.MAC })
 class ProcessStallTests {
@@ -44,12 +44,14 @@ class ProcessStallTests {
 		Duration elapsed = Duration.ofNanos(System.nanoTime() - lastHeartbeat);
 		String log = this.app.log();
 		assertThat(exitCode).as(log).isEqualTo(ExitCodes.FAILURE);
-		// Deadline 2 s + one poll 0.5 s + drain delay 1 s, plus a generous margin for a busy machine's
+		// Deadline 2 s + one poll 0.5 s + drain delay 1 s, plus a generous margin for a
+		// busy machine's
 		// JVM exit; the ceiling (60 s) is far away.
 		assertThat(elapsed).isLessThan(Duration.ofSeconds(12));
-		assertThat(log).contains("Lifecycle: component 'stalling' stalled: no heartbeat for",
-				"Lifecycle: shutdown initiated (reason=stalled, component=stalling",
-				"Lifecycle: shutdown complete (clean=false, exitCode=1")
+		assertThat(log)
+			.contains("Lifecycle: component 'stalling' stalled: no heartbeat for",
+					"Lifecycle: shutdown initiated (reason=stalled, component=stalling",
+					"Lifecycle: shutdown complete (clean=false, exitCode=1")
 			.doesNotContain("global shutdown timeout");
 	}
 

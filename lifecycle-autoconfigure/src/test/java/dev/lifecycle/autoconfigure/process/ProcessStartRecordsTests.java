@@ -24,11 +24,11 @@ import org.junit.jupiter.api.io.TempDir;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A real JVM's records say what it did, whatever way its start ends: a start that fails before,
- * during or after the engine's start is a failed start, never a crash; a forced exit during start-up
- * is a forced exit; a second instance on the same marker does not call the first one crashed; a
- * damaged report does not stop a start. The next start is read here by a manager over the same
- * files, as the next process's would be.
+ * A real JVM's records say what it did, whatever way its start ends: a start that fails
+ * before, during or after the engine's start is a failed start, never a crash; a forced
+ * exit during start-up is a forced exit; a second instance on the same marker does not
+ * call the first one crashed; a damaged report does not stop a start. The next start is
+ * read here by a manager over the same files, as the next process's would be.
  */
 @EnabledOnOs({ OS.LINUX, OS.MAC })
 class ProcessStartRecordsTests {
@@ -44,8 +44,8 @@ class ProcessStartRecordsTests {
 	final AfterTestExecutionCallback printLogsOnFailure = (context) -> {
 		if (context.getExecutionException().isPresent()) {
 			for (AppProcess process : this.processes) {
-				System.err.println("----- " + process.name() + " (pid " + process.pid() + ", "
-						+ process.logFile() + ") -----\n" + process.log());
+				System.err.println("----- " + process.name() + " (pid " + process.pid() + ", " + process.logFile()
+						+ ") -----\n" + process.log());
 			}
 		}
 	};
@@ -101,7 +101,8 @@ class ProcessStartRecordsTests {
 
 		assertThat(starting.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.FORCED);
 		PreviousRun previous = nextStart();
-		assertThat(previous.summary()).contains("forced by a second signal: signal, ").endsWith(", exit 128")
+		assertThat(previous.summary()).contains("forced by a second signal: signal, ")
+			.endsWith(", exit 128")
 			.doesNotContain("SIGKILL");
 		assertThat(previous.report().state()).isEqualTo(ShutdownRecord.State.FORCED);
 	}
@@ -137,7 +138,10 @@ class ProcessStartRecordsTests {
 		assertThat(service.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.CLEAN);
 	}
 
-	/** The run marker is gone, one report says the start failed, and the next start says so. */
+	/**
+	 * The run marker is gone, one report says the start failed, and the next start says
+	 * so.
+	 */
 	private void assertFailedStart(String component, String detail) throws Exception {
 		assertThat(AppProcess.runMarker(this.directory)).doesNotExist();
 		assertThat(reports()).singleElement();
@@ -150,7 +154,10 @@ class ProcessStartRecordsTests {
 		assertThat(previous.report().exitCode()).isEqualTo(ExitCodes.FAILURE);
 	}
 
-	/** What the next start finds, read by a manager over the same files, which then ends cleanly. */
+	/**
+	 * What the next start finds, read by a manager over the same files, which then ends
+	 * cleanly.
+	 */
 	private PreviousRun nextStart() throws InterruptedException {
 		LifecycleManager next = LifecycleManager.builder("process-test")
 			.runMarker(AppProcess.runMarker(this.directory))

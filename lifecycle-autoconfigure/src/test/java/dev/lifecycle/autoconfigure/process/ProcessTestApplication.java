@@ -38,36 +38,41 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * A tiny web application that {@link ProcessShutdownTests} runs as a real JVM, with the signal
- * trap on (the default outside Spring's test framework). Its one component, {@code worker}, is
- * steered by properties:
+ * A tiny web application that {@link ProcessShutdownTests} runs as a real JVM, with the
+ * signal trap on (the default outside Spring's test framework). Its one component,
+ * {@code worker}, is steered by properties:
  * <ul>
- * <li>{@code process-test.drain} — how long the worker drains once told to stop (default 0);</li>
- * <li>{@code process-test.fail-after} — signal a failure this long after the application is ready
- * (default never);</li>
- * <li>{@code process-test.hang-on-stop} — never return once told to stop (default false);</li>
- * <li>{@code process-test.port-file} — where to write the HTTP port once the application is
- * ready;</li>
- * <li>{@code process-test.stuck-lifecycle} — add a {@code SmartLifecycle} bean, {@code stuckClient},
- * whose {@code stop()} never returns (default false);</li>
+ * <li>{@code process-test.drain} — how long the worker drains once told to stop (default
+ * 0);</li>
+ * <li>{@code process-test.fail-after} — signal a failure this long after the application
+ * is ready (default never);</li>
+ * <li>{@code process-test.hang-on-stop} — never return once told to stop (default
+ * false);</li>
+ * <li>{@code process-test.port-file} — where to write the HTTP port once the application
+ * is ready;</li>
+ * <li>{@code process-test.stuck-lifecycle} — add a {@code SmartLifecycle} bean,
+ * {@code stuckClient}, whose {@code stop()} never returns (default false);</li>
  * <li>{@code process-test.stuck-pre-destroy} — add a bean, {@code stuckResource}, whose
  * {@code @PreDestroy} method never returns (default false);</li>
  * <li>{@code process-test.scheduling} — a {@code @Scheduled} ticker every 100 ms and an
- * {@code @Async} task of {@code process-test.async-task} (default 3s) started once the application
- * is ready, both on Spring Boot's own scheduler and executor (default false);</li>
- * <li>{@code process-test.slow-start} — hold the start this long once every singleton exists, before
- * any lifecycle bean starts (default none);</li>
- * <li>{@code process-test.job} — the worker is a finite job: this long after the application is
- * ready it calls {@code workCompleted()} and returns (default none: it runs until told to stop);</li>
- * <li>{@code process-test.watched} — add a component with a liveness deadline, {@code watched},
- * which the health monitor then polls (default false);</li>
- * <li>{@code process-test.recipe} — the reference manual's payments recipe: an HTTP component,
- * {@code api}, at phase 20 whose {@code POST /pay?id=} answers once it has handed a receipt to an
- * {@code @Async} method on Spring Boot's own executor; the receipt takes
- * {@code process-test.receipt-time} (default 500ms) and is a line appended to
+ * {@code @Async} task of {@code process-test.async-task} (default 3s) started once the
+ * application is ready, both on Spring Boot's own scheduler and executor (default
+ * false);</li>
+ * <li>{@code process-test.slow-start} — hold the start this long once every singleton
+ * exists, before any lifecycle bean starts (default none);</li>
+ * <li>{@code process-test.job} — the worker is a finite job: this long after the
+ * application is ready it calls {@code workCompleted()} and returns (default none: it
+ * runs until told to stop);</li>
+ * <li>{@code process-test.watched} — add a component with a liveness deadline,
+ * {@code watched}, which the health monitor then polls (default false);</li>
+ * <li>{@code process-test.recipe} — the reference manual's payments recipe: an HTTP
+ * component, {@code api}, at phase 20 whose {@code POST /pay?id=} answers once it has
+ * handed a receipt to an {@code @Async} method on Spring Boot's own executor; the receipt
+ * takes {@code process-test.receipt-time} (default 500ms) and is a line appended to
  * {@code process-test.receipts-file} (default false).</li>
- * <li>{@code process-test.holding} — a plain component, {@code orders}, with a 1 s budget, whose
- * {@code POST /hold} holds a critical section on the request thread for 20 s (default false).</li>
+ * <li>{@code process-test.holding} — a plain component, {@code orders}, with a 1 s
+ * budget, whose {@code POST /hold} holds a critical section on the request thread for 20
+ * s (default false).</li>
  * </ul>
  * When a separate management server runs, its port is written next to the port file, in
  * {@code <port-file>.management}.
@@ -81,7 +86,9 @@ public class ProcessTestApplication {
 		SpringApplication.run(ProcessTestApplication.class, args);
 	}
 
-	/** Tells the test which port to use: written atomically once the application is ready. */
+	/**
+	 * Tells the test which port to use: written atomically once the application is ready.
+	 */
 	@EventListener
 	public void ready(ApplicationReadyEvent event) throws IOException {
 		Environment environment = event.getApplicationContext().getEnvironment();
@@ -99,7 +106,10 @@ public class ProcessTestApplication {
 		logger.info("process-test: ready");
 	}
 
-	/** An active component with no graceful budget: only the global ceiling bounds its drain. */
+	/**
+	 * An active component with no graceful budget: only the global ceiling bounds its
+	 * drain.
+	 */
 	/** A component the health monitor watches; it reports well inside its deadline. */
 	@ManagedComponent(value = "watched", livenessDeadline = "5s")
 	@ConditionalOnBooleanProperty("process-test.watched")
@@ -135,7 +145,10 @@ public class ProcessTestApplication {
 			this.job = environment.getProperty("process-test.job", Duration.class);
 		}
 
-		/** The failure clock starts once the test can see the application, never during its start. */
+		/**
+		 * The failure clock starts once the test can see the application, never during
+		 * its start.
+		 */
 		@EventListener
 		public void ready(ApplicationReadyEvent event) {
 			this.ready.countDown();
@@ -169,7 +182,10 @@ public class ProcessTestApplication {
 			logger.info("worker: drained");
 		}
 
-		/** Never returns, not even when interrupted; the ceiling's log must show this frame. */
+		/**
+		 * Never returns, not even when interrupted; the ceiling's log must show this
+		 * frame.
+		 */
 		private static void hangForever() {
 			logger.info("worker: hanging on stop");
 			while (true) {
@@ -305,13 +321,16 @@ public class ProcessTestApplication {
 
 		@Bean
 		Receipts receipts(Environment environment) {
-			return new Receipts(environment.getProperty("process-test.receipt-time", Duration.class,
-					Duration.ofMillis(500)), Path.of(environment.getRequiredProperty("process-test.receipts-file")));
+			return new Receipts(
+					environment.getProperty("process-test.receipt-time", Duration.class, Duration.ofMillis(500)),
+					Path.of(environment.getRequiredProperty("process-test.receipts-file")));
 		}
 
 	}
 
-	/** The recipe's HTTP component: it answers a payment once its receipt is on its way. */
+	/**
+	 * The recipe's HTTP component: it answers a payment once its receipt is on its way.
+	 */
 	@RestController
 	@ManagedComponent(value = "api", phase = 20)
 	@ConditionalOnBooleanProperty("process-test.recipe")

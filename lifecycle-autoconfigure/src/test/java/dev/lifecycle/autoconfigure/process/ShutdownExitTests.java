@@ -82,7 +82,8 @@ class ShutdownExitTests {
 				int exitCode = SpringApplication.exit(context);
 				assertThat(exitCode).isEqualTo(ExitCodes.CLEAN);
 				ShutdownReport report = manager.report().orElseThrow();
-				assertThat(report.trigger().component()).isEqualTo(dev.lifecycle.core.TriggerSource.SPRING_APPLICATION_EXIT.label());
+				assertThat(report.trigger().component())
+					.isEqualTo(dev.lifecycle.core.TriggerSource.SPRING_APPLICATION_EXIT.label());
 				assertThat(report.component("consumer").orElseThrow().outcome()).isEqualTo(Outcome.COMPLETED);
 				assertThat(context.isActive()).isFalse();
 			});

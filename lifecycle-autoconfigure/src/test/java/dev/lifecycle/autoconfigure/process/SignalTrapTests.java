@@ -21,8 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The signal trap's decisions, driven without real signals (the process-level tests send real
- * ones).
+ * The signal trap's decisions, driven without real signals (the process-level tests send
+ * real ones).
  */
 @ExtendWith(OutputCaptureExtension.class)
 class SignalTrapTests {

@@ -14,9 +14,9 @@ import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.event.EventListener;
 
 /**
- * A component whose thread gets stuck half a second after the application is ready: it stops
- * heartbeating and never returns, not even when told to stop or interrupted. Present only with
- * {@code process-test.stalling=true}.
+ * A component whose thread gets stuck half a second after the application is ready: it
+ * stops heartbeating and never returns, not even when told to stop or interrupted.
+ * Present only with {@code process-test.stalling=true}.
  */
 @ManagedComponent(value = "stalling", phase = 5, livenessDeadline = "2s")
 @ConditionalOnBooleanProperty("process-test.stalling")

@@ -20,12 +20,13 @@ import org.springframework.core.env.Environment;
  * Ways for {@link ProcessTestApplication} to fail its start, each behind a property:
  * <ul>
  * <li>{@code process-test.throwing-constructor} — a bean whose constructor throws;</li>
- * <li>{@code process-test.throwing-refresh-listener} — a {@code ContextRefreshedEvent} listener that
- * throws;</li>
- * <li>{@code process-test.throwing-ready-listener} — an {@code ApplicationReadyEvent} listener that
- * throws;</li>
+ * <li>{@code process-test.throwing-refresh-listener} — a {@code ContextRefreshedEvent}
+ * listener that throws;</li>
+ * <li>{@code process-test.throwing-ready-listener} — an {@code ApplicationReadyEvent}
+ * listener that throws;</li>
  * <li>{@code process-test.pause-after-manager} — hold the start this long right after the
- * Lifecycle manager exists (its run marker is written), before the signal trap is installed.</li>
+ * Lifecycle manager exists (its run marker is written), before the signal trap is
+ * installed.</li>
  * </ul>
  */
 @Configuration(proxyBeanMethods = false)

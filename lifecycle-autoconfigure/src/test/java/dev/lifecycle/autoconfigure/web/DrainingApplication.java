@@ -17,10 +17,11 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * A web application whose phase-10 component drains until the test releases it, recording the
- * stop order and the exit code Lifecycle hands over.
+ * A web application whose phase-10 component drains until the test releases it, recording
+ * the stop order and the exit code Lifecycle hands over.
  *
- * <p>Not API: public only for Lifecycle's own packages.
+ * <p>
+ * Not API: public only for Lifecycle's own packages.
  */
 @SpringBootConfiguration(proxyBeanMethods = false)
 @EnableAutoConfiguration
@@ -34,7 +35,8 @@ public class DrainingApplication {
 
 	public final CountDownLatch releaseSlow = new CountDownLatch(1);
 
-	// Slow, Fast and HelloController are stereotypes nested in this configuration: Spring registers
+	// Slow, Fast and HelloController are stereotypes nested in this configuration: Spring
+	// registers
 	// them as member classes.
 
 	@Bean
@@ -84,7 +86,9 @@ public class DrainingApplication {
 			return "hello";
 		}
 
-		/** Reads its body before it answers, as an API that stores what it is sent does. */
+		/**
+		 * Reads its body before it answers, as an API that stores what it is sent does.
+		 */
 		@org.springframework.web.bind.annotation.PostMapping("/hello")
 		String helloWithBody(@org.springframework.web.bind.annotation.RequestBody String body) {
 			return "hello";

@@ -19,10 +19,12 @@ import org.eclipse.jetty.http2.frames.HeadersFrame;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 
 /**
- * One HTTP/2 connection on Jetty's low-level HTTP/2 client, which shows the GOAWAY frames the
- * server sends: cleartext with prior knowledge (h2c), or over TLS with h2 negotiated by ALPN.
+ * One HTTP/2 connection on Jetty's low-level HTTP/2 client, which shows the GOAWAY frames
+ * the server sends: cleartext with prior knowledge (h2c), or over TLS with h2 negotiated
+ * by ALPN.
  *
- * <p>Not API: public only for Lifecycle's own packages.
+ * <p>
+ * Not API: public only for Lifecycle's own packages.
  */
 public final class H2Client implements AutoCloseable {
 
@@ -36,7 +38,8 @@ public final class H2Client implements AutoCloseable {
 
 	private H2Client(int port, boolean tls) throws Exception {
 		this.origin = (tls ? "https" : "http") + "://localhost:" + port;
-		// The test server's certificate is self-signed; what is tested is the HTTP/2 layer above TLS.
+		// The test server's certificate is self-signed; what is tested is the HTTP/2
+		// layer above TLS.
 		SslContextFactory.Client trustAll = new SslContextFactory.Client(true);
 		this.client.addBean(trustAll);
 		this.client.start();
@@ -47,8 +50,7 @@ public final class H2Client implements AutoCloseable {
 				H2Client.this.goAways.add(frame);
 			}
 		};
-		this.session = (tls ? this.client.connect(trustAll, address, listener)
-				: this.client.connect(address, listener))
+		this.session = (tls ? this.client.connect(trustAll, address, listener) : this.client.connect(address, listener))
 			.get(5, TimeUnit.SECONDS);
 	}
 
@@ -57,7 +59,10 @@ public final class H2Client implements AutoCloseable {
 		return new H2Client(port, false);
 	}
 
-	/** A TLS connection on which ALPN negotiated h2; it fails to open if the server offers no h2. */
+	/**
+	 * A TLS connection on which ALPN negotiated h2; it fails to open if the server offers
+	 * no h2.
+	 */
 	public static H2Client tls(int port) throws Exception {
 		return new H2Client(port, true);
 	}
@@ -68,8 +73,8 @@ public final class H2Client implements AutoCloseable {
 	}
 
 	public Response get(String path) throws Exception {
-		MetaData.Request request = new MetaData.Request("GET", HttpURI.from(this.origin + path),
-				HttpVersion.HTTP_2, HttpFields.EMPTY);
+		MetaData.Request request = new MetaData.Request("GET", HttpURI.from(this.origin + path), HttpVersion.HTTP_2,
+				HttpFields.EMPTY);
 		CompletableFuture<Response> response = new CompletableFuture<>();
 		StringBuilder body = new StringBuilder();
 		int[] status = new int[1];

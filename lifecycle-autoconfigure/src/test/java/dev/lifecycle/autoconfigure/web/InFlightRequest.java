@@ -16,10 +16,12 @@ import org.springframework.context.ApplicationContext;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A request that arrives before the shutdown and is answered after it began: the handler says it
- * arrived, the test begins the shutdown, the handler answers once the shutdown is under way.
+ * A request that arrives before the shutdown and is answered after it began: the handler
+ * says it arrived, the test begins the shutdown, the handler answers once the shutdown is
+ * under way.
  *
- * <p>Not API: public only for Lifecycle's own packages.
+ * <p>
+ * Not API: public only for Lifecycle's own packages.
  */
 public final class InFlightRequest {
 
@@ -34,9 +36,9 @@ public final class InFlightRequest {
 	}
 
 	/**
-	 * Sends the request (to {@code /in-flight}) on a keep-alive connection and begins the shutdown
-	 * once it arrived: its answer carries {@code Connection: close}, keeps its length, and the server
-	 * closes the connection after it.
+	 * Sends the request (to {@code /in-flight}) on a keep-alive connection and begins the
+	 * shutdown once it arrived: its answer carries {@code Connection: close}, keeps its
+	 * length, and the server closes the connection after it.
 	 */
 	public static void assertAnsweredWithConnectionClose(ApplicationContext context, int port) throws IOException {
 		RawHttp.Response response = assertClosedAfter(context, port, "/in-flight");
@@ -45,19 +47,22 @@ public final class InFlightRequest {
 	}
 
 	/**
-	 * Sends a request to {@code path}, whose handler answers once the shutdown began, on a
-	 * keep-alive connection, begins the shutdown once it arrived, and asserts that the answer carries
-	 * {@code Connection: close} and that the server closes the connection after it.
+	 * Sends a request to {@code path}, whose handler answers once the shutdown began, on
+	 * a keep-alive connection, begins the shutdown once it arrived, and asserts that the
+	 * answer carries {@code Connection: close} and that the server closes the connection
+	 * after it.
 	 * @return the answer
 	 */
-	public static RawHttp.Response assertClosedAfter(ApplicationContext context, int port, String path) throws IOException {
+	public static RawHttp.Response assertClosedAfter(ApplicationContext context, int port, String path)
+			throws IOException {
 		try (Socket socket = new Socket("localhost", port)) {
 			socket.setSoTimeout((int) Duration.ofSeconds(10).toMillis());
 			context.getBean(InFlightRequest.class).shutDownOnceArrived();
 
 			RawHttp.Response response = RawHttp.get(socket, path);
 
-			assertThat(response.header("connection")).as(path + ": " + response.headers()).isEqualToIgnoringCase("close");
+			assertThat(response.header("connection")).as(path + ": " + response.headers())
+				.isEqualToIgnoringCase("close");
 			assertThat(socket.getInputStream().read()).as("the server closed the connection").isEqualTo(-1);
 			return response;
 		}

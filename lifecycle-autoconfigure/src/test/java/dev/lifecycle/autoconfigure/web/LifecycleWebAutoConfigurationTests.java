@@ -29,8 +29,9 @@ import org.springframework.web.socket.server.support.WebSocketHttpRequestHandler
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Which parts of the connection drain a web application gets: the HTTP/2 GOAWAY of the servers on
- * its classpath (unless {@code lifecycle.go-away=false}) and the WebSocket drains of its stack.
+ * Which parts of the connection drain a web application gets: the HTTP/2 GOAWAY of the
+ * servers on its classpath (unless {@code lifecycle.go-away=false}) and the WebSocket
+ * drains of its stack.
  */
 class LifecycleWebAutoConfigurationTests {
 

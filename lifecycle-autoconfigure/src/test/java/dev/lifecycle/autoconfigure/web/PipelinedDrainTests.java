@@ -26,8 +26,9 @@ import org.springframework.context.ConfigurableApplicationContext;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Requests pipelined on one HTTP/1.1 connection during the drain are all answered, on every server:
- * each is served, or told to retry (503 with Retry-After); none is dropped unanswered.
+ * Requests pipelined on one HTTP/1.1 connection during the drain are all answered, on
+ * every server: each is served, or told to retry (503 with Retry-After); none is dropped
+ * unanswered.
  */
 class PipelinedDrainTests {
 
@@ -41,20 +42,26 @@ class PipelinedDrainTests {
 	void sixPipelinedRequestsDuringTheDrainAreAllAnswered(String server, String method) throws Exception {
 		try (ConfigurableApplicationContext context = start(server)) {
 			int port = ((WebServerApplicationContext) context).getWebServer().getPort();
-			assertThat(statuses(pipelined(port, method, false))).as("before the shutdown").hasSize(PIPELINED).containsOnly(200);
+			assertThat(statuses(pipelined(port, method, false))).as("before the shutdown")
+				.hasSize(PIPELINED)
+				.containsOnly(200);
 			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
 			String answers = pipelined(port, method, true);
 			List<Integer> statuses = statuses(answers);
 			System.out.println(server + " " + method + " during the drain: " + statuses);
-			assertThat(statuses).as("answers to %s pipelined requests:\n%s", PIPELINED, answers).hasSize(PIPELINED)
+			assertThat(statuses).as("answers to %s pipelined requests:\n%s", PIPELINED, answers)
+				.hasSize(PIPELINED)
 				.containsOnly(200);
-			// Only the last answer says close, and the server closes the connection after it.
+			// Only the last answer says close, and the server closes the connection after
+			// it.
 			assertThat(answers.toLowerCase(java.util.Locale.ROOT).split("connection: close", -1)).hasSize(2);
 			assertThat(answers.toLowerCase(java.util.Locale.ROOT).lastIndexOf("connection: close"))
 				.isGreaterThan(answers.lastIndexOf("HTTP/1.1 200"));
 			assertThat(answers).doesNotContain("[the connection stayed open]");
-			// The servlet application's slow component would hold the close until the ceiling.
-			context.getBeanProvider(DrainingApplication.class).ifAvailable((application) -> application.releaseSlow.countDown());
+			// The servlet application's slow component would hold the close until the
+			// ceiling.
+			context.getBeanProvider(DrainingApplication.class)
+				.ifAvailable((application) -> application.releaseSlow.countDown());
 		}
 	}
 
@@ -74,15 +81,16 @@ class PipelinedDrainTests {
 	}
 
 	/**
-	 * Sends the requests in one write and reads until every answer has come (or, during the drain,
-	 * until the server closes the connection), or it stays quiet for 10 s.
+	 * Sends the requests in one write and reads until every answer has come (or, during
+	 * the drain, until the server closes the connection), or it stays quiet for 10 s.
 	 */
 	private static String pipelined(int port, String method, boolean untilClosed) throws IOException {
 		StringBuilder requests = new StringBuilder();
 		for (int i = 0; i < PIPELINED; i++) {
 			if (method.equals("POST")) {
 				String body = "{\"order\":" + i + "}";
-				requests.append("POST /hello HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/plain\r\nContent-Length: ")
+				requests
+					.append("POST /hello HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/plain\r\nContent-Length: ")
 					.append(body.length())
 					.append("\r\n\r\n")
 					.append(body);

@@ -11,11 +11,12 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * One HTTP/1.1 exchange on a socket kept open between requests, so a test sees exactly what a
- * keep-alive client sees: the status, the headers (such as {@code Connection: close}) and whether
- * the server closed the connection afterwards.
+ * One HTTP/1.1 exchange on a socket kept open between requests, so a test sees exactly
+ * what a keep-alive client sees: the status, the headers (such as
+ * {@code Connection: close}) and whether the server closed the connection afterwards.
  *
- * <p>Not API: public only for Lifecycle's own packages.
+ * <p>
+ * Not API: public only for Lifecycle's own packages.
  */
 public final class RawHttp {
 
@@ -30,9 +31,10 @@ public final class RawHttp {
 		}
 		out.write(request.append("\r\n").toString().getBytes(StandardCharsets.US_ASCII));
 		out.flush();
-		// One byte at a time: nothing of a later response may be buffered away from the socket.
-		BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII),
-				1);
+		// One byte at a time: nothing of a later response may be buffered away from the
+		// socket.
+		BufferedReader in = new BufferedReader(
+				new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII), 1);
 		String statusLine = in.readLine();
 		List<String> headers = new ArrayList<>();
 		int length = -1;
@@ -80,7 +82,10 @@ public final class RawHttp {
 		return body.toString();
 	}
 
-	/** A chunked body, up to and including its last (empty) chunk and the blank line after it. */
+	/**
+	 * A chunked body, up to and including its last (empty) chunk and the blank line after
+	 * it.
+	 */
 	private static String chunks(BufferedReader in) throws IOException {
 		StringBuilder body = new StringBuilder();
 		for (int size = Integer.parseInt(in.readLine().trim(), 16); size > 0; size = Integer
@@ -102,7 +107,10 @@ public final class RawHttp {
 				.orElse("");
 		}
 
-		/** How the end of the body is told: its length, its last chunk, or the connection's close. */
+		/**
+		 * How the end of the body is told: its length, its last chunk, or the
+		 * connection's close.
+		 */
 		public String framing() {
 			if (header("transfer-encoding").equalsIgnoreCase("chunked")) {
 				return "chunked";

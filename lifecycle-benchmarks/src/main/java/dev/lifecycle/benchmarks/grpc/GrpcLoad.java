@@ -37,30 +37,38 @@ import io.grpc.stub.ClientCalls;
 import io.grpc.stub.StreamObserver;
 
 /**
- * The load client of {@code rolling-restart.sh}'s {@code grpc} mode: unary {@code Append} calls and
- * {@code WatchOffset} server streams against the sample's gRPC ingestion service through one address
- * (a TCP proxy in front of several instances), with grpc-java over Netty and retries off, until a stop
- * file appears.
+ * The load client of {@code rolling-restart.sh}'s {@code grpc} mode: unary {@code Append}
+ * calls and {@code WatchOffset} server streams against the sample's gRPC ingestion
+ * service through one address (a TCP proxy in front of several instances), with grpc-java
+ * over Netty and retries off, until a stop file appears.
  *
- * <p>The calls go round robin over a fixed set of channels, each one HTTP/2 connection that the proxy
- * pins to one instance until the connection closes (a GOAWAY from the server moves a channel to a new
- * connection). With {@code --rate=0} a fixed number of calls is always in flight (saturation); with a
- * rate, calls start on a fixed schedule whatever their answers (open loop). Every event has a unique id
- * and its key equal to its id, so each instance's {@code GET /counts} lists what it stored by id.
+ * <p>
+ * The calls go round robin over a fixed set of channels, each one HTTP/2 connection that
+ * the proxy pins to one instance until the connection closes (a GOAWAY from the server
+ * moves a channel to a new connection). With {@code --rate=0} a fixed number of calls is
+ * always in flight (saturation); with a rate, calls start on a fixed schedule whatever
+ * their answers (open loop). Every event has a unique id and its key equal to its id, so
+ * each instance's {@code GET /counts} lists what it stored by id.
  *
- * <p>Each stream is reopened after it ends. A stream ended by the server with {@code UNAVAILABLE} (its
- * trailers arrived: the server said "retry elsewhere") is a clean end; one closed without trailers from
- * the server (a reset or closed connection, whatever status grpc-java then reports) is broken; one that
- * ended that way before its first message never opened (refused).
+ * <p>
+ * Each stream is reopened after it ends. A stream ended by the server with
+ * {@code UNAVAILABLE} (its trailers arrived: the server said "retry elsewhere") is a
+ * clean end; one closed without trailers from the server (a reset or closed connection,
+ * whatever status grpc-java then reports) is broken; one that ended that way before its
+ * first message never opened (refused).
  *
- * <p>Writes, in the output directory: {@code acked-grpc.txt} (the id of every call answered OK),
- * {@code wrk-summary.json} (the shape {@code rolling-restart.sh} reads from its wrk script: calls
- * answered, sent, per-status counts under the gRPC code names, latency percentiles),
- * {@code grpc-failures.txt} (status and description of each failure kind with its count),
- * {@code sse-streams.txt} ({@code start_ms end_ms rc opened messages}: rc 0 clean, 1 not clean; opened
- * 200 or 0) and {@code grpc-streams.txt} (the same with the status and its description).
+ * <p>
+ * Writes, in the output directory: {@code acked-grpc.txt} (the id of every call answered
+ * OK), {@code wrk-summary.json} (the shape {@code rolling-restart.sh} reads from its wrk
+ * script: calls answered, sent, per-status counts under the gRPC code names, latency
+ * percentiles), {@code grpc-failures.txt} (status and description of each failure kind
+ * with its count), {@code sse-streams.txt} ({@code start_ms end_ms rc opened messages}:
+ * rc 0 clean, 1 not clean; opened 200 or 0) and {@code grpc-streams.txt} (the same with
+ * the status and its description).
  *
- * <p>Usage: {@code GrpcLoad --target=HOST:PORT --out=DIR --stop-file=PATH [--prefix=ID_PREFIX]
+ * <p>
+ * Usage:
+ * {@code GrpcLoad --target=HOST:PORT --out=DIR --stop-file=PATH [--prefix=ID_PREFIX]
  * [--rate=CALLS_PER_S] [--concurrency=16] [--channels=8] [--streams=20] [--deadline-ms=10000]
  * [--max-seconds=3600]}.
  */
@@ -141,8 +149,10 @@ public final class GrpcLoad {
 			thread.start();
 			streamThreads.add(thread);
 		}
-		// Saturation: a permit per call in flight. A rate: calls start on schedule; the bound only keeps a
-		// stalled server from growing the queue without end (calls then wait for a permit, and the
+		// Saturation: a permit per call in flight. A rate: calls start on schedule; the
+		// bound only keeps a
+		// stalled server from growing the queue without end (calls then wait for a
+		// permit, and the
 		// achieved rate in the summary shows it).
 		Semaphore inFlight = new Semaphore((rate > 0) ? 20_000 : concurrency);
 		long started = System.nanoTime();
@@ -224,7 +234,8 @@ public final class GrpcLoad {
 				return;
 			}
 			this.streamEnds.add(end.line());
-			// A stream that could not open is tried again after a pause, as an EventSource does.
+			// A stream that could not open is tried again after a pause, as an
+			// EventSource does.
 			LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(end.opened() ? 100 : 200));
 		}
 	}
@@ -272,7 +283,8 @@ public final class GrpcLoad {
 	private static String describe(Status status) {
 		String description = (status.getDescription() != null) ? status.getDescription()
 				: (status.getCause() != null) ? status.getCause().toString() : "";
-		// One line, and a stable text per kind: ids and addresses would make every failure its own kind.
+		// One line, and a stable text per kind: ids and addresses would make every
+		// failure its own kind.
 		return description.replaceAll("\\s+", " ").replaceAll("'[^']*'", "'…'").replaceAll("[0-9a-f]{8,}", "…");
 	}
 
@@ -293,11 +305,8 @@ public final class GrpcLoad {
 				StandardCharsets.UTF_8);
 		long[] latencies = this.latenciesMicros.stream().mapToLong(Long::longValue).sorted().toArray();
 		StringBuilder codes = new StringBuilder();
-		new TreeMap<>(this.statuses).forEach((code, n) -> codes.append(codes.isEmpty() ? "" : ",")
-			.append('"')
-			.append(code)
-			.append("\":")
-			.append(n.get()));
+		new TreeMap<>(this.statuses).forEach((code,
+				n) -> codes.append(codes.isEmpty() ? "" : ",").append('"').append(code).append("\":").append(n.get()));
 		double mean = Arrays.stream(latencies).average().orElse(0);
 		String summary = String.format(Locale.ROOT,
 				"{\"requests\":%d,\"sent\":%d,\"duration_us\":%d,\"statuses\":{%s},"
@@ -335,8 +344,8 @@ public final class GrpcLoad {
 
 		String line() {
 			return this.startMs + "\t" + this.endMs + "\t" + (clean() ? 0 : 1) + "\t" + (opened() ? 200 : 0) + "\t"
-					+ this.messages + "\t" + (this.serverStatus ? "server" : "transport") + "\t"
-					+ this.status.getCode() + "\t" + describe(this.status);
+					+ this.messages + "\t" + (this.serverStatus ? "server" : "transport") + "\t" + this.status.getCode()
+					+ "\t" + describe(this.status);
 		}
 
 	}

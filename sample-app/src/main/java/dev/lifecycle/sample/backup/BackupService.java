@@ -21,11 +21,12 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Service;
 
 /**
- * Takes consistent backups of the database ({@code VACUUM INTO} a temporary name, fsync, atomic
- * rename) into the backup target, or into the local fallback when the advisory
+ * Takes consistent backups of the database ({@code VACUUM INTO} a temporary name, fsync,
+ * atomic rename) into the backup target, or into the local fallback when the advisory
  * {@link BackupTarget} is unhealthy or the write to the target fails; keeps the newest
- * {@code sample.backup.keep} backups per directory, and removes at start the temporary files of backups
- * cut short by a kill. A backup directory belongs to one instance: give each its own.
+ * {@code sample.backup.keep} backups per directory, and removes at start the temporary
+ * files of backups cut short by a kill. A backup directory belongs to one instance: give
+ * each its own.
  */
 @Service
 public class BackupService implements InitializingBean {
@@ -98,9 +99,10 @@ public class BackupService implements InitializingBean {
 	}
 
 	/**
-	 * Removes the temporary files ({@code events-*.db.tmp}) that backups cut short by a kill left in the
-	 * target and the fallback. A backup directory belongs to one instance (as pruning assumes too), and
-	 * this one holds its data directory's lock, so no live backup writes them.
+	 * Removes the temporary files ({@code events-*.db.tmp}) that backups cut short by a
+	 * kill left in the target and the fallback. A backup directory belongs to one
+	 * instance (as pruning assumes too), and this one holds its data directory's lock, so
+	 * no live backup writes them.
 	 */
 	@Override
 	public void afterPropertiesSet() {
@@ -109,8 +111,10 @@ public class BackupService implements InitializingBean {
 				continue;
 			}
 			try (Stream<Path> files = Files.list(directory)) {
-				for (Path leftover : files.filter((p) -> p.getFileName().toString().startsWith(PREFIX)
-						&& p.getFileName().toString().endsWith(".db.tmp")).toList()) {
+				for (Path leftover : files
+					.filter((p) -> p.getFileName().toString().startsWith(PREFIX)
+							&& p.getFileName().toString().endsWith(".db.tmp"))
+					.toList()) {
 					long size = size(leftover);
 					Files.deleteIfExists(leftover);
 					logger.warn("Backup: removed {} ({} bytes), left by a backup that was cut short (the process was "
@@ -128,8 +132,8 @@ public class BackupService implements InitializingBean {
 			return;
 		}
 		try (Stream<Path> files = Files.list(directory)) {
-			List<Path> backups = files
-				.filter((p) -> p.getFileName().toString().startsWith(PREFIX) && p.getFileName().toString().endsWith(".db"))
+			List<Path> backups = files.filter(
+					(p) -> p.getFileName().toString().startsWith(PREFIX) && p.getFileName().toString().endsWith(".db"))
 				.sorted(Comparator.comparing((Path p) -> p.getFileName().toString()).reversed())
 				.toList();
 			for (Path old : backups.subList(Math.min(this.keep, backups.size()), backups.size())) {

@@ -19,16 +19,19 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
 
 /**
- * The backup target's health, as an advisory component: every {@code sample.backup.check-interval} it
- * proves the target directory writable (create it, write and fsync a probe file, delete it) and
- * reports a heartbeat, or reports unhealthy when the probe fails.
+ * The backup target's health, as an advisory component: every
+ * {@code sample.backup.check-interval} it proves the target directory writable (create
+ * it, write and fsync a probe file, delete it) and reports a heartbeat, or reports
+ * unhealthy when the probe fails.
  *
- * <p>Advisory means observed, never decisive: a dead or hung backup volume must not take the event
- * service down, so its stalls never trigger a shutdown and the shutdown never waits for it. Its
- * verdict only decides where the final backup goes ({@link #useTarget()}): the target directory while
- * healthy, the local fallback directory otherwise. The engine's verdict matters even when the last
- * probe succeeded: a probe that hangs (a stuck network mount) stops the heartbeats, and after the
- * liveness deadline {@code isHealthy()} turns false, so the backup avoids a volume that would hang it.
+ * <p>
+ * Advisory means observed, never decisive: a dead or hung backup volume must not take the
+ * event service down, so its stalls never trigger a shutdown and the shutdown never waits
+ * for it. Its verdict only decides where the final backup goes ({@link #useTarget()}):
+ * the target directory while healthy, the local fallback directory otherwise. The
+ * engine's verdict matters even when the last probe succeeded: a probe that hangs (a
+ * stuck network mount) stops the heartbeats, and after the liveness deadline
+ * {@code isHealthy()} turns false, so the backup avoids a volume that would hang it.
  */
 @ManagedComponent(value = BackupTarget.NAME, tier = Tier.ADVISORY, livenessDeadline = "15s")
 public class BackupTarget implements ActiveComponent {
@@ -62,7 +65,8 @@ public class BackupTarget implements ActiveComponent {
 	@Override
 	public void run(ComponentHandle handle) throws InterruptedException {
 		this.handle = handle;
-		logger.info("Backup target: checking {} every {} (fallback {})", this.target, this.checkInterval, this.fallback);
+		logger.info("Backup target: checking {} every {} (fallback {})", this.target, this.checkInterval,
+				this.fallback);
 		while (!handle.isShuttingDown()) {
 			if (probe()) {
 				handle.reportHealthy();
@@ -75,8 +79,9 @@ public class BackupTarget implements ActiveComponent {
 	}
 
 	/**
-	 * Where the backup should go now: the target while the component is healthy and its last probe
-	 * succeeded, else the fallback. Before the component runs, probes once on the caller's thread.
+	 * Where the backup should go now: the target while the component is healthy and its
+	 * last probe succeeded, else the fallback. Before the component runs, probes once on
+	 * the caller's thread.
 	 */
 	public boolean useTarget() {
 		ComponentHandle current = this.handle;

@@ -14,10 +14,10 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code GET /counts} and {@code GET /counts/{key}}: the pipeline's aggregates (sum and count per
- * key) as of the last processed offset, read from memory, with that offset, a page at a time. Events acknowledged but
- * not yet consumed by the pipeline are not in them yet: compare {@code offset} with the offset of the
- * acknowledgement.
+ * {@code GET /counts} and {@code GET /counts/{key}}: the pipeline's aggregates (sum and
+ * count per key) as of the last processed offset, read from memory, with that offset, a
+ * page at a time. Events acknowledged but not yet consumed by the pipeline are not in
+ * them yet: compare {@code offset} with the offset of the acknowledgement.
  */
 @RestController
 public class CountsController {
@@ -35,15 +35,16 @@ public class CountsController {
 	}
 
 	/**
-	 * Keys in key order, a page at a time, optionally only those starting with {@code prefix}. A page
-	 * holds at most {@code limit} keys ({@value #DEFAULT_LIMIT} by default, {@value #MAX_LIMIT} at most),
-	 * so the answer stays small whatever the number of keys; {@code next} is the {@code after} of the
-	 * next page ({@code null} on the last one).
+	 * Keys in key order, a page at a time, optionally only those starting with
+	 * {@code prefix}. A page holds at most {@code limit} keys ({@value #DEFAULT_LIMIT} by
+	 * default, {@value #MAX_LIMIT} at most), so the answer stays small whatever the
+	 * number of keys; {@code next} is the {@code after} of the next page ({@code null} on
+	 * the last one).
 	 * @param prefix keep only keys with this prefix (optional)
 	 * @param after start after this key (optional: from the first key)
 	 * @param limit the most keys in the answer
-	 * @return 200 {@code {"offset", "checkpointOffset", "pipeline", "keys": {key: {"sum", "count"}}, "next"}},
-	 * or 400 for a limit out of range
+	 * @return 200 {@code {"offset", "checkpointOffset", "pipeline", "keys": {key: {"sum",
+	 * "count"}}, "next"}}, or 400 for a limit out of range
 	 */
 	@GetMapping("/counts")
 	public ResponseEntity<Object> counts(@RequestParam(name = "prefix", required = false) String prefix,
@@ -64,22 +65,24 @@ public class CountsController {
 			}
 		}
 		Pipeline.CountsPage page = this.pipeline.page((prefix != null) ? prefix : "", after, size);
-		return ResponseEntity.ok(new Counts(page.offset(), page.checkpointOffset(), page.state().name(), page.keys(),
-				page.next()));
+		return ResponseEntity
+			.ok(new Counts(page.offset(), page.checkpointOffset(), page.state().name(), page.keys(), page.next()));
 	}
 
 	/**
 	 * One key.
 	 * @param key the key
-	 * @return 200 {@code {"key", "sum", "count", "offset"}}, or 404 if no processed event has this key
+	 * @return 200 {@code {"key", "sum", "count", "offset"}}, or 404 if no processed event
+	 * has this key
 	 */
 	@GetMapping("/counts/{key}")
 	public ResponseEntity<Object> count(@PathVariable("key") String key) {
 		Pipeline.KeyCount count = this.pipeline.count(key);
 		if (count.aggregate().isEmpty()) {
 			return ResponseEntity.status(HttpStatus.NOT_FOUND)
-				.body(new UnknownKey("unknown_key", "no event with key '" + key + "' has been processed up to offset "
-						+ count.offset(), key, count.offset()));
+				.body(new UnknownKey("unknown_key",
+						"no event with key '" + key + "' has been processed up to offset " + count.offset(), key,
+						count.offset()));
 		}
 		Aggregate aggregate = count.aggregate().get();
 		return ResponseEntity.ok(new KeyCounts(key, aggregate.sum(), aggregate.count(), count.offset()));
@@ -87,11 +90,13 @@ public class CountsController {
 
 	/**
 	 * All counts.
+	 *
 	 * @param offset the last log offset included
 	 * @param checkpointOffset the offset of the last durable checkpoint
 	 * @param pipeline the pipeline's state
 	 * @param keys sum and count per key, sorted by key
-	 * @param next the key to pass as {@code after} for the next page, or null on the last page
+	 * @param next the key to pass as {@code after} for the next page, or null on the last
+	 * page
 	 */
 	public record Counts(long offset, long checkpointOffset, String pipeline, Map<String, Aggregate> keys,
 			String next) {
@@ -99,6 +104,7 @@ public class CountsController {
 
 	/**
 	 * One key's counts.
+	 *
 	 * @param key the key
 	 * @param sum the sum of its values
 	 * @param count the number of its events
@@ -109,6 +115,7 @@ public class CountsController {
 
 	/**
 	 * The 404 body.
+	 *
 	 * @param error {@code unknown_key}
 	 * @param reason a sentence
 	 * @param key the key asked for

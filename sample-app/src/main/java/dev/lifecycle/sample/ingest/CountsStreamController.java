@@ -17,11 +17,13 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
- * {@code GET /counts/stream}: a server-sent event stream ({@code text/event-stream}) of the pipeline's
- * progress, one {@code offset} event a second carrying the last processed log offset (the number of
- * events counted so far). A long-lived response like a dashboard's: Lifecycle ends it at the end of
- * the drain delay ({@code lifecycle.streams.end-at}), so it never holds the web server's graceful
- * shutdown; the client reconnects through its load balancer to an instance that is still ready.
+ * {@code GET /counts/stream}: a server-sent event stream ({@code text/event-stream}) of
+ * the pipeline's progress, one {@code offset} event a second carrying the last processed
+ * log offset (the number of events counted so far). A long-lived response like a
+ * dashboard's: Lifecycle ends it at the end of the drain delay
+ * ({@code lifecycle.streams.end-at}), so it never holds the web server's graceful
+ * shutdown; the client reconnects through its load balancer to an instance that is still
+ * ready.
  */
 @RestController
 public class CountsStreamController implements DisposableBean {
@@ -72,7 +74,8 @@ public class CountsStreamController implements DisposableBean {
 			emitter.send(SseEmitter.event().name("offset").data(offset));
 		}
 		catch (IOException | IllegalStateException ex) {
-			// The stream has ended (the client left, or the server ended it): nothing more to send.
+			// The stream has ended (the client left, or the server ended it): nothing
+			// more to send.
 			this.emitters.remove(emitter);
 		}
 	}

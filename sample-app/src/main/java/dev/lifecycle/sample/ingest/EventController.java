@@ -22,26 +22,51 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code POST /events}: validates the body, appends the event to the durable log inside an
- * ingestion critical section, and answers {@code 202 Accepted} with the log offset only after the
- * commit. The body is read by hand, never more than the limit: a declared {@code Content-Length}
- * over the limit is refused before a byte is read, and an undeclared (chunked) body is cut at the
- * limit.
+ * {@code POST /events}: validates the body, appends the event to the durable log inside
+ * an ingestion critical section, and answers {@code 202 Accepted} with the log offset
+ * only after the commit. The body is read by hand, never more than the limit: a declared
+ * {@code Content-Length} over the limit is refused before a byte is read, and an
+ * undeclared (chunked) body is cut at the limit.
  *
  * <table>
  * <caption>Answers</caption>
- * <tr><td>202</td><td>{@code {"id", "offset", "duplicate"}}: committed (or a repeat of a committed id
- * with the same key and value: the original offset, {@code "duplicate": true}, not counted again)</td></tr>
- * <tr><td>400</td><td>malformed JSON, a missing, oversized or wrongly typed field, an unknown field, a value
- * out of range, an id or key that is not valid Unicode</td></tr>
- * <tr><td>409</td><td>the id was already used for a different key or value</td></tr>
- * <tr><td>413</td><td>the body is larger than {@code sample.ingest.max-body-size}</td></tr>
- * <tr><td>415</td><td>a {@code Content-Type} that is not JSON (none at all is accepted)</td></tr>
- * <tr><td>503</td><td>ingestion has stopped (shutdown) or has not started, or the database is locked by
- * another process beyond {@code sample.db.busy-timeout}; with {@code Retry-After}</td></tr>
- * <tr><td>507</td><td>the disk is full; with {@code Retry-After} (reads go on; writes resume by themselves
- * once there is space)</td></tr>
- * <tr><td>500</td><td>the commit failed; nothing was written</td></tr>
+ * <tr>
+ * <td>202</td>
+ * <td>{@code {"id", "offset", "duplicate"}}: committed (or a repeat of a committed id
+ * with the same key and value: the original offset, {@code "duplicate": true}, not
+ * counted again)</td>
+ * </tr>
+ * <tr>
+ * <td>400</td>
+ * <td>malformed JSON, a missing, oversized or wrongly typed field, an unknown field, a
+ * value out of range, an id or key that is not valid Unicode</td>
+ * </tr>
+ * <tr>
+ * <td>409</td>
+ * <td>the id was already used for a different key or value</td>
+ * </tr>
+ * <tr>
+ * <td>413</td>
+ * <td>the body is larger than {@code sample.ingest.max-body-size}</td>
+ * </tr>
+ * <tr>
+ * <td>415</td>
+ * <td>a {@code Content-Type} that is not JSON (none at all is accepted)</td>
+ * </tr>
+ * <tr>
+ * <td>503</td>
+ * <td>ingestion has stopped (shutdown) or has not started, or the database is locked by
+ * another process beyond {@code sample.db.busy-timeout}; with {@code Retry-After}</td>
+ * </tr>
+ * <tr>
+ * <td>507</td>
+ * <td>the disk is full; with {@code Retry-After} (reads go on; writes resume by
+ * themselves once there is space)</td>
+ * </tr>
+ * <tr>
+ * <td>500</td>
+ * <td>the commit failed; nothing was written</td>
+ * </tr>
  * </table>
  * Every error body is {@code {"error": "<code>", "reason": "<text>"}}.
  */
@@ -100,7 +125,8 @@ public class EventController {
 		}
 		long declared = request.getContentLengthLong();
 		if (declared > this.maxBodySize) {
-			return tooLarge("request body of " + declared + " bytes exceeds the limit of " + this.maxBodySize + " bytes");
+			return tooLarge(
+					"request body of " + declared + " bytes exceeds the limit of " + this.maxBodySize + " bytes");
 		}
 		byte[] body;
 		try (InputStream in = request.getInputStream()) {
@@ -186,7 +212,10 @@ public class EventController {
 					+ "or still starting); retry on another instance or after Retry-After"));
 	}
 
-	/** A write that failed for a passing reason: nothing was stored, and a retry later can succeed. */
+	/**
+	 * A write that failed for a passing reason: nothing was stored, and a retry later can
+	 * succeed.
+	 */
 	private ResponseEntity<Object> unavailable(HttpStatus status, String code, String reason) {
 		this.unavailable.increment();
 		return ResponseEntity.status(status)
@@ -206,15 +235,18 @@ public class EventController {
 
 	/**
 	 * The acknowledgement.
+	 *
 	 * @param id the event id
 	 * @param offset the event's offset in the durable log
-	 * @param duplicate whether the id had been acknowledged before (and is not counted again)
+	 * @param duplicate whether the id had been acknowledged before (and is not counted
+	 * again)
 	 */
 	public record Accepted(String id, long offset, boolean duplicate) {
 	}
 
 	/**
 	 * An error answer.
+	 *
 	 * @param error a short machine-readable code
 	 * @param reason what was wrong, for a person
 	 */

@@ -11,19 +11,19 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Parses and validates a {@code POST /events} body strictly. The rules (each violation is a 400 with
- * the reason):
+ * Parses and validates a {@code POST /events} body strictly. The rules (each violation is
+ * a 400 with the reason):
  * <ul>
- * <li>the body is one JSON object with exactly the fields {@code id}, {@code key}, {@code value}; no
- * duplicate or unknown fields, nothing after the object;</li>
- * <li>{@code id}: a string of 1 to {@value #MAX_ID_LENGTH} characters, not blank, no control
- * characters, valid Unicode (no unpaired surrogate, which has no UTF-8 form and would be stored as
- * another id);</li>
- * <li>{@code key}: a string of 1 to {@value #MAX_KEY_LENGTH} characters from {@code A-Z a-z 0-9 . _ : -}
- * (so that {@code GET /counts/{key}} needs no escaping);</li>
+ * <li>the body is one JSON object with exactly the fields {@code id}, {@code key},
+ * {@code value}; no duplicate or unknown fields, nothing after the object;</li>
+ * <li>{@code id}: a string of 1 to {@value #MAX_ID_LENGTH} characters, not blank, no
+ * control characters, valid Unicode (no unpaired surrogate, which has no UTF-8 form and
+ * would be stored as another id);</li>
+ * <li>{@code key}: a string of 1 to {@value #MAX_KEY_LENGTH} characters from
+ * {@code A-Z a-z 0-9 . _ : -} (so that {@code GET /counts/{key}} needs no escaping);</li>
  * <li>{@code value}: a JSON integer (not {@code 1.0}, not {@code "1"}) between
- * -{@value #MAX_ABS_VALUE} and {@value #MAX_ABS_VALUE} inclusive (sums are exact at any size, so the
- * bound is about sane input, not overflow).</li>
+ * -{@value #MAX_ABS_VALUE} and {@value #MAX_ABS_VALUE} inclusive (sums are exact at any
+ * size, so the bound is about sane input, not overflow).</li>
  * </ul>
  */
 public final class EventParser {
@@ -72,7 +72,8 @@ public final class EventParser {
 		}
 		for (String name : root.propertyNames()) {
 			if (!FIELDS.contains(name)) {
-				throw new InvalidEventException("unknown field '" + truncate(name) + "'; allowed fields are id, key, value");
+				throw new InvalidEventException(
+						"unknown field '" + truncate(name) + "'; allowed fields are id, key, value");
 			}
 		}
 		String id = string(root, "id", MAX_ID_LENGTH);
@@ -84,13 +85,14 @@ public final class EventParser {
 	}
 
 	/**
-	 * The same rules for an event whose fields arrived already typed (the gRPC service), in the same
-	 * order and with the same messages as {@link #parse(byte[])}.
+	 * The same rules for an event whose fields arrived already typed (the gRPC service),
+	 * in the same order and with the same messages as {@link #parse(byte[])}.
 	 * @param id the event id
 	 * @param key the key
 	 * @param value the value
 	 * @return the event
-	 * @throws InvalidEventException if a field breaks its rule; the message says which and why
+	 * @throws InvalidEventException if a field breaks its rule; the message says which
+	 * and why
 	 */
 	public IncomingEvent event(String id, String key, long value) throws InvalidEventException {
 		checkText("id", id, MAX_ID_LENGTH);
@@ -135,15 +137,15 @@ public final class EventParser {
 			throw new InvalidEventException("field '" + field + "' must not be empty");
 		}
 		if (text.length() > maxLength) {
-			throw new InvalidEventException("field '" + field + "' is " + text.length()
-					+ " characters long; the limit is " + maxLength);
+			throw new InvalidEventException(
+					"field '" + field + "' is " + text.length() + " characters long; the limit is " + maxLength);
 		}
 	}
 
 	/**
-	 * Refuses text that is not valid Unicode: a lone surrogate (JSON lets {@code "\\ud800"} through)
-	 * has no UTF-8 form, so the database would store a replacement character instead, and two
-	 * different ids could become one.
+	 * Refuses text that is not valid Unicode: a lone surrogate (JSON lets
+	 * {@code "\\ud800"} through) has no UTF-8 form, so the database would store a
+	 * replacement character instead, and two different ids could become one.
 	 */
 	private static void checkWellFormed(String field, String text) throws InvalidEventException {
 		for (int i = 0; i < text.length(); i++) {
@@ -174,15 +176,16 @@ public final class EventParser {
 	}
 
 	private static void checkRange(long value) throws InvalidEventException {
-		// A range check, not Math.abs: Math.abs(Long.MIN_VALUE) is negative and would pass.
+		// A range check, not Math.abs: Math.abs(Long.MIN_VALUE) is negative and would
+		// pass.
 		if (value < -MAX_ABS_VALUE || value > MAX_ABS_VALUE) {
 			throw outOfRange();
 		}
 	}
 
 	private static InvalidEventException outOfRange() {
-		return new InvalidEventException("field 'value' is out of range; it must be between -" + MAX_ABS_VALUE
-				+ " and " + MAX_ABS_VALUE);
+		return new InvalidEventException(
+				"field 'value' is out of range; it must be between -" + MAX_ABS_VALUE + " and " + MAX_ABS_VALUE);
 	}
 
 	private static String type(JsonNode node) {

@@ -27,17 +27,19 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.stereotype.Service;
 
 /**
- * The gRPC {@code lifecycle.sample.v1.Ingest} service ({@code src/main/proto/ingest.proto}). Its
- * {@code Append} call, beside {@code POST /events}, has the same validation, the same ingestion
- * critical section and the same idempotent store, and an answer only after the commit, so an
- * {@code Ack} means the event is durable. Its {@code WatchOffset} stream, like
- * {@code GET /counts/stream}, sends the processed offset every second. On with
- * {@code sample.grpc.enabled=true}, on {@code spring.grpc.server.port}.
+ * The gRPC {@code lifecycle.sample.v1.Ingest} service
+ * ({@code src/main/proto/ingest.proto}). Its {@code Append} call, beside
+ * {@code POST /events}, has the same validation, the same ingestion critical section and
+ * the same idempotent store, and an answer only after the commit, so an {@code Ack} means
+ * the event is durable. Its {@code WatchOffset} stream, like {@code GET /counts/stream},
+ * sends the processed offset every second. On with {@code sample.grpc.enabled=true}, on
+ * {@code spring.grpc.server.port}.
  *
- * <p>During a shutdown {@code Append} is served like {@code POST /events}: through the drain delay,
- * then refused with {@code UNAVAILABLE} once ingestion has stopped (the gRPC server has sent GOAWAY
- * by then, so clients have moved to another instance). Lifecycle ends the offset streams with
- * {@code UNAVAILABLE} when the drain delay ends.
+ * <p>
+ * During a shutdown {@code Append} is served like {@code POST /events}: through the drain
+ * delay, then refused with {@code UNAVAILABLE} once ingestion has stopped (the gRPC
+ * server has sent GOAWAY by then, so clients have moved to another instance). Lifecycle
+ * ends the offset streams with {@code UNAVAILABLE} when the drain delay ends.
  */
 @Service
 @ConditionalOnBooleanProperty(name = "sample.grpc.enabled")
@@ -83,7 +85,8 @@ public class GrpcIngestService extends IngestGrpc.IngestImplBase implements Disp
 	}
 
 	private void send(ServerCallStreamObserver<Offset> watcher, long offset) {
-		// One sender per stream at a time: the ticker's thread, or the call's first message.
+		// One sender per stream at a time: the ticker's thread, or the call's first
+		// message.
 		synchronized (watcher) {
 			if (!watcher.isCancelled()) {
 				watcher.onNext(Offset.newBuilder().setOffset(offset).build());
@@ -133,21 +136,28 @@ public class GrpcIngestService extends IngestGrpc.IngestImplBase implements Disp
 					throw refused();
 				}
 				throw switch (ex.kind()) {
-					case BUSY -> Status.UNAVAILABLE.withDescription("the database is locked by another process beyond "
-							+ "the busy timeout; the event was not stored: retry with the same id").asException();
-					case FULL -> Status.RESOURCE_EXHAUSTED.withDescription(
-							"the disk is full; the event was not stored: retry with the same id later").asException();
+					case BUSY ->
+						Status.UNAVAILABLE
+							.withDescription("the database is locked by another process beyond "
+									+ "the busy timeout; the event was not stored: retry with the same id")
+							.asException();
+					case FULL -> Status.RESOURCE_EXHAUSTED
+						.withDescription("the disk is full; the event was not stored: retry with the same id later")
+						.asException();
 					case CLOSED -> refused();
 					case OTHER -> {
 						logger.warn("gRPC Append: event '{}' not stored: {}", event.id(), ex.getMessage());
-						yield Status.INTERNAL.withDescription(
-								"the event could not be committed and was not stored; retry with the same id").asException();
+						yield Status.INTERNAL
+							.withDescription(
+									"the event could not be committed and was not stored; retry with the same id")
+							.asException();
 					}
 				};
 			}
 			if (result.outcome() == AppendResult.Outcome.CONFLICT) {
-				throw Status.ALREADY_EXISTS.withDescription("event id '" + event.id()
-						+ "' was already used for a different key or value (at offset " + result.offset() + ")")
+				throw Status.ALREADY_EXISTS
+					.withDescription("event id '" + event.id()
+							+ "' was already used for a different key or value (at offset " + result.offset() + ")")
 					.asException();
 			}
 			return result;
@@ -155,8 +165,10 @@ public class GrpcIngestService extends IngestGrpc.IngestImplBase implements Disp
 	}
 
 	private static StatusException refused() {
-		return Status.UNAVAILABLE.withDescription("ingestion is not accepting events (the service is shutting down "
-				+ "or still starting); retry on another instance").asException();
+		return Status.UNAVAILABLE
+			.withDescription("ingestion is not accepting events (the service is shutting down "
+					+ "or still starting); retry on another instance")
+			.asException();
 	}
 
 }

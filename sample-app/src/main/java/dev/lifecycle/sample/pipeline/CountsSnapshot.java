@@ -12,5 +12,6 @@ import dev.lifecycle.sample.store.Aggregate;
  * @param state the pipeline's state
  * @param aggregates the aggregates per key (a copy)
  */
-public record CountsSnapshot(long offset, long checkpointOffset, PipelineState state, Map<String, Aggregate> aggregates) {
+public record CountsSnapshot(long offset, long checkpointOffset, PipelineState state,
+		Map<String, Aggregate> aggregates) {
 }

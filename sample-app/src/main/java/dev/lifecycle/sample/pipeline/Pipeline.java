@@ -32,26 +32,31 @@ import org.springframework.beans.factory.InitializingBean;
 import org.springframework.beans.factory.annotation.Autowired;
 
 /**
- * The aggregation pipeline: a standard-tier active component that consumes the event log in offset
- * order, keeps the sum and count of every key in memory, and checkpoints the aggregates together
- * with the offset they are at in one transaction every {@code checkpoint-every} events or
- * {@code checkpoint-interval}, whichever comes first.
+ * The aggregation pipeline: a standard-tier active component that consumes the event log
+ * in offset order, keeps the sum and count of every key in memory, and checkpoints the
+ * aggregates together with the offset they are at in one transaction every
+ * {@code checkpoint-every} events or {@code checkpoint-interval}, whichever comes first.
  *
- * <p><b>Recovery before readiness.</b> {@link #afterPropertiesSet()} loads the last checkpoint and
- * replays the log after its offset while the application context is still being built, so the
- * service is not ready (and does not answer {@code /counts}) until the aggregates are caught up.
+ * <p>
+ * <b>Recovery before readiness.</b> {@link #afterPropertiesSet()} loads the last
+ * checkpoint and replays the log after its offset while the application context is still
+ * being built, so the service is not ready (and does not answer {@code /counts}) until
+ * the aggregates are caught up.
  *
- * <p><b>Stopping.</b> {@link #requestStopWithCheckpoint()} (the shutdown handler) or the engine
- * telling the component to stop makes it consume every event committed up to that moment, write a
- * final checkpoint and move to {@link PipelineState#STOPPED}. Events committed later (ingestion keeps
- * accepting until its own phase stops) stay in the durable log and are replayed at the next start:
- * the checkpoint is an optimisation of recovery, the log is the truth, so no acknowledged event is
- * ever lost and none is counted twice (the checkpoint's offset says exactly which events its
- * aggregates include).
+ * <p>
+ * <b>Stopping.</b> {@link #requestStopWithCheckpoint()} (the shutdown handler) or the
+ * engine telling the component to stop makes it consume every event committed up to that
+ * moment, write a final checkpoint and move to {@link PipelineState#STOPPED}. Events
+ * committed later (ingestion keeps accepting until its own phase stops) stay in the
+ * durable log and are replayed at the next start: the checkpoint is an optimisation of
+ * recovery, the log is the truth, so no acknowledged event is ever lost and none is
+ * counted twice (the checkpoint's offset says exactly which events its aggregates
+ * include).
  *
- * <p>Health: it reports a heartbeat on every loop, busy or idle (an idle loop wakes at least every
- * {@code idle-poll}); a loop stuck for longer than the liveness deadline is a stall and, this being a
- * standard component, shuts the service down.
+ * <p>
+ * Health: it reports a heartbeat on every loop, busy or idle (an idle loop wakes at least
+ * every {@code idle-poll}); a loop stuck for longer than the liveness deadline is a stall
+ * and, this being a standard component, shuts the service down.
  */
 @ManagedComponent(value = Pipeline.NAME, phase = Pipeline.PHASE, livenessDeadline = "10s", gracefulShutdown = "30s")
 public class Pipeline implements ActiveComponent, InitializingBean {
@@ -70,7 +75,9 @@ public class Pipeline implements ActiveComponent, InitializingBean {
 
 	private final boolean hangOnStop;
 
-	/** Guards {@link #aggregates} and {@link #offset} for readers of {@link #snapshot()}. */
+	/**
+	 * Guards {@link #aggregates} and {@link #offset} for readers of {@link #snapshot()}.
+	 */
 	private final ReadWriteLock stateLock = new ReentrantReadWriteLock();
 
 	/** Sorted, so that {@code GET /counts} can be served a page at a time. */
@@ -130,7 +137,8 @@ public class Pipeline implements ActiveComponent, InitializingBean {
 
 	/**
 	 * Loads the last checkpoint and replays the log after it. Idempotent: runs once.
-	 * @throws InterruptedException if interrupted while writing the post-recovery checkpoint
+	 * @throws InterruptedException if interrupted while writing the post-recovery
+	 * checkpoint
 	 */
 	public synchronized void recover() throws InterruptedException {
 		if (this.recovered) {
@@ -141,7 +149,8 @@ public class Pipeline implements ActiveComponent, InitializingBean {
 		int keys;
 		this.stateLock.writeLock().lock();
 		try {
-			// Straight into the map the pipeline keeps: no second copy of every key while recovering.
+			// Straight into the map the pipeline keeps: no second copy of every key while
+			// recovering.
 			checkpoint = this.store.loadCheckpoint(this.aggregates::put);
 			keys = this.aggregates.size();
 			this.offset = checkpoint.offset();
@@ -157,7 +166,8 @@ public class Pipeline implements ActiveComponent, InitializingBean {
 		while (!(batch = this.store.readAfter(this.offset, this.settings.batchSize())).isEmpty()) {
 			apply(batch);
 			replayed += batch.size();
-			// As often as the running pipeline does, so the keys a checkpoint writes stay as few.
+			// As often as the running pipeline does, so the keys a checkpoint writes stay
+			// as few.
 			if (this.sinceCheckpoint >= this.settings.checkpointEvery()) {
 				tryCheckpoint();
 			}
@@ -166,27 +176,33 @@ public class Pipeline implements ActiveComponent, InitializingBean {
 			tryCheckpoint();
 		}
 		this.recovered = true;
-		logger.info("Pipeline: recovered from checkpoint at offset {} ({} key(s)), replayed {} event(s) from the log, "
-				+ "now at offset {} ({} ms)", checkpoint.offset(), keys, replayed, this.offset,
+		logger.info(
+				"Pipeline: recovered from checkpoint at offset {} ({} key(s)), replayed {} event(s) from the log, "
+						+ "now at offset {} ({} ms)",
+				checkpoint.offset(), keys, replayed, this.offset,
 				TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
 	}
 
-	// ---- the component -------------------------------------------------------------------------
+	// ---- the component
+	// -------------------------------------------------------------------------
 
 	@Override
 	public void run(ComponentHandle handle) throws Exception {
 		consume(handle::isShuttingDown, handle::reportHealthy);
-		// STOPPED by the shutdown handler: the work is done, but the component ends when the engine
-		// tells its phase to stop (after ingestion has drained), so it stays alive and healthy until then.
+		// STOPPED by the shutdown handler: the work is done, but the component ends when
+		// the engine
+		// tells its phase to stop (after ingestion has drained), so it stays alive and
+		// healthy until then.
 		while (!handle.awaitShutdown(Duration.ofSeconds(1))) {
 			handle.reportHealthy();
 		}
 	}
 
 	/**
-	 * Runs the pipeline on the calling thread without Lifecycle, as a plain Spring Boot application
-	 * would: until {@link #requestStopWithCheckpoint()}, with no heartbeats and no stall detection.
-	 * Only the plain-Spring mode the benchmarks compare against calls this.
+	 * Runs the pipeline on the calling thread without Lifecycle, as a plain Spring Boot
+	 * application would: until {@link #requestStopWithCheckpoint()}, with no heartbeats
+	 * and no stall detection. Only the plain-Spring mode the benchmarks compare against
+	 * calls this.
 	 * @throws Exception if consuming or checkpointing fails (the state is then FAILED)
 	 */
 	public void runUnmanaged() throws Exception {
@@ -204,7 +220,8 @@ public class Pipeline implements ActiveComponent, InitializingBean {
 				int read = consumeOnce();
 				maybeCheckpoint();
 				if (read < this.settings.batchSize() && !this.stopRequested) {
-					// Idle or caught up: sleep until an append or a stop request wakes us, at most idle-poll.
+					// Idle or caught up: sleep until an append or a stop request wakes
+					// us, at most idle-poll.
 					this.wakeUp.tryAcquire(this.settings.idlePoll().toNanos(), TimeUnit.NANOSECONDS);
 					this.wakeUp.drainPermits();
 				}
@@ -238,7 +255,10 @@ public class Pipeline implements ActiveComponent, InitializingBean {
 		logger.info("Pipeline: stopped with a final checkpoint at offset {}", this.checkpointOffset);
 	}
 
-	/** The test-only switch: never finish stopping, so the global ceiling has to fire (exit 129). */
+	/**
+	 * The test-only switch: never finish stopping, so the global ceiling has to fire
+	 * (exit 129).
+	 */
 	private void hang() {
 		logger.warn("Pipeline: sample.test.hang-pipeline-on-stop=true, so the pipeline now hangs instead of "
 				+ "stopping (test switch)");
@@ -286,7 +306,8 @@ public class Pipeline implements ActiveComponent, InitializingBean {
 			return;
 		}
 		long now = System.nanoTime();
-		// After a failure, wait for the retry pause, unless a write (an append) has committed since:
+		// After a failure, wait for the retry pause, unless a write (an append) has
+		// committed since:
 		// then the cause is gone and the checkpoint catches up at once.
 		if (this.failedCheckpoints > 0 && now - this.nextCheckpointAttemptNanos < 0 && !this.store.isWritable()) {
 			return;
@@ -299,9 +320,10 @@ public class Pipeline implements ActiveComponent, InitializingBean {
 	}
 
 	/**
-	 * A checkpoint that may fail without harm: the log is the truth and the aggregates stay in memory,
-	 * so a full disk or a locked database only delays it. It is retried with a growing pause (up to
-	 * {@value #MAX_RETRY_SECONDS} s) until it succeeds; the keys changed meanwhile stay marked.
+	 * A checkpoint that may fail without harm: the log is the truth and the aggregates
+	 * stay in memory, so a full disk or a locked database only delays it. It is retried
+	 * with a growing pause (up to {@value #MAX_RETRY_SECONDS} s) until it succeeds; the
+	 * keys changed meanwhile stay marked.
 	 */
 	private void tryCheckpoint() throws InterruptedException {
 		try {
@@ -318,9 +340,10 @@ public class Pipeline implements ActiveComponent, InitializingBean {
 					this.settings.checkpointInterval().toMillis() << Math.min(this.failedCheckpoints - 1, 10));
 			this.nextCheckpointAttemptNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(pauseMillis);
 			if (this.failedCheckpoints == 1 || this.failedCheckpoints % 20 == 0) {
-				logger.warn("Pipeline: checkpoint at offset {} failed ({} attempt(s) so far, next in {} ms); the "
-						+ "pipeline goes on from memory and the log keeps every event: {}", this.offset,
-						this.failedCheckpoints, pauseMillis, ex.getMessage());
+				logger.warn(
+						"Pipeline: checkpoint at offset {} failed ({} attempt(s) so far, next in {} ms); the "
+								+ "pipeline goes on from memory and the log keeps every event: {}",
+						this.offset, this.failedCheckpoints, pauseMillis, ex.getMessage());
 			}
 		}
 	}
@@ -339,11 +362,13 @@ public class Pipeline implements ActiveComponent, InitializingBean {
 		logger.debug("Pipeline: checkpoint at offset {} ({} key(s) changed)", this.offset, changed.size());
 	}
 
-	// ---- control and queries -------------------------------------------------------------------
+	// ---- control and queries
+	// -------------------------------------------------------------------
 
 	/**
-	 * Asks the pipeline to stop with a final checkpoint (Arroyo's {@code StopType::Checkpoint}):
-	 * it consumes every event committed up to now, checkpoints, and moves to STOPPED. Returns at once.
+	 * Asks the pipeline to stop with a final checkpoint (Arroyo's
+	 * {@code StopType::Checkpoint}): it consumes every event committed up to now,
+	 * checkpoints, and moves to STOPPED. Returns at once.
 	 */
 	public void requestStopWithCheckpoint() {
 		this.stopRequested = true;
@@ -403,9 +428,10 @@ public class Pipeline implements ActiveComponent, InitializingBean {
 	}
 
 	/**
-	 * One page of keys in key order, consistently with the offset it is at: the keys starting with
-	 * {@code prefix} (all when empty) and after {@code after} (from the first when null), at most
-	 * {@code limit} of them. Costs O(log n + limit), whatever the number of keys.
+	 * One page of keys in key order, consistently with the offset it is at: the keys
+	 * starting with {@code prefix} (all when empty) and after {@code after} (from the
+	 * first when null), at most {@code limit} of them. Costs O(log n + limit), whatever
+	 * the number of keys.
 	 * @param prefix keep keys with this prefix ("" for all)
 	 * @param after start after this key, or null
 	 * @param limit the most keys returned (at least 1)
@@ -445,6 +471,7 @@ public class Pipeline implements ActiveComponent, InitializingBean {
 
 	/**
 	 * A page of keys.
+	 *
 	 * @param offset the last log offset included
 	 * @param checkpointOffset the offset of the last checkpoint written
 	 * @param state the pipeline's state
@@ -455,7 +482,10 @@ public class Pipeline implements ActiveComponent, InitializingBean {
 			String next) {
 	}
 
-	/** Every key's aggregate and the offset they are at, consistently (a copy of everything: tests only). */
+	/**
+	 * Every key's aggregate and the offset they are at, consistently (a copy of
+	 * everything: tests only).
+	 */
 	public CountsSnapshot snapshot() {
 		this.stateLock.readLock().lock();
 		try {
@@ -466,7 +496,9 @@ public class Pipeline implements ActiveComponent, InitializingBean {
 		}
 	}
 
-	/** One key's aggregate and the offset it is at; empty aggregate if the key is unknown. */
+	/**
+	 * One key's aggregate and the offset it is at; empty aggregate if the key is unknown.
+	 */
 	public KeyCount count(String key) {
 		this.stateLock.readLock().lock();
 		try {
@@ -479,6 +511,7 @@ public class Pipeline implements ActiveComponent, InitializingBean {
 
 	/**
 	 * One key's aggregate.
+	 *
 	 * @param key the key
 	 * @param aggregate its aggregate, empty if no event has this key
 	 * @param offset the offset the aggregate is at

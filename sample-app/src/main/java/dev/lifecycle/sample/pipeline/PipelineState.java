@@ -1,8 +1,8 @@
 package dev.lifecycle.sample.pipeline;
 
 /**
- * The pipeline's states: {@code STARTING → RUNNING → STOPPING → STOPPED}, or {@code FAILED} from any
- * of them. STOPPED and FAILED are terminal.
+ * The pipeline's states: {@code STARTING → RUNNING → STOPPING → STOPPED}, or
+ * {@code FAILED} from any of them. STOPPED and FAILED are terminal.
  */
 public enum PipelineState {
 
@@ -18,7 +18,10 @@ public enum PipelineState {
 	/** Stopped with a final checkpoint that covers every event it consumed. */
 	STOPPED,
 
-	/** Stopped by an error; the last successful checkpoint and the log are still consistent. */
+	/**
+	 * Stopped by an error; the last successful checkpoint and the log are still
+	 * consistent.
+	 */
 	FAILED;
 
 	/** Whether no further transition will happen. */

@@ -12,13 +12,14 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The sample as plain Spring Boot would run it, switched on by {@code lifecycle.enabled=false}: the
- * anchor of the benchmarks against plain Spring Boot ({@code lifecycle-benchmarks/rolling-restart.sh}).
- * Without it the sample would refuse every event once Lifecycle is off, and the comparison would
- * measure nothing. The same ingestion, pipeline and checkpoint-then-backup run from one
- * {@code SmartLifecycle} bean, the way the Spring Boot documentation suggests. With
- * {@code sample.plain.pre-stop-sleep} set, the context sleeps that long on close before anything stops
- * (the documented preStop-sleep recipe, emulated in-process).
+ * The sample as plain Spring Boot would run it, switched on by
+ * {@code lifecycle.enabled=false}: the anchor of the benchmarks against plain Spring Boot
+ * ({@code lifecycle-benchmarks/rolling-restart.sh}). Without it the sample would refuse
+ * every event once Lifecycle is off, and the comparison would measure nothing. The same
+ * ingestion, pipeline and checkpoint-then-backup run from one {@code SmartLifecycle}
+ * bean, the way the Spring Boot documentation suggests. With
+ * {@code sample.plain.pre-stop-sleep} set, the context sleeps that long on close before
+ * anything stops (the documented preStop-sleep recipe, emulated in-process).
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnProperty(name = "lifecycle.enabled", havingValue = "false")

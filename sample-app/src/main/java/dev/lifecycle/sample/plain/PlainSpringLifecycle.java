@@ -9,11 +9,12 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Hand-written start and stop of the sample without Lifecycle. It runs in Spring's default phase, so
- * on context close it stops before the web server's graceful shutdown begins: the final checkpoint
- * and the backup happen while Tomcat still accepts events (they stay in the log and are replayed at
- * the next start). Readiness is whatever plain Spring Boot reports: refusing from the context-closed
- * event on, with no delay between that and the listener closing.
+ * Hand-written start and stop of the sample without Lifecycle. It runs in Spring's
+ * default phase, so on context close it stops before the web server's graceful shutdown
+ * begins: the final checkpoint and the backup happen while Tomcat still accepts events
+ * (they stay in the log and are replayed at the next start). Readiness is whatever plain
+ * Spring Boot reports: refusing from the context-closed event on, with no delay between
+ * that and the listener closing.
  */
 final class PlainSpringLifecycle implements SmartLifecycle {
 

@@ -11,12 +11,13 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.context.event.ContextClosedEvent;
 
 /**
- * The "sleep in a preStop hook" recipe of the Spring Boot documentation, emulated inside the plain
- * Spring Boot variant for the benchmarks: on context close the closing thread sleeps before any bean
- * stops, so the web server keeps serving for that long. Spring Boot has already published readiness
- * REFUSING_TRAFFIC when this event arrives, which is how a load balancer checking readiness (HAProxy in
- * the benchmarks) learns of the shutdown; on Kubernetes the endpoint is removed because the pod is
- * terminating, during the hook's sleep and before the SIGTERM.
+ * The "sleep in a preStop hook" recipe of the Spring Boot documentation, emulated inside
+ * the plain Spring Boot variant for the benchmarks: on context close the closing thread
+ * sleeps before any bean stops, so the web server keeps serving for that long. Spring
+ * Boot has already published readiness REFUSING_TRAFFIC when this event arrives, which is
+ * how a load balancer checking readiness (HAProxy in the benchmarks) learns of the
+ * shutdown; on Kubernetes the endpoint is removed because the pod is terminating, during
+ * the hook's sleep and before the SIGTERM.
  */
 final class PreStopSleep implements ApplicationListener<ContextClosedEvent>, ApplicationContextAware {
 
@@ -37,7 +38,8 @@ final class PreStopSleep implements ApplicationListener<ContextClosedEvent>, App
 
 	@Override
 	public void onApplicationEvent(ContextClosedEvent event) {
-		// A child context (the actuator's own port) closing first publishes its event here too.
+		// A child context (the actuator's own port) closing first publishes its event
+		// here too.
 		if (event.getApplicationContext() != this.context) {
 			return;
 		}

@@ -18,14 +18,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The sample's observability component: it publishes the pipeline's progress as gauges
- * ({@code sample_pipeline_offset}, {@code sample_pipeline_checkpoint_offset}, {@code sample_pipeline_lag_events},
- * scraped with everything else at {@code /actuator/prometheus}) and logs a status line every
+ * ({@code sample_pipeline_offset}, {@code sample_pipeline_checkpoint_offset},
+ * {@code sample_pipeline_lag_events}, scraped with everything else at
+ * {@code /actuator/prometheus}) and logs a status line every
  * {@code sample.status.interval}.
  *
- * <p>Observability tier: it keeps running while the standard components drain and is told to stop
- * only after they have all finished, so the last status line it logs at stop shows the pipeline's
- * final state and checkpoint. The actuator endpoints themselves are served by the embedded web server,
- * which outlives the whole sequence.
+ * <p>
+ * Observability tier: it keeps running while the standard components drain and is told to
+ * stop only after they have all finished, so the last status line it logs at stop shows
+ * the pipeline's final state and checkpoint. The actuator endpoints themselves are served
+ * by the embedded web server, which outlives the whole sequence.
  */
 @ManagedComponent(value = StatusReporter.NAME, tier = Tier.OBSERVABILITY)
 public class StatusReporter implements PassiveComponent {

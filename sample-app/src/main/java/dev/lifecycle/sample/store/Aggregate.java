@@ -3,8 +3,9 @@ package dev.lifecycle.sample.store;
 import java.math.BigInteger;
 
 /**
- * The aggregated state of one key. The sum is exact at any size: no sequence of accepted events can
- * overflow it, so the pipeline (live or replaying the log) can never fail on an event it was given.
+ * The aggregated state of one key. The sum is exact at any size: no sequence of accepted
+ * events can overflow it, so the pipeline (live or replaying the log) can never fail on
+ * an event it was given.
  *
  * @param sum the sum of the values
  * @param count the number of events

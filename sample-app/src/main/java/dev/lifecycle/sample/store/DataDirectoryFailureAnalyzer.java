@@ -10,8 +10,9 @@ final class DataDirectoryFailureAnalyzer extends AbstractFailureAnalyzer<DataDir
 
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, DataDirectoryInUseException cause) {
-		return new FailureAnalysis(cause.getMessage() + ". Two processes on one data directory would corrupt each "
-				+ "other's log and checkpoints.",
+		return new FailureAnalysis(
+				cause.getMessage() + ". Two processes on one data directory would corrupt each "
+						+ "other's log and checkpoints.",
 				"Stop the other process" + ((cause.holder() != null) ? " (pid " + cause.holder() + ")" : "")
 						+ ", or give this one its own directory with --sample.data-dir=<path>.",
 				cause);

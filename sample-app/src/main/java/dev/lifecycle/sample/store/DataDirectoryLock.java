@@ -21,13 +21,16 @@ import org.springframework.core.ResolvableType;
 import org.springframework.core.env.Environment;
 
 /**
- * One process per data directory: as soon as the configuration is known (before any bean, before the
- * database is opened), the process takes an exclusive lock on {@code <data-dir>/sample-app.lock} and
- * holds it until it exits. A second process on the same directory fails its start with the holder's
- * pid. The lock is the operating system's ({@code fcntl}), so a process that dies in any way,
- * {@code SIGKILL} included, releases it at once; the file itself stays and means nothing when unlocked.
+ * One process per data directory: as soon as the configuration is known (before any bean,
+ * before the database is opened), the process takes an exclusive lock on
+ * {@code <data-dir>/sample-app.lock} and holds it until it exits. A second process on the
+ * same directory fails its start with the holder's pid. The lock is the operating
+ * system's ({@code fcntl}), so a process that dies in any way, {@code SIGKILL} included,
+ * releases it at once; the file itself stays and means nothing when unlocked.
  *
- * <p>Registered in {@code META-INF/spring.factories}, ordered right after logging is initialised.
+ * <p>
+ * Registered in {@code META-INF/spring.factories}, ordered right after logging is
+ * initialised.
  */
 public final class DataDirectoryLock implements GenericApplicationListener {
 
@@ -36,7 +39,9 @@ public final class DataDirectoryLock implements GenericApplicationListener {
 
 	private static final Logger logger = LoggerFactory.getLogger(DataDirectoryLock.class);
 
-	/** Held for the life of the process; the OS releases the lock when the process ends. */
+	/**
+	 * Held for the life of the process; the OS releases the lock when the process ends.
+	 */
 	private static FileLock held;
 
 	@Override
@@ -77,7 +82,8 @@ public final class DataDirectoryLock implements GenericApplicationListener {
 				lock = channel.tryLock();
 			}
 			catch (OverlappingFileLockException ex) {
-				// This process holds it already (a second application context in the same JVM).
+				// This process holds it already (a second application context in the same
+				// JVM).
 				channel.close();
 				return;
 			}
@@ -98,14 +104,19 @@ public final class DataDirectoryLock implements GenericApplicationListener {
 		}
 	}
 
-	/** Writes our pid into the file, for the message of a process that finds it locked; best effort. */
+	/**
+	 * Writes our pid into the file, for the message of a process that finds it locked;
+	 * best effort.
+	 */
 	private static void recordHolder(FileChannel channel) {
 		try {
 			channel.truncate(0);
-			channel.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
+			channel.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)),
+					0);
 		}
 		catch (IOException ex) {
-			// A full disk must not stop the start: the lock is what matters, not the pid in the file.
+			// A full disk must not stop the start: the lock is what matters, not the pid
+			// in the file.
 		}
 	}
 

@@ -14,9 +14,9 @@ import java.sql.SQLException;
 import org.sqlite.SQLiteConfig;
 
 /**
- * A consistent copy of the whole database with {@code VACUUM INTO} (a snapshot: commits that happen
- * meanwhile are not in it), written to a temporary name, flushed to disk and renamed atomically, so
- * a file with the final name is always a complete database.
+ * A consistent copy of the whole database with {@code VACUUM INTO} (a snapshot: commits
+ * that happen meanwhile are not in it), written to a temporary name, flushed to disk and
+ * renamed atomically, so a file with the final name is always a complete database.
  */
 final class StoreBackup {
 
@@ -29,7 +29,8 @@ final class StoreBackup {
 	 * @param directory where to write; created if missing
 	 * @param fileName the backup's file name
 	 * @return the backup file
-	 * @throws StoreException if the backup could not be written (no file with the final name exists)
+	 * @throws StoreException if the backup could not be written (no file with the final
+	 * name exists)
 	 */
 	static Path vacuumInto(String url, SQLiteConfig config, Path directory, String fileName) {
 		Path target = directory.resolve(fileName);
@@ -37,7 +38,8 @@ final class StoreBackup {
 		try {
 			Files.createDirectories(directory);
 			Files.deleteIfExists(temp);
-			// A fresh connection and a fresh Statement: VACUUM INTO refuses to run next to an open statement.
+			// A fresh connection and a fresh Statement: VACUUM INTO refuses to run next
+			// to an open statement.
 			try (Connection connection = DriverManager.getConnection(url, config.toProperties());
 					PreparedStatement vacuum = connection.prepareStatement("VACUUM INTO ?")) {
 				vacuum.setString(1, temp.toString());
@@ -66,7 +68,8 @@ final class StoreBackup {
 			channel.force(true);
 		}
 		catch (IOException ex) {
-			// Not every platform can fsync a directory; the rename itself is still atomic.
+			// Not every platform can fsync a directory; the rename itself is still
+			// atomic.
 		}
 	}
 

@@ -11,10 +11,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The event store bean, and the final action that closes it once every standard component (ingestion
- * and the pipeline) has drained: the writer commits what is queued, the WAL is folded into the main
- * file, and the connections close. The bean's destroy method closes it too (idempotent), for the
- * paths where final actions do not run.
+ * The event store bean, and the final action that closes it once every standard component
+ * (ingestion and the pipeline) has drained: the writer commits what is queued, the WAL is
+ * folded into the main file, and the connections close. The bean's destroy method closes
+ * it too (idempotent), for the paths where final actions do not run.
  */
 @Configuration(proxyBeanMethods = false)
 public class StoreConfiguration {

@@ -17,18 +17,24 @@ import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteConfig;
 
 /**
- * The event database's connections: one write connection with its statements, owned by the writer
- * thread, and one read connection shared by the readers under {@link #readLock()}. Opening checks
- * the schema and the checkpoint, so a file that is refused is left unchanged.
+ * The event database's connections: one write connection with its statements, owned by
+ * the writer thread, and one read connection shared by the readers under
+ * {@link #readLock()}. Opening checks the schema and the checkpoint, so a file that is
+ * refused is left unchanged.
  *
- * <p><b>Read-only when the disk is full.</b> When the disk is too full at open even to create the
- * WAL index, the file is opened immutable (read-only, no index): the service starts, recovers and
- * serves reads, and every write is refused as {@link StoreException.Cause#FULL} until
- * {@link #ensureWritable()} manages to open it normally, at most once a second.
+ * <p>
+ * <b>Read-only when the disk is full.</b> When the disk is too full at open even to
+ * create the WAL index, the file is opened immutable (read-only, no index): the service
+ * starts, recovers and serves reads, and every write is refused as
+ * {@link StoreException.Cause#FULL} until {@link #ensureWritable()} manages to open it
+ * normally, at most once a second.
  */
 final class StoreConnections {
 
-	/** One logger for the whole store, so its lines read as the store's whatever part writes them. */
+	/**
+	 * One logger for the whole store, so its lines read as the store's whatever part
+	 * writes them.
+	 */
 	private static final Logger logger = LoggerFactory.getLogger(EventStore.class);
 
 	private final Path file;
@@ -39,21 +45,30 @@ final class StoreConnections {
 
 	private final String synchronous;
 
-	/** The write connection and its statements: null while the store is read-only; writer thread only. */
+	/**
+	 * The write connection and its statements: null while the store is read-only; writer
+	 * thread only.
+	 */
 	private Connection writeConnection;
 
 	private PreparedStatement insert;
 
 	private PreparedStatement findById;
 
-	/** Guards the read connection and its statement, which are replaced when the store becomes writable. */
+	/**
+	 * Guards the read connection and its statement, which are replaced when the store
+	 * becomes writable.
+	 */
 	private final Object readLock = new Object();
 
 	private Connection readConnection;
 
 	private PreparedStatement readAfter;
 
-	/** Opened without a write connection because the disk was full at start; see {@link #ensureWritable()}. */
+	/**
+	 * Opened without a write connection because the disk was full at start; see
+	 * {@link #ensureWritable()}.
+	 */
 	private volatile boolean readOnly;
 
 	/** Why the store opened read-only, or null. */
@@ -62,10 +77,11 @@ final class StoreConnections {
 	private long nextWritableAttemptNanos;
 
 	/**
-	 * Opens the database, creating the file and its directory if needed, read-only if the disk is
-	 * too full to open it otherwise.
-	 * @throws UnusableDatabaseException if the file is not this sample's database, has a newer or
-	 * unknown schema, or its checkpoint does not match its log (the file is left unchanged)
+	 * Opens the database, creating the file and its directory if needed, read-only if the
+	 * disk is too full to open it otherwise.
+	 * @throws UnusableDatabaseException if the file is not this sample's database, has a
+	 * newer or unknown schema, or its checkpoint does not match its log (the file is left
+	 * unchanged)
 	 * @throws StoreException if it cannot be opened at all
 	 */
 	StoreConnections(Path file, String synchronous, Duration busyTimeout, boolean rebuildCheckpoint) {
@@ -93,8 +109,9 @@ final class StoreConnections {
 	}
 
 	/**
-	 * Opens the write connection (checking the schema and the checkpoint) and a read connection, and
-	 * swaps them in. On failure nothing is left open and the store is as it was.
+	 * Opens the write connection (checking the schema and the checkpoint) and a read
+	 * connection, and swaps them in. On failure nothing is left open and the store is as
+	 * it was.
 	 */
 	private void openWritable(boolean rebuildCheckpoint) {
 		Connection write = null;
@@ -106,9 +123,10 @@ final class StoreConnections {
 			write = DriverManager.getConnection(url(), writeConfig.toProperties());
 			this.schema.prepare(write, rebuildCheckpoint, false);
 			this.schema.checkCheckpointMatchesLog(write);
-			PreparedStatement insert = write.prepareStatement(
-					"INSERT INTO event_log(event_id, key, value) VALUES (?, ?, ?) RETURNING offset");
-			PreparedStatement findById = write.prepareStatement("SELECT offset, key, value FROM event_log WHERE event_id = ?");
+			PreparedStatement insert = write
+				.prepareStatement("INSERT INTO event_log(event_id, key, value) VALUES (?, ?, ?) RETURNING offset");
+			PreparedStatement findById = write
+				.prepareStatement("SELECT offset, key, value FROM event_log WHERE event_id = ?");
 			SQLiteConfig readConfig = baseConfig();
 			readConfig.setReadOnly(true);
 			read = DriverManager.getConnection(url(), readConfig.toProperties());
@@ -135,9 +153,9 @@ final class StoreConnections {
 	}
 
 	/**
-	 * The disk is full and SQLite cannot even create the shared-memory index a WAL database needs to
-	 * be read: open the file immutable. Only a database closed cleanly is in that state, so its main
-	 * file holds everything.
+	 * The disk is full and SQLite cannot even create the shared-memory index a WAL
+	 * database needs to be read: open the file immutable. Only a database closed cleanly
+	 * is in that state, so its main file holds everything.
 	 */
 	private void openReadOnly(StoreException cause) {
 		Connection read = null;
@@ -150,9 +168,10 @@ final class StoreConnections {
 			useForReads(read);
 			this.readOnly = true;
 			this.readOnlyCause = cause;
-			logger.warn("Event store: the disk holding {} is full ({}); opened it READ-ONLY: reads and recovery work, "
-					+ "writes are refused with 507 until there is space, then it becomes writable by itself", this.file,
-					cause.getMessage());
+			logger.warn(
+					"Event store: the disk holding {} is full ({}); opened it READ-ONLY: reads and recovery work, "
+							+ "writes are refused with 507 until there is space, then it becomes writable by itself",
+					this.file, cause.getMessage());
 		}
 		catch (SQLException | RuntimeException ex) {
 			closeQuietly(read);
@@ -177,8 +196,8 @@ final class StoreConnections {
 	}
 
 	/**
-	 * Before a write on the writer thread: a read-only store tries, at most once a second, to open
-	 * the database for writing.
+	 * Before a write on the writer thread: a read-only store tries, at most once a
+	 * second, to open the database for writing.
 	 * @throws StoreException (FULL) while it cannot
 	 */
 	void ensureWritable() {
@@ -204,7 +223,10 @@ final class StoreConnections {
 		}
 	}
 
-	/** Whether it has no write connection yet because the disk was full (see {@link #ensureWritable()}). */
+	/**
+	 * Whether it has no write connection yet because the disk was full (see
+	 * {@link #ensureWritable()}).
+	 */
 	boolean isReadOnly() {
 		return this.readOnly;
 	}
@@ -219,12 +241,18 @@ final class StoreConnections {
 		return this.writeConnection;
 	}
 
-	/** {@code INSERT … RETURNING offset} of one event on the write connection. Writer thread only. */
+	/**
+	 * {@code INSERT … RETURNING offset} of one event on the write connection. Writer
+	 * thread only.
+	 */
 	PreparedStatement insert() {
 		return this.insert;
 	}
 
-	/** The offset, key and value of an event id on the write connection. Writer thread only. */
+	/**
+	 * The offset, key and value of an event id on the write connection. Writer thread
+	 * only.
+	 */
 	PreparedStatement findById() {
 		return this.findById;
 	}
@@ -239,12 +267,17 @@ final class StoreConnections {
 		return this.readConnection;
 	}
 
-	/** The entries after an offset, in offset order, at most a limit; only under {@link #readLock()}. */
+	/**
+	 * The entries after an offset, in offset order, at most a limit; only under
+	 * {@link #readLock()}.
+	 */
 	PreparedStatement readAfter() {
 		return this.readAfter;
 	}
 
-	/** The settings of a new connection (its busy timeout), for a backup's own connection. */
+	/**
+	 * The settings of a new connection (its busy timeout), for a backup's own connection.
+	 */
 	SQLiteConfig baseConfig() {
 		SQLiteConfig config = new SQLiteConfig();
 		config.setBusyTimeout((int) Math.min(Integer.MAX_VALUE, this.busyTimeout.toMillis()));
@@ -259,7 +292,10 @@ final class StoreConnections {
 		return this.synchronous;
 	}
 
-	/** Checkpoints the WAL into the main file and closes both connections; once the writer has stopped. */
+	/**
+	 * Checkpoints the WAL into the main file and closes both connections; once the writer
+	 * has stopped.
+	 */
 	void close() {
 		synchronized (this.readLock) {
 			if (this.writeConnection != null) {

@@ -33,15 +33,23 @@ public class StoreException extends RuntimeException {
 		this.kind = kind;
 	}
 
-	/** Why the store failed, as far as a client should care (it decides the HTTP status). */
+	/**
+	 * Why the store failed, as far as a client should care (it decides the HTTP status).
+	 */
 	public Cause kind() {
 		return this.kind;
 	}
 
-	/** What kind of failure: the ones that pass by themselves are {@link #BUSY} and {@link #FULL}. */
+	/**
+	 * What kind of failure: the ones that pass by themselves are {@link #BUSY} and
+	 * {@link #FULL}.
+	 */
 	public enum Cause {
 
-		/** Another connection or process holds the database's write lock beyond the busy timeout. */
+		/**
+		 * Another connection or process holds the database's write lock beyond the busy
+		 * timeout.
+		 */
 		BUSY,
 
 		/** The disk (or the file system's quota) is full. */
@@ -61,7 +69,8 @@ public class StoreException extends RuntimeException {
 				return store.kind;
 			}
 			if (t instanceof SQLException sql) {
-				// SQLite's primary result codes: 5 SQLITE_BUSY, 6 SQLITE_LOCKED, 13 SQLITE_FULL.
+				// SQLite's primary result codes: 5 SQLITE_BUSY, 6 SQLITE_LOCKED, 13
+				// SQLITE_FULL.
 				int primary = sql.getErrorCode() & 0xff;
 				if (primary == 5 || primary == 6) {
 					return Cause.BUSY;

@@ -4,8 +4,8 @@ import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 
 /**
- * Turns a refused database into Spring Boot's "APPLICATION FAILED TO START" report: what is wrong with
- * which file, and what to do.
+ * Turns a refused database into Spring Boot's "APPLICATION FAILED TO START" report: what
+ * is wrong with which file, and what to do.
  */
 final class StoreFailureAnalyzer extends AbstractFailureAnalyzer<UnusableDatabaseException> {
 

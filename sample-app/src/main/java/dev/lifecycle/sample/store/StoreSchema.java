@@ -15,21 +15,25 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The event database's schema and what is accepted as one: it creates the schema in an empty file,
- * migrates the unstamped layout of earlier releases, accepts the current version, and refuses a
- * newer or unknown schema, a foreign database, and a checkpoint that does not describe a prefix of
- * its log, with {@link UnusableDatabaseException} and without writing a byte.
+ * The event database's schema and what is accepted as one: it creates the schema in an
+ * empty file, migrates the unstamped layout of earlier releases, accepts the current
+ * version, and refuses a newer or unknown schema, a foreign database, and a checkpoint
+ * that does not describe a prefix of its log, with {@link UnusableDatabaseException} and
+ * without writing a byte.
  */
 final class StoreSchema {
 
 	private static final Logger logger = LoggerFactory.getLogger(EventStore.class);
 
-	/** Marks the file as this sample's database ({@code PRAGMA application_id}, "LCev"). */
+	/**
+	 * Marks the file as this sample's database ({@code PRAGMA application_id}, "LCev").
+	 */
 	static final int APPLICATION_ID = 0x4c436576;
 
 	/**
-	 * The schema version this code reads and writes ({@code PRAGMA user_version}). Version 1 was the
-	 * unstamped layout of earlier releases (sums as 64-bit integers); version 2 stores exact sums as text.
+	 * The schema version this code reads and writes ({@code PRAGMA user_version}).
+	 * Version 1 was the unstamped layout of earlier releases (sums as 64-bit integers);
+	 * version 2 stores exact sums as text.
 	 */
 	static final int SCHEMA_VERSION = 2;
 
@@ -49,17 +53,18 @@ final class StoreSchema {
 			    updated_at TEXT);
 			""";
 
-	/** The tables of the current schema and their columns, as {@code PRAGMA table_info} lists them. */
-	private static final Map<String, String> LAYOUT = Map.of(
-			"event_log", "offset INTEGER, event_id TEXT, key TEXT, value INTEGER",
-			"aggregates", "key TEXT, sum TEXT, count INTEGER",
+	/**
+	 * The tables of the current schema and their columns, as {@code PRAGMA table_info}
+	 * lists them.
+	 */
+	private static final Map<String, String> LAYOUT = Map.of("event_log",
+			"offset INTEGER, event_id TEXT, key TEXT, value INTEGER", "aggregates", "key TEXT, sum TEXT, count INTEGER",
 			"checkpoint", "id INTEGER, log_offset INTEGER, updated_at TEXT");
 
 	/** The unstamped layout of earlier releases (schema version 1), migrated in place. */
-	private static final Map<String, String> LEGACY_LAYOUT = Map.of(
-			"event_log", "offset INTEGER, event_id TEXT, key TEXT, value INTEGER",
-			"aggregates", "key TEXT, sum INTEGER, count INTEGER",
-			"checkpoint", "id INTEGER, log_offset INTEGER, updated_at TEXT");
+	private static final Map<String, String> LEGACY_LAYOUT = Map.of("event_log",
+			"offset INTEGER, event_id TEXT, key TEXT, value INTEGER", "aggregates",
+			"key TEXT, sum INTEGER, count INTEGER", "checkpoint", "id INTEGER, log_offset INTEGER, updated_at TEXT");
 
 	private static final String MIGRATE_LEGACY = """
 			CREATE TABLE aggregates_v2 (
@@ -79,8 +84,9 @@ final class StoreSchema {
 	}
 
 	/**
-	 * Creates the schema in an empty file, migrates the unstamped layout of earlier releases, accepts
-	 * the current version, and refuses everything else without writing a byte.
+	 * Creates the schema in an empty file, migrates the unstamped layout of earlier
+	 * releases, accepts the current version, and refuses everything else without writing
+	 * a byte.
 	 */
 	void prepare(Connection c, boolean rebuildCheckpoint, boolean readOnly) throws SQLException {
 		int applicationId = (int) queryLong(c, "PRAGMA application_id");
@@ -89,8 +95,9 @@ final class StoreSchema {
 		boolean create = layout.isEmpty() && applicationId == 0 && version == 0;
 		boolean migrate = applicationId == 0 && version == 0 && layout.equals(LEGACY_LAYOUT);
 		if (readOnly && (create || migrate)) {
-			throw new StoreException("Cannot " + (create ? "create" : "migrate") + " the database " + this.file
-					+ " on a full disk", StoreException.Cause.FULL);
+			throw new StoreException(
+					"Cannot " + (create ? "create" : "migrate") + " the database " + this.file + " on a full disk",
+					StoreException.Cause.FULL);
 		}
 		if (create) {
 			inTransaction(c, SCHEMA + stamp());
@@ -99,34 +106,39 @@ final class StoreSchema {
 		}
 		if (applicationId == APPLICATION_ID) {
 			if (version > SCHEMA_VERSION) {
-				throw unusable("it has schema version " + version + ", written by a newer release of the sample; this "
-						+ "release knows versions up to " + SCHEMA_VERSION + ".",
+				throw unusable(
+						"it has schema version " + version + ", written by a newer release of the sample; this "
+								+ "release knows versions up to " + SCHEMA_VERSION + ".",
 						"Run the release that wrote it, or restore a backup taken by this release (events-*.db in the "
 								+ "backup directory), or point sample.data-dir at an empty directory to start afresh. "
 								+ "The file was not changed.");
 			}
 			if (version != SCHEMA_VERSION) {
-				throw unusable("it has schema version " + version + ", which this release does not know (it reads "
-						+ "version " + SCHEMA_VERSION + ").",
+				throw unusable(
+						"it has schema version " + version + ", which this release does not know (it reads "
+								+ "version " + SCHEMA_VERSION + ").",
 						"Restore a backup taken by this release, or point sample.data-dir at an empty directory. "
 								+ "The file was not changed.");
 			}
 			if (!layout.equals(LAYOUT)) {
-				throw unusable("it says schema version " + SCHEMA_VERSION + " but its tables do not match that version: "
-						+ describe(layout) + "; expected " + describe(LAYOUT) + ".",
+				throw unusable(
+						"it says schema version " + SCHEMA_VERSION + " but its tables do not match that version: "
+								+ describe(layout) + "; expected " + describe(LAYOUT) + ".",
 						"The file was altered by something else. Restore a backup (events-*.db in the backup "
 								+ "directory) or point sample.data-dir at an empty directory. The file was not changed.");
 			}
 		}
 		else if (migrate) {
 			inTransaction(c, MIGRATE_LEGACY + stamp());
-			logger.warn("Event store: migrated {} from the unstamped schema of earlier releases (version 1: 64-bit "
-					+ "sums) to version {} (exact sums); earlier releases cannot open it any more", this.file,
-					SCHEMA_VERSION);
+			logger.warn(
+					"Event store: migrated {} from the unstamped schema of earlier releases (version 1: 64-bit "
+							+ "sums) to version {} (exact sums); earlier releases cannot open it any more",
+					this.file, SCHEMA_VERSION);
 		}
 		else {
-			throw unusable("it is not this sample's event database (application_id " + applicationId
-					+ ", user_version " + version + ", tables: " + (layout.isEmpty() ? "none" : describe(layout)) + ").",
+			throw unusable(
+					"it is not this sample's event database (application_id " + applicationId + ", user_version "
+							+ version + ", tables: " + (layout.isEmpty() ? "none" : describe(layout)) + ").",
 					"Point sample.data-dir at the sample's own data directory or at an empty one. The file was not "
 							+ "changed: the sample never adds its tables to a database it did not create.");
 		}
@@ -143,10 +155,10 @@ final class StoreSchema {
 	}
 
 	/**
-	 * Refuses a checkpoint that does not describe a prefix of this log: one ahead of the log's last
-	 * offset (its aggregates count events the log does not have, and the pipeline would skip new
-	 * events up to its offset), or aggregates whose counts do not add up to the events at or below
-	 * its offset (a checkpoint of another log).
+	 * Refuses a checkpoint that does not describe a prefix of this log: one ahead of the
+	 * log's last offset (its aggregates count events the log does not have, and the
+	 * pipeline would skip new events up to its offset), or aggregates whose counts do not
+	 * add up to the events at or below its offset (a checkpoint of another log).
 	 */
 	void checkCheckpointMatchesLog(Connection c) throws SQLException {
 		long checkpointOffset = queryLong(c, "SELECT COALESCE((SELECT log_offset FROM checkpoint WHERE id = 1), 0)");
@@ -178,7 +190,9 @@ final class StoreSchema {
 		}
 	}
 
-	/** Table name to its columns ({@code "name TYPE, ..."}), SQLite's own tables left out. */
+	/**
+	 * Table name to its columns ({@code "name TYPE, ..."}), SQLite's own tables left out.
+	 */
 	private static Map<String, String> layout(Connection c) throws SQLException {
 		Map<String, String> tables = new TreeMap<>();
 		try (Statement statement = c.createStatement();
@@ -191,7 +205,8 @@ final class StoreSchema {
 		for (String table : List.copyOf(tables.keySet())) {
 			List<String> columns = new ArrayList<>();
 			try (Statement statement = c.createStatement();
-					ResultSet rows = statement.executeQuery("PRAGMA table_info(\"" + table.replace("\"", "\"\"") + "\")")) {
+					ResultSet rows = statement
+						.executeQuery("PRAGMA table_info(\"" + table.replace("\"", "\"\"") + "\")")) {
 				while (rows.next()) {
 					columns.add(rows.getString("name") + " " + rows.getString("type").toUpperCase(Locale.ROOT));
 				}
@@ -212,7 +227,10 @@ final class StoreSchema {
 		return text.toString();
 	}
 
-	/** Runs statements separated by {@code ;} in one transaction (the write connection is in auto-commit). */
+	/**
+	 * Runs statements separated by {@code ;} in one transaction (the write connection is
+	 * in auto-commit).
+	 */
 	private static void inTransaction(Connection c, String statements) throws SQLException {
 		try (Statement statement = c.createStatement()) {
 			statement.execute("BEGIN IMMEDIATE");

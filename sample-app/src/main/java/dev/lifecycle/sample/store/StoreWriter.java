@@ -20,18 +20,24 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The store's single writer: one thread owns the write connection and runs every write (appends and
- * checkpoints) as a task from its queue. Appends that queue up while a transaction commits are
- * committed together in the next one (group commit): each caller still waits for <em>its</em>
- * commit, but concurrent callers share the cost of the fsync. Offsets are assigned inside these
- * transactions only, so committed offsets only ever grow.
+ * The store's single writer: one thread owns the write connection and runs every write
+ * (appends and checkpoints) as a task from its queue. Appends that queue up while a
+ * transaction commits are committed together in the next one (group commit): each caller
+ * still waits for <em>its</em> commit, but concurrent callers share the cost of the
+ * fsync. Offsets are assigned inside these transactions only, so committed offsets only
+ * ever grow.
  *
- * <p>Every write runs in a {@code BEGIN IMMEDIATE} transaction; a write that fails rolls back whole
- * and fails its callers with a {@link StoreException} of the failure's kind, and the writer goes on.
+ * <p>
+ * Every write runs in a {@code BEGIN IMMEDIATE} transaction; a write that fails rolls
+ * back whole and fails its callers with a {@link StoreException} of the failure's kind,
+ * and the writer goes on.
  */
 final class StoreWriter {
 
-	/** One logger for the whole store, so its lines read as the store's whatever part writes them. */
+	/**
+	 * One logger for the whole store, so its lines read as the store's whatever part
+	 * writes them.
+	 */
 	private static final Logger logger = LoggerFactory.getLogger(EventStore.class);
 
 	/** The most appends committed in one transaction. */
@@ -56,9 +62,11 @@ final class StoreWriter {
 
 	/**
 	 * Starts the writer thread.
-	 * @param connections the store's connections, whose write connection this thread then owns
+	 * @param connections the store's connections, whose write connection this thread then
+	 * owns
 	 * @param file the database file, for log lines
-	 * @param initialFailure why writes fail from the start (the store opened read-only), or null
+	 * @param initialFailure why writes fail from the start (the store opened read-only),
+	 * or null
 	 */
 	StoreWriter(StoreConnections connections, Path file, StoreException initialFailure) {
 		this.connections = connections;
@@ -87,7 +95,10 @@ final class StoreWriter {
 		await(task.result);
 	}
 
-	/** Whether the last write committed (true until one fails, and again after one succeeds). */
+	/**
+	 * Whether the last write committed (true until one fails, and again after one
+	 * succeeds).
+	 */
 	boolean lastWriteCommitted() {
 		return this.writeFailure == null;
 	}
@@ -97,7 +108,8 @@ final class StoreWriter {
 	}
 
 	/**
-	 * Refuses new writes, commits what is queued and stops the thread (waiting up to 10 seconds).
+	 * Refuses new writes, commits what is queued and stops the thread (waiting up to 10
+	 * seconds).
 	 * @return false if it was stopped already
 	 */
 	boolean stop() {
@@ -215,16 +227,17 @@ final class StoreWriter {
 	}
 
 	private AppendResult insertOrFind(Append append) throws SQLException {
-		// Look the id up first: a conflicting INSERT would still consume an AUTOINCREMENT value and leave
-		// a gap. Only this thread writes, so nothing can insert the id between the lookup and the insert.
+		// Look the id up first: a conflicting INSERT would still consume an AUTOINCREMENT
+		// value and leave
+		// a gap. Only this thread writes, so nothing can insert the id between the lookup
+		// and the insert.
 		PreparedStatement findById = this.connections.findById();
 		findById.setString(1, append.id);
 		try (ResultSet existing = findById.executeQuery()) {
 			if (existing.next()) {
 				long offset = existing.getLong(1);
 				boolean same = existing.getString(2).equals(append.key) && existing.getLong(3) == append.value;
-				return new AppendResult(offset,
-						same ? AppendResult.Outcome.DUPLICATE : AppendResult.Outcome.CONFLICT);
+				return new AppendResult(offset, same ? AppendResult.Outcome.DUPLICATE : AppendResult.Outcome.CONFLICT);
 			}
 		}
 		PreparedStatement insert = this.connections.insert();
@@ -248,13 +261,13 @@ final class StoreWriter {
 			task.result.completeExceptionally(ex);
 			return;
 		}
-		try (PreparedStatement upsertAggregate = this.connections.write().prepareStatement(
-				"INSERT INTO aggregates(key, sum, count) VALUES (?, ?, ?) "
-						+ "ON CONFLICT(key) DO UPDATE SET sum = excluded.sum, count = excluded.count");
-				PreparedStatement upsertCheckpoint = this.connections.write().prepareStatement(
-						"INSERT INTO checkpoint(id, log_offset, updated_at) VALUES (1, ?, ?) "
-								+ "ON CONFLICT(id) DO UPDATE SET log_offset = excluded.log_offset, "
-								+ "updated_at = excluded.updated_at")) {
+		try (PreparedStatement upsertAggregate = this.connections.write()
+			.prepareStatement("INSERT INTO aggregates(key, sum, count) VALUES (?, ?, ?) "
+					+ "ON CONFLICT(key) DO UPDATE SET sum = excluded.sum, count = excluded.count");
+				PreparedStatement upsertCheckpoint = this.connections.write()
+					.prepareStatement("INSERT INTO checkpoint(id, log_offset, updated_at) VALUES (1, ?, ?) "
+							+ "ON CONFLICT(id) DO UPDATE SET log_offset = excluded.log_offset, "
+							+ "updated_at = excluded.updated_at")) {
 			begin();
 			for (Map.Entry<String, Aggregate> entry : task.changed.entrySet()) {
 				upsertAggregate.setString(1, entry.getKey());
@@ -272,16 +285,16 @@ final class StoreWriter {
 		}
 		catch (SQLException | RuntimeException ex) {
 			rollback();
-			StoreException failure = new StoreException("Could not write the checkpoint at offset " + task.offset + ": "
-					+ ex.getMessage(), ex);
+			StoreException failure = new StoreException(
+					"Could not write the checkpoint at offset " + task.offset + ": " + ex.getMessage(), ex);
 			writeFailed(failure, "the checkpoint");
 			task.result.completeExceptionally(failure);
 		}
 	}
 
 	/**
-	 * Records a failed write. A busy database or a full disk passes by itself: it is logged when it
-	 * starts and when it ends, not for every request in between.
+	 * Records a failed write. A busy database or a full disk passes by itself: it is
+	 * logged when it starts and when it ends, not for every request in between.
 	 */
 	private void writeFailed(StoreException failure, String what) {
 		StoreException previous = this.writeFailure;
@@ -290,9 +303,10 @@ final class StoreWriter {
 			logger.error("Event store: could not commit {}; nothing of it was written", what, failure);
 		}
 		else if (previous == null || previous.kind() != failure.kind()) {
-			logger.warn("Event store: writes to {} fail ({}: {}); appends are refused with Retry-After and "
-					+ "checkpoints retried until a write succeeds again; reads go on", this.file, failure.kind(),
-					failure.getMessage());
+			logger.warn(
+					"Event store: writes to {} fail ({}: {}); appends are refused with Retry-After and "
+							+ "checkpoints retried until a write succeeds again; reads go on",
+					this.file, failure.kind(), failure.getMessage());
 		}
 	}
 
@@ -305,11 +319,12 @@ final class StoreWriter {
 	}
 
 	/**
-	 * Begins a write transaction with {@code BEGIN IMMEDIATE}: it takes the write lock at once, waiting
-	 * up to the busy timeout while another process holds it. (A deferred transaction would take it at
-	 * its first write after a read and then fail at once, without waiting, and the driver's own
-	 * transactions would begin the next one, holding the lock, right after each commit.) The write
-	 * connection stays in auto-commit mode outside these explicit transactions.
+	 * Begins a write transaction with {@code BEGIN IMMEDIATE}: it takes the write lock at
+	 * once, waiting up to the busy timeout while another process holds it. (A deferred
+	 * transaction would take it at its first write after a read and then fail at once,
+	 * without waiting, and the driver's own transactions would begin the next one,
+	 * holding the lock, right after each commit.) The write connection stays in
+	 * auto-commit mode outside these explicit transactions.
 	 */
 	private void begin() throws SQLException {
 		try (Statement statement = this.connections.write().createStatement()) {
@@ -331,7 +346,8 @@ final class StoreWriter {
 			statement.execute("ROLLBACK");
 		}
 		catch (SQLException ex) {
-			// No transaction was open (BEGIN itself failed), or SQLite already rolled it back.
+			// No transaction was open (BEGIN itself failed), or SQLite already rolled it
+			// back.
 			logger.debug("Event store: rollback: {}", ex.getMessage());
 		}
 	}

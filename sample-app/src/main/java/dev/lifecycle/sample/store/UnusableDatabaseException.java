@@ -3,9 +3,10 @@ package dev.lifecycle.sample.store;
 import java.nio.file.Path;
 
 /**
- * The database file cannot be used as it is (a newer or unknown schema, a foreign file, a checkpoint
- * that does not match its log). Nothing in the file was changed. Start-up fails with
- * {@link #description()} and {@link #action()} (see {@code StoreFailureAnalyzer}).
+ * The database file cannot be used as it is (a newer or unknown schema, a foreign file, a
+ * checkpoint that does not match its log). Nothing in the file was changed. Start-up
+ * fails with {@link #description()} and {@link #action()} (see
+ * {@code StoreFailureAnalyzer}).
  */
 public final class UnusableDatabaseException extends StoreException {
 

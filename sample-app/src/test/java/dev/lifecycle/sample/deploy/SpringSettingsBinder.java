@@ -26,17 +26,20 @@ import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 /**
- * Binds the configuration a Kubernetes pod gives the sample the way Spring Boot does at start-up:
- * the application.yml packaged in the jar, the ConfigMap's application.yml added after it, the
- * container's environment, profiles and the Kubernetes cloud platform, with Spring's own config
- * data loading, relaxed names and duration conversion. {@code deploy/check.sh} hands it what each
- * manifest set mounts and sets, and checks timings, ports and paths against the values it prints.
+ * Binds the configuration a Kubernetes pod gives the sample the way Spring Boot does at
+ * start-up: the application.yml packaged in the jar, the ConfigMap's application.yml
+ * added after it, the container's environment, profiles and the Kubernetes cloud
+ * platform, with Spring's own config data loading, relaxed names and duration conversion.
+ * {@code deploy/check.sh} hands it what each manifest set mounts and sets, and checks
+ * timings, ports and paths against the values it prints.
  *
- * <p>Run as {@code SpringSettingsBinder <request.json> <response.json>}. The request:
- * {@code {"appConfig": path or null, "keys": [{"key", "type": "duration|string|list", "default"}],
- * "sets": [{"name", "configMap": application.yml text or null, "env": {name: value}}]}}. The
- * response: {@code {"sets": {name: {"properties": {key: {"value", "source", "seconds"}}}}}} with a
- * {@code "error"} instead of a value when a set or a value cannot be bound.
+ * <p>
+ * Run as {@code SpringSettingsBinder <request.json> <response.json>}. The request:
+ * {@code {"appConfig": path or null, "keys": [{"key", "type": "duration|string|list",
+ * "default"}], "sets": [{"name", "configMap": application.yml text or null, "env": {name:
+ * value}}]}}. The response: {@code {"sets": {name: {"properties": {key: {"value",
+ * "source", "seconds"}}}}}} with a {@code "error"} instead of a value when a set or a
+ * value cannot be bound.
  */
 public final class SpringSettingsBinder {
 
@@ -139,13 +142,15 @@ public final class SpringSettingsBinder {
 					out.put("seconds", (effective != null) ? effective.toNanos() / 1e9 : null);
 				}
 				case "list" -> out.put("value",
-						binder.bind(name, Bindable.listOf(String.class)).map((list) -> String.join(",", list)).orElse(null));
+						binder.bind(name, Bindable.listOf(String.class))
+							.map((list) -> String.join(",", list))
+							.orElse(null));
 				default -> out.put("value", binder.bind(name, Bindable.of(String.class)).orElse(null));
 			}
 		}
 		catch (BindException ex) {
-			out.put("error", key.key() + ": '" + raw(environment, name) + "' (" + source + ") cannot be bound: "
-					+ message(ex));
+			out.put("error",
+					key.key() + ": '" + raw(environment, name) + "' (" + source + ") cannot be bound: " + message(ex));
 		}
 		out.put("source", (out.get("value") != null) ? source : DEFAULT);
 		return out;
@@ -155,11 +160,10 @@ public final class SpringSettingsBinder {
 			Path configMap) {
 		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
 			ConfigurationProperty property = source.getConfigurationProperty(name);
-			if (property != null
-					|| source.containsDescendantOf(name) == ConfigurationPropertyState.PRESENT) {
+			if (property != null || source.containsDescendantOf(name) == ConfigurationPropertyState.PRESENT) {
 				Object underlying = source.getUnderlyingSource();
-				String described = (underlying instanceof org.springframework.core.env.PropertySource<?> ps) ? ps.getName()
-						: String.valueOf(underlying);
+				String described = (underlying instanceof org.springframework.core.env.PropertySource<?> ps)
+						? ps.getName() : String.valueOf(underlying);
 				if (configMap != null && described.contains(configMap.getFileName().toString())) {
 					return CONFIG_MAP;
 				}

@@ -15,9 +15,10 @@ import org.yaml.snakeyaml.Yaml;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The sample's Kubernetes configuration, bound by Spring as the pod would bind it: the ConfigMap
- * overrides the jar's application.yml, the container's environment overrides both through relaxed
- * names, and a value Spring cannot convert is reported with its property.
+ * The sample's Kubernetes configuration, bound by Spring as the pod would bind it: the
+ * ConfigMap overrides the jar's application.yml, the container's environment overrides
+ * both through relaxed names, and a value Spring cannot convert is reported with its
+ * property.
  */
 class SpringSettingsBinderTests {
 
@@ -29,7 +30,8 @@ class SpringSettingsBinderTests {
 
 	private static final List<Key> KEYS = List.of(new Key("lifecycle.drain-delay", "duration", null),
 			new Key("lifecycle.global-shutdown-timeout", "duration", "60s"),
-			new Key("sample.pipeline.stop-timeout", "duration", "120s"), new Key("management.server.port", "string", null),
+			new Key("sample.pipeline.stop-timeout", "duration", "120s"),
+			new Key("management.server.port", "string", null),
 			new Key("management.endpoints.web.exposure.include", "list", null),
 			new Key("lifecycle.pre-stop.path", "string", null));
 
@@ -41,7 +43,8 @@ class SpringSettingsBinderTests {
 		assertThat(properties.get("lifecycle.global-shutdown-timeout")).containsEntry("seconds", 60.0);
 		assertThat(properties.get("sample.pipeline.stop-timeout")).containsEntry("seconds", 45.0);
 		assertThat(properties.get("management.server.port")).containsEntry("value", "8081");
-		assertThat(properties.get("management.endpoints.web.exposure.include")).containsEntry("value", "health,prometheus");
+		assertThat(properties.get("management.endpoints.web.exposure.include")).containsEntry("value",
+				"health,prometheus");
 	}
 
 	@Test

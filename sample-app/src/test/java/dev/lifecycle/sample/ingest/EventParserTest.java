@@ -39,36 +39,37 @@ class EventParserTest {
 	}
 
 	@ParameterizedTest(name = "{0}")
-	@CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
-			empty body                  | ``                                                   | empty
-			malformed JSON              | {"id":"a","key":"k","value":1                        | malformed JSON
-			not JSON at all             | hello                                                | malformed JSON
-			trailing garbage            | {"id":"a","key":"k","value":1} x                     | malformed JSON
-			duplicate field             | {"id":"a","id":"b","key":"k","value":1}              | malformed JSON
-			array body                  | [1,2]                                                | JSON object
-			string body                 | `"x"`                                                | JSON object
-			missing id                  | {"key":"k","value":1}                                | 'id' is missing
-			missing key                 | {"id":"a","value":1}                                 | 'key' is missing
-			missing value               | {"id":"a","key":"k"}                                 | 'value' is missing
-			null id                     | {"id":null,"key":"k","value":1}                      | 'id' must be a string, not null
-			numeric id                  | {"id":7,"key":"k","value":1}                         | 'id' must be a string, not an integer
-			blank id                    | {"id":"  ","key":"k","value":1}                      | 'id' must not be blank
-			empty key                   | {"id":"a","key":"","value":1}                        | 'key' must not be empty
-			key with slash              | {"id":"a","key":"a/b","value":1}                     | may only contain
-			string value                | {"id":"a","key":"k","value":"1"}                     | 'value' must be an integer, not a string
-			decimal value               | {"id":"a","key":"k","value":1.5}                     | not a decimal number
-			decimal integral value      | {"id":"a","key":"k","value":1.0}                     | not a decimal number
-			boolean value               | {"id":"a","key":"k","value":true}                    | not a boolean
-			huge value                  | {"id":"a","key":"k","value":99999999999999999999999} | out of range
-			value over the limit        | {"id":"a","key":"k","value":1000000001}              | out of range
-			value under the limit       | {"id":"a","key":"k","value":-1000000001}             | out of range
-			Long.MIN_VALUE              | {"id":"a","key":"k","value":-9223372036854775808}    | out of range
-			lone high surrogate in id   | {"id":"a\\ud800","key":"k","value":1}                 | 'id' is not valid Unicode
-			lone low surrogate in id    | {"id":"\\udc00b","key":"k","value":1}                 | 'id' is not valid Unicode
-			reversed pair in id         | {"id":"\\udc00\\ud800","key":"k","value":1}            | 'id' is not valid Unicode
-			lone surrogate in key       | {"id":"a","key":"k\\ud800","value":1}                 | 'key' is not valid Unicode
-			unknown field               | {"id":"a","key":"k","value":1,"extra":2}             | unknown field 'extra'
-			""")
+	@CsvSource(delimiter = '|', quoteCharacter = '`',
+			textBlock = """
+					empty body                  | ``                                                   | empty
+					malformed JSON              | {"id":"a","key":"k","value":1                        | malformed JSON
+					not JSON at all             | hello                                                | malformed JSON
+					trailing garbage            | {"id":"a","key":"k","value":1} x                     | malformed JSON
+					duplicate field             | {"id":"a","id":"b","key":"k","value":1}              | malformed JSON
+					array body                  | [1,2]                                                | JSON object
+					string body                 | `"x"`                                                | JSON object
+					missing id                  | {"key":"k","value":1}                                | 'id' is missing
+					missing key                 | {"id":"a","value":1}                                 | 'key' is missing
+					missing value               | {"id":"a","key":"k"}                                 | 'value' is missing
+					null id                     | {"id":null,"key":"k","value":1}                      | 'id' must be a string, not null
+					numeric id                  | {"id":7,"key":"k","value":1}                         | 'id' must be a string, not an integer
+					blank id                    | {"id":"  ","key":"k","value":1}                      | 'id' must not be blank
+					empty key                   | {"id":"a","key":"","value":1}                        | 'key' must not be empty
+					key with slash              | {"id":"a","key":"a/b","value":1}                     | may only contain
+					string value                | {"id":"a","key":"k","value":"1"}                     | 'value' must be an integer, not a string
+					decimal value               | {"id":"a","key":"k","value":1.5}                     | not a decimal number
+					decimal integral value      | {"id":"a","key":"k","value":1.0}                     | not a decimal number
+					boolean value               | {"id":"a","key":"k","value":true}                    | not a boolean
+					huge value                  | {"id":"a","key":"k","value":99999999999999999999999} | out of range
+					value over the limit        | {"id":"a","key":"k","value":1000000001}              | out of range
+					value under the limit       | {"id":"a","key":"k","value":-1000000001}             | out of range
+					Long.MIN_VALUE              | {"id":"a","key":"k","value":-9223372036854775808}    | out of range
+					lone high surrogate in id   | {"id":"a\\ud800","key":"k","value":1}                 | 'id' is not valid Unicode
+					lone low surrogate in id    | {"id":"\\udc00b","key":"k","value":1}                 | 'id' is not valid Unicode
+					reversed pair in id         | {"id":"\\udc00\\ud800","key":"k","value":1}            | 'id' is not valid Unicode
+					lone surrogate in key       | {"id":"a","key":"k\\ud800","value":1}                 | 'key' is not valid Unicode
+					unknown field               | {"id":"a","key":"k","value":1,"extra":2}             | unknown field 'extra'
+					""")
 	void rejectsInvalidBodiesWithAReason(String name, String json, String reason) {
 		assertThatExceptionOfType(InvalidEventException.class).isThrownBy(() -> parse((json != null) ? json : ""))
 			.withMessageContaining(reason);

@@ -27,12 +27,13 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The JDK AOT cache recipe from the manual and {@code deploy/aot-cache/}, on the real sample jar
- * and a JDK that has the cache (25 or later): extract the jar, run the training run
- * ({@code -XX:AOTCacheOutput} with {@code -Dspring.context.exit=onRefresh}), then start with the
- * cache. The training run exits 0 and leaves no run marker and no report, so the service's start
- * counts no unclean previous run; the start really uses the cache ({@code -XX:AOTMode=on} refuses
- * to start without it) and shuts down cleanly. Skipped when no such JDK is found.
+ * The JDK AOT cache recipe from the manual and {@code deploy/aot-cache/}, on the real
+ * sample jar and a JDK that has the cache (25 or later): extract the jar, run the
+ * training run ({@code -XX:AOTCacheOutput} with {@code -Dspring.context.exit=onRefresh}),
+ * then start with the cache. The training run exits 0 and leaves no run marker and no
+ * report, so the service's start counts no unclean previous run; the start really uses
+ * the cache ({@code -XX:AOTMode=on} refuses to start without it) and shuts down cleanly.
+ * Skipped when no such JDK is found.
  */
 class AotCacheIT {
 
@@ -66,13 +67,15 @@ class AotCacheIT {
 
 		Path extractLog = this.work.resolve("extract.log");
 		assertThat(run(java.get(), extractLog, "-Djarmode=tools", "-jar", jar.toString(), "extract", "--destination",
-				this.work.resolve("app").toString())).as("extract; log:\n%s", read(extractLog)).isZero();
+				this.work.resolve("app").toString()))
+			.as("extract; log:\n%s", read(extractLog))
+			.isZero();
 		Path application = this.work.resolve("app").resolve(jar.getFileName());
 		assertThat(application).isRegularFile();
 
 		Path trainingLog = this.work.resolve("training.log");
-		assertThat(run(java.get(), trainingLog, "-XX:AOTCacheOutput=app.aot", "-Dspring.context.exit=onRefresh",
-				"-jar", application.toString(), "--server.port=0", "--sample.data-dir=" + this.work.resolve("data"),
+		assertThat(run(java.get(), trainingLog, "-XX:AOTCacheOutput=app.aot", "-Dspring.context.exit=onRefresh", "-jar",
+				application.toString(), "--server.port=0", "--sample.data-dir=" + this.work.resolve("data"),
 				"--lifecycle.run-marker.path=" + running))
 			.as("training run; log:\n%s", read(trainingLog))
 			.isZero();
@@ -94,14 +97,18 @@ class AotCacheIT {
 		assertThat(running).exists();
 
 		service.destroy(); // SIGTERM
-		assertThat(service.waitFor(PROCESS_BOUND.toSeconds(), TimeUnit.SECONDS)).as("exited; log:\n%s", read(serviceLog))
+		assertThat(service.waitFor(PROCESS_BOUND.toSeconds(), TimeUnit.SECONDS))
+			.as("exited; log:\n%s", read(serviceLog))
 			.isTrue();
 		assertThat(service.exitValue()).as("exit code; log:\n%s", read(serviceLog)).isZero();
 		assertThat(read(serviceLog)).contains("Lifecycle: shutdown complete (clean=true, exitCode=0");
 		assertThat(running).doesNotExist();
 	}
 
-	/** A {@code java} that has the JDK AOT cache: this JVM's own if it is 25 or later, else Temurin 25 if installed. */
+	/**
+	 * A {@code java} that has the JDK AOT cache: this JVM's own if it is 25 or later,
+	 * else Temurin 25 if installed.
+	 */
 	static Optional<Path> javaWithAotCache() {
 		if (Runtime.version().feature() >= 25) {
 			return Optional.of(Path.of(System.getProperty("java.home"), "bin", "java"));
@@ -120,8 +127,9 @@ class AotCacheIT {
 
 	private int run(Path java, Path log, String... args) throws Exception {
 		Process process = start(java, log, args);
-		assertThat(process.waitFor(PROCESS_BOUND.toSeconds(), TimeUnit.SECONDS)).as("%s ended; log:\n%s", List.of(args),
-				read(log)).isTrue();
+		assertThat(process.waitFor(PROCESS_BOUND.toSeconds(), TimeUnit.SECONDS))
+			.as("%s ended; log:\n%s", List.of(args), read(log))
+			.isTrue();
 		return process.exitValue();
 	}
 

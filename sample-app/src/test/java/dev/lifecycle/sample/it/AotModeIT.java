@@ -23,13 +23,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The sample jar run from its ahead-of-time initializer ({@code -Dspring.aot.enabled=true}, the
- * code a native image runs), built by {@code spring-boot:process-aot} with Lifecycle on. Conditions
- * were decided at build time, so these prove that Lifecycle's run-time switches still work: on,
- * it coordinates the shutdown and exits 0; with {@code --lifecycle.enabled=false} it starts
- * nothing, traps no signal and writes no run marker, and the JVM ends as plain Spring Boot does;
- * with {@code --lifecycle.signals.trap=false} SIGTERM is the JVM's, and Spring's shutdown hook
- * runs the sequence.
+ * The sample jar run from its ahead-of-time initializer
+ * ({@code -Dspring.aot.enabled=true}, the code a native image runs), built by
+ * {@code spring-boot:process-aot} with Lifecycle on. Conditions were decided at build
+ * time, so these prove that Lifecycle's run-time switches still work: on, it coordinates
+ * the shutdown and exits 0; with {@code --lifecycle.enabled=false} it starts nothing,
+ * traps no signal and writes no run marker, and the JVM ends as plain Spring Boot does;
+ * with {@code --lifecycle.signals.trap=false} SIGTERM is the JVM's, and Spring's shutdown
+ * hook runs the sequence.
  */
 class AotModeIT {
 
@@ -62,7 +63,8 @@ class AotModeIT {
 		this.process.destroy(); // SIGTERM
 		assertThat(this.process.waitFor(60, TimeUnit.SECONDS)).as("exited; log:\n%s", log()).isTrue();
 		assertThat(this.process.exitValue()).as("exit code; log:\n%s", log()).isZero();
-		assertThat(log()).contains("Lifecycle: received SIGTERM", "Lifecycle: shutdown complete (clean=true, exitCode=0");
+		assertThat(log()).contains("Lifecycle: received SIGTERM",
+				"Lifecycle: shutdown complete (clean=true, exitCode=0");
 		assertThat(this.work.resolve("running")).doesNotExist();
 	}
 
@@ -74,7 +76,8 @@ class AotModeIT {
 		assertThat(this.work.resolve("running")).doesNotExist();
 		assertThat(scrape(port)).doesNotContain("lifecycle_");
 
-		this.process.destroy(); // SIGTERM: no Lifecycle trap, so the JVM's own handling (143)
+		// SIGTERM: no Lifecycle trap, so the JVM's own handling (143)
+		this.process.destroy();
 		assertThat(this.process.waitFor(60, TimeUnit.SECONDS)).as("exited; log:\n%s", log()).isTrue();
 		assertThat(this.process.exitValue()).as("exit code; log:\n%s", log()).isEqualTo(143);
 		assertThat(log()).doesNotContain("Lifecycle: received SIGTERM", "Lifecycle: shutdown initiated");
@@ -85,7 +88,8 @@ class AotModeIT {
 		start("--lifecycle.signals.trap=false");
 		assertThat(log()).containsPattern("Lifecycle: started \\d+ component\\(s\\)");
 
-		this.process.destroy(); // SIGTERM: Spring's shutdown hook closes the context, which drains
+		// SIGTERM: Spring's shutdown hook closes the context, which drains
+		this.process.destroy();
 		assertThat(this.process.waitFor(60, TimeUnit.SECONDS)).as("exited; log:\n%s", log()).isTrue();
 		assertThat(this.process.exitValue()).as("exit code; log:\n%s", log()).isEqualTo(143);
 		assertThat(log()).doesNotContain("Lifecycle: received SIGTERM")
@@ -95,11 +99,12 @@ class AotModeIT {
 
 	private int start(String... args) throws IOException {
 		Path jar = Path.of(System.getProperty("sample.jar", "target/sample-app.jar")).toAbsolutePath();
-		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-Dspring.aot.enabled=true", "-XX:TieredStopAtLevel=1", "-Xmx256m", "-jar", jar.toString(),
-				"--server.port=0", "--sample.data-dir=" + this.work.resolve("data"),
-				"--lifecycle.pre-stop.path=" + this.work.resolve("shutdown"),
-				"--lifecycle.run-marker.path=" + this.work.resolve("running")));
+		List<String> command = new ArrayList<>(
+				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Dspring.aot.enabled=true",
+						"-XX:TieredStopAtLevel=1", "-Xmx256m", "-jar", jar.toString(), "--server.port=0",
+						"--sample.data-dir=" + this.work.resolve("data"),
+						"--lifecycle.pre-stop.path=" + this.work.resolve("shutdown"),
+						"--lifecycle.run-marker.path=" + this.work.resolve("running")));
 		command.addAll(List.of(args));
 		this.log = this.work.resolve("sample.log");
 		this.process = new ProcessBuilder(command).directory(this.work.toFile())

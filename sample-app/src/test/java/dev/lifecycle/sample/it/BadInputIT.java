@@ -28,8 +28,8 @@ import tools.jackson.databind.JsonNode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Bad inputs get a 4xx with a JSON reason and change nothing: the log, the counts and the offset are
- * the same before and after. One process for all cases.
+ * Bad inputs get a 4xx with a JSON reason and change nothing: the log, the counts and the
+ * offset are the same before and after. One process for all cases.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class BadInputIT {
@@ -59,8 +59,10 @@ class BadInputIT {
 	@AfterAll
 	void stop() throws Exception {
 		// Nothing any case sent was written.
-		assertThat(Verify.rowsIn(this.work.resolve("data").resolve("events.db"))).isEqualTo(this.rowsBefore).isEqualTo(1);
-		// The periodic checkpoint may move checkpointOffset meanwhile; what a client sees must not change.
+		assertThat(Verify.rowsIn(this.work.resolve("data").resolve("events.db"))).isEqualTo(this.rowsBefore)
+			.isEqualTo(1);
+		// The periodic checkpoint may move checkpointOffset meanwhile; what a client sees
+		// must not change.
 		assertThat(visibleState(this.sample.get("/counts").body())).isEqualTo(visibleState(this.countsBefore));
 		this.sample.sigterm();
 		assertThat(this.sample.awaitExit(Duration.ofSeconds(30))).isZero();
@@ -73,10 +75,8 @@ class BadInputIT {
 	}
 
 	static Stream<Arguments> badBodies() {
-		return Stream.of(
-				Arguments.of("malformed JSON", "{\"id\":\"x\",\"key\":\"k\",", 400, "malformed JSON"),
-				Arguments.of("not JSON", "hello", 400, "malformed JSON"),
-				Arguments.of("empty body", "", 400, "empty"),
+		return Stream.of(Arguments.of("malformed JSON", "{\"id\":\"x\",\"key\":\"k\",", 400, "malformed JSON"),
+				Arguments.of("not JSON", "hello", 400, "malformed JSON"), Arguments.of("empty body", "", 400, "empty"),
 				Arguments.of("JSON array", "[{\"id\":\"x\",\"key\":\"k\",\"value\":1}]", 400, "JSON object"),
 				Arguments.of("missing id", "{\"key\":\"k\",\"value\":1}", 400, "'id' is missing"),
 				Arguments.of("missing key", "{\"id\":\"x\",\"value\":1}", 400, "'key' is missing"),
@@ -94,8 +94,9 @@ class BadInputIT {
 						"'value' must be an integer"),
 				Arguments.of("unknown field", "{\"id\":\"x\",\"key\":\"k\",\"value\":1,\"extra\":true}", 400,
 						"unknown field"),
-				Arguments.of("body over 64 KiB", "{\"id\":\"x\",\"key\":\"k\",\"value\":1,\"pad\":\"" + "p".repeat(70_000)
-						+ "\"}", 413, "exceeds the limit of 65536 bytes"),
+				Arguments.of("body over 64 KiB",
+						"{\"id\":\"x\",\"key\":\"k\",\"value\":1,\"pad\":\"" + "p".repeat(70_000) + "\"}", 413,
+						"exceeds the limit of 65536 bytes"),
 				Arguments.of("id reused for another event", "{\"id\":\"good-1\",\"key\":\"good\",\"value\":6}", 409,
 						"already used"));
 	}
@@ -137,7 +138,8 @@ class BadInputIT {
 
 	@Test
 	void tenMegabyteBodyWithExpectContinueIsRefusedBeforeItIsSent() throws Exception {
-		// What curl does for a large body: ask first. The 413 comes instead of "100 Continue", so the
+		// What curl does for a large body: ask first. The 413 comes instead of "100
+		// Continue", so the
 		// client never sends the 10 MB.
 		try (Socket socket = new Socket()) {
 			socket.connect(new InetSocketAddress("127.0.0.1", this.sample.port()), 2000);
@@ -165,16 +167,17 @@ class BadInputIT {
 	}
 
 	/**
-	 * Sends a 10 MB body over a raw socket from a second thread while this one reads the answer, as a
-	 * client that does not wait for {@code 100 Continue} would; write errors after the server gave up
-	 * on the body are expected and ignored.
+	 * Sends a 10 MB body over a raw socket from a second thread while this one reads the
+	 * answer, as a client that does not wait for {@code 100 Continue} would; write errors
+	 * after the server gave up on the body are expected and ignored.
 	 */
 	private String rawPost(String framing, boolean chunked) throws Exception {
 		try (Socket socket = new Socket()) {
 			socket.connect(new InetSocketAddress("127.0.0.1", this.sample.port()), 2000);
 			socket.setSoTimeout(10_000);
 			OutputStream out = socket.getOutputStream();
-			out.write(("POST /events HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" + framing + "\r\n")
+			out.write(("POST /events HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" + framing
+					+ "\r\n")
 				.getBytes(StandardCharsets.US_ASCII));
 			out.flush();
 			Thread writer = new Thread(() -> {

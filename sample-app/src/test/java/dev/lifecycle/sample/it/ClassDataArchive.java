@@ -8,12 +8,13 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * How the process tests launch the sample jar: from its extracted form ({@code -Djarmode=tools
- * extract}, the layout deploy/aot-cache's image runs) with an application class-data archive made
- * by one training run per test JVM, as {@code scripts/torture.sh} does for its restarts. Class
- * loading only: the same classes and configuration run, about a third sooner, and nothing a test
- * checks changes. When the archive cannot be made (or {@code -Dsample.cds=false}), the jar is
- * launched as it is.
+ * How the process tests launch the sample jar: from its extracted form
+ * ({@code -Djarmode=tools
+ * extract}, the layout deploy/aot-cache's image runs) with an application class-data
+ * archive made by one training run per test JVM, as {@code scripts/torture.sh} does for
+ * its restarts. Class loading only: the same classes and configuration run, about a third
+ * sooner, and nothing a test checks changes. When the archive cannot be made (or
+ * {@code -Dsample.cds=false}), the jar is launched as it is.
  */
 final class ClassDataArchive {
 
@@ -34,7 +35,8 @@ final class ClassDataArchive {
 	private static List<String> make(Path jar) {
 		Path java = Path.of(System.getProperty("java.home"), "bin", "java");
 		Path dir = jar.resolveSibling("it-cds").resolve("jvm-" + ProcessHandle.current().pid());
-		// The extraction refuses a destination that is not empty: it gets a directory of its own.
+		// The extraction refuses a destination that is not empty: it gets a directory of
+		// its own.
 		Path application = dir.resolve("application");
 		Path extracted = application.resolve(jar.getFileName());
 		Path archive = dir.resolve("app.jsa");

@@ -24,11 +24,12 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Degrade, don't die (finding 5 of the hardening issue), on real processes: a database locked by
- * another process and a full disk (a real, size-limited tmpfs) turn writes into 503/507 with
- * {@code Retry-After} while reads and probes keep answering; a failing periodic checkpoint does not
- * end the process; a restart on a full disk starts and serves reads; writes resume by themselves when
- * the cause goes away; and nothing acknowledged is lost. {@code GET /counts} answers a page at a time.
+ * Degrade, don't die (finding 5 of the hardening issue), on real processes: a database
+ * locked by another process and a full disk (a real, size-limited tmpfs) turn writes into
+ * 503/507 with {@code Retry-After} while reads and probes keep answering; a failing
+ * periodic checkpoint does not end the process; a restart on a full disk starts and
+ * serves reads; writes resume by themselves when the cause goes away; and nothing
+ * acknowledged is lost. {@code GET /counts} answers a page at a time.
  */
 class DegradeIT {
 
@@ -40,15 +41,19 @@ class DegradeIT {
 	@AfterEach
 	void unmount() throws Exception {
 		if (this.mounted != null) {
-			new ProcessBuilder("umount", "-l", this.mounted.toString()).inheritIO().start().waitFor(30, TimeUnit.SECONDS);
+			new ProcessBuilder("umount", "-l", this.mounted.toString()).inheritIO()
+				.start()
+				.waitFor(30, TimeUnit.SECONDS);
 		}
 	}
 
 	@Test
 	void aLockedDatabaseTurnsWritesInto503AfterTheBusyTimeoutWhileReadsAndProbesGoOn() throws Exception {
 		Path data = this.work.resolve("data");
-		try (SampleProcess sample = SampleProcess.start(this.work.resolve("run"), data, "--sample.db.busy-timeout=1s",
-				"--sample.pipeline.checkpoint-interval=1s").awaitReady()) {
+		try (SampleProcess sample = SampleProcess
+			.start(this.work.resolve("run"), data, "--sample.db.busy-timeout=1s",
+					"--sample.pipeline.checkpoint-interval=1s")
+			.awaitReady()) {
 			for (int i = 1; i <= 30; i++) {
 				assertThat(post(sample, "k" + (100 + i), 1).statusCode()).isEqualTo(202);
 			}
@@ -57,7 +62,8 @@ class DegradeIT {
 
 			try (Connection other = DriverManager.getConnection("jdbc:sqlite:" + data.resolve("events.db"));
 					Statement statement = other.createStatement()) {
-				// Events the pipeline has consumed but not checkpointed when the lock is taken.
+				// Events the pipeline has consumed but not checkpointed when the lock is
+				// taken.
 				for (int i = 1; i <= 5; i++) {
 					assertThat(post(sample, "during-" + i, 1).statusCode()).isEqualTo(202);
 				}
@@ -69,8 +75,10 @@ class DegradeIT {
 				assertThat(refused.headers().firstValue("Retry-After")).isPresent();
 				assertThat(refused.body()).contains("database_busy");
 				assertThat(millis).as("the append waited for the busy timeout").isGreaterThanOrEqualTo(900);
-				// The periodic checkpoint fails meanwhile (SQLITE_BUSY), and the process lives on.
-				await().atMost(Duration.ofSeconds(15)).until(() -> sample.log().contains("Pipeline: checkpoint at offset"));
+				// The periodic checkpoint fails meanwhile (SQLITE_BUSY), and the process
+				// lives on.
+				await().atMost(Duration.ofSeconds(15))
+					.until(() -> sample.log().contains("Pipeline: checkpoint at offset"));
 				assertThat(sample.log()).contains("failed");
 				assertThat(sample.managementStatus("/actuator/health/liveness")).isEqualTo(200);
 				assertThat(sample.managementStatus("/actuator/health/readiness")).isEqualTo(200);
@@ -114,7 +122,8 @@ class DegradeIT {
 				ack(sample, acked, "before-" + i);
 			}
 			fill(filler);
-			// Pages free inside the WAL may still take a few events; then the disk is full for good.
+			// Pages free inside the WAL may still take a few events; then the disk is
+			// full for good.
 			int[] seq = { 0 };
 			await().atMost(Duration.ofSeconds(30)).until(() -> {
 				HttpResponse<String> response = post(sample, "full-" + (++seq[0]), 1);
@@ -128,7 +137,8 @@ class DegradeIT {
 				return true;
 			});
 			await().atMost(Duration.ofSeconds(20))
-				.until(() -> sample.log().contains("Pipeline: checkpoint at offset") && sample.log().contains("failed"));
+				.until(() -> sample.log().contains("Pipeline: checkpoint at offset")
+						&& sample.log().contains("failed"));
 			assertThat(sample.managementStatus("/actuator/health/liveness")).isEqualTo(200);
 			assertThat(sample.managementStatus("/actuator/health/readiness")).isEqualTo(200);
 			assertThat(sample.get("/counts/before-20").statusCode()).isEqualTo(200);
@@ -152,8 +162,10 @@ class DegradeIT {
 			sample.sigterm();
 			assertThat(sample.awaitExit(Duration.ofSeconds(60))).as("exit code once the disk has space").isZero();
 		}
-		// Restart on a full disk after a clean shutdown: SQLite cannot even create the index a WAL
-		// database needs to be read, so the store opens read-only, and becomes writable by itself.
+		// Restart on a full disk after a clean shutdown: SQLite cannot even create the
+		// index a WAL
+		// database needs to be read, so the store opens read-only, and becomes writable
+		// by itself.
 		fill(filler);
 		try (SampleProcess sample = SampleProcess.start(this.work.resolve("run-3"), data, sizing).awaitReady()) {
 			assertThat(sample.log()).contains("READ-ONLY");
@@ -173,8 +185,9 @@ class DegradeIT {
 
 	private static void everyAckedEventIsCounted(SampleProcess sample, Map<String, Long> acked) throws Exception {
 		for (String id : acked.keySet()) {
-			await().atMost(Duration.ofSeconds(10)).untilAsserted(
-					() -> assertThat(sample.get("/counts/" + id).body()).as(id).contains("\"sum\":1,\"count\":1"));
+			await().atMost(Duration.ofSeconds(10))
+				.untilAsserted(
+						() -> assertThat(sample.get("/counts/" + id).body()).as(id).contains("\"sum\":1,\"count\":1"));
 		}
 	}
 
@@ -201,14 +214,15 @@ class DegradeIT {
 	}
 
 	/**
-	 * A 16 MB tmpfs: the real kernel's ENOSPC, not a simulation. Needs root (CI runs as root); skipped
-	 * with the reason otherwise.
+	 * A 16 MB tmpfs: the real kernel's ENOSPC, not a simulation. Needs root (CI runs as
+	 * root); skipped with the reason otherwise.
 	 */
 	private Path mountSmallFileSystem() throws Exception {
 		Path disk = Files.createDirectories(this.work.resolve("disk"));
 		boolean root = "root".equals(System.getProperty("user.name"));
-		assumeThat(root).as("mounting a size-limited tmpfs needs root; this test runs as %s",
-				System.getProperty("user.name")).isTrue();
+		assumeThat(root)
+			.as("mounting a size-limited tmpfs needs root; this test runs as %s", System.getProperty("user.name"))
+			.isTrue();
 		Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", disk.toString())
 			.redirectErrorStream(true)
 			.start();

@@ -14,10 +14,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The files the sample trusts (findings 3, 4 and part of 5 and 6 of the hardening issue), on real
- * processes: a database it cannot use is refused at start with a message that names the file and
- * says what to do, and is left unchanged; one process per data directory, with a lock the operating
- * system releases on SIGKILL; temporary files of backups cut short by a kill are removed at start.
+ * The files the sample trusts (findings 3, 4 and part of 5 and 6 of the hardening issue),
+ * on real processes: a database it cannot use is refused at start with a message that
+ * names the file and says what to do, and is left unchanged; one process per data
+ * directory, with a lock the operating system releases on SIGKILL; temporary files of
+ * backups cut short by a kill are removed at start.
  */
 class FilesIT {
 
@@ -33,8 +34,10 @@ class FilesIT {
 		try (EventStore store = new EventStore(file, "FULL", Duration.ofSeconds(5))) {
 			store.append("e1", "k", 1);
 		}
-		// What a newer release might do: a new NOT NULL column and the next schema version.
-		Verify.sql(file, "ALTER TABLE event_log ADD COLUMN tenant TEXT NOT NULL DEFAULT 'x'", "PRAGMA user_version = 3");
+		// What a newer release might do: a new NOT NULL column and the next schema
+		// version.
+		Verify.sql(file, "ALTER TABLE event_log ADD COLUMN tenant TEXT NOT NULL DEFAULT 'x'",
+				"PRAGMA user_version = 3");
 		try (SampleProcess sample = SampleProcess.start(this.work.resolve("run"), data)) {
 			assertThat(sample.awaitExit(START)).as("exit code").isNotZero();
 			assertThat(sample.log()).contains("APPLICATION FAILED TO START")
@@ -65,9 +68,10 @@ class FilesIT {
 	}
 
 	/**
-	 * A checkpoint ahead of its log (a restored or copied file) is refused; rebuilding it from the log
-	 * counts every event, old and new; a second process on the same data directory is refused while the
-	 * first runs and starts once the first was killed; a killed backup's temporary file is removed.
+	 * A checkpoint ahead of its log (a restored or copied file) is refused; rebuilding it
+	 * from the log counts every event, old and new; a second process on the same data
+	 * directory is refused while the first runs and starts once the first was killed; a
+	 * killed backup's temporary file is removed.
 	 */
 	@Test
 	void aCheckpointAheadOfItsLogIsRefusedAndOnlyOneProcessWorksOnADataDirectory() throws Exception {
@@ -90,7 +94,8 @@ class FilesIT {
 		}
 		assertThat(Verify.sqlLong(file, "SELECT log_offset FROM checkpoint")).isEqualTo(100);
 
-		// The run marker where the sample's configuration puts it by default: in the data directory.
+		// The run marker where the sample's configuration puts it by default: in the data
+		// directory.
 		String marker = "--lifecycle.run-marker.path=" + data.resolve("lifecycle-sample-app.running");
 		SampleProcess first = SampleProcess
 			.start(this.work.resolve("run-1"), data, "--sample.db.rebuild-checkpoint=true", marker)
@@ -108,7 +113,8 @@ class FilesIT {
 				assertThat(second.log()).contains("APPLICATION FAILED TO START")
 					.contains("is in use by another process (pid " + first.pid() + ")")
 					.contains("--sample.data-dir");
-				// It touched nothing of the first one's: not the database, not its run marker.
+				// It touched nothing of the first one's: not the database, not its run
+				// marker.
 				assertThat(second.log()).doesNotContain("Event store: opened")
 					.doesNotContain("the previous process did not finish its shutdown");
 			}

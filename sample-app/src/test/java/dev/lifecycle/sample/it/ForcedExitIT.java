@@ -11,7 +11,9 @@ import org.junit.jupiter.api.io.TempDir;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-/** The two exits that are not clean: a second signal (128) and the global ceiling (129). */
+/**
+ * The two exits that are not clean: a second signal (128) and the global ceiling (129).
+ */
 class ForcedExitIT {
 
 	@TempDir
@@ -19,10 +21,13 @@ class ForcedExitIT {
 
 	@Test
 	void secondSigtermDuringASlowDrainExitsWith128AtOnce() throws Exception {
-		try (SampleProcess sample = SampleProcess.start(this.work, this.work.resolve("data"),
-				"--lifecycle.drain-delay=30s", "--lifecycle.global-shutdown-timeout=60s").awaitReady()) {
+		try (SampleProcess sample = SampleProcess
+			.start(this.work, this.work.resolve("data"), "--lifecycle.drain-delay=30s",
+					"--lifecycle.global-shutdown-timeout=60s")
+			.awaitReady()) {
 			sample.sigterm();
-			await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(25))
+			await().atMost(Duration.ofSeconds(5))
+				.pollInterval(Duration.ofMillis(25))
 				.until(() -> sample.status("/actuator/health/readiness") == 503);
 			long start = System.nanoTime();
 			sample.sigterm();
@@ -37,20 +42,24 @@ class ForcedExitIT {
 	@Test
 	void hungPipelineMakesTheCeilingFireWith129AndTheLogNamesIt() throws Exception {
 		Duration ceiling = Duration.ofSeconds(6);
-		try (SampleProcess sample = SampleProcess.start(this.work, this.work.resolve("data"),
-				"--sample.test.hang-pipeline-on-stop=true", "--sample.pipeline.stop-timeout=1s",
-				"--lifecycle.global-shutdown-timeout=" + ceiling.toSeconds() + "s").awaitReady()) {
+		try (SampleProcess sample = SampleProcess
+			.start(this.work, this.work.resolve("data"), "--sample.test.hang-pipeline-on-stop=true",
+					"--sample.pipeline.stop-timeout=1s",
+					"--lifecycle.global-shutdown-timeout=" + ceiling.toSeconds() + "s")
+			.awaitReady()) {
 			for (int i = 0; i < 20; i++) {
 				assertThat(sample.post("/events", "{\"id\":\"h" + i + "\",\"key\":\"h\",\"value\":1}").statusCode())
 					.isEqualTo(202);
 			}
 			long start = System.nanoTime();
 			sample.sigterm();
-			// While the pipeline hangs, ingestion has drained: new events are refused with Retry-After.
+			// While the pipeline hangs, ingestion has drained: new events are refused
+			// with Retry-After.
 			HttpResponse<String> refused = null;
 			while (sample.isAlive() && refused == null) {
 				try {
-					HttpResponse<String> response = sample.post("/events", "{\"id\":\"late\",\"key\":\"h\",\"value\":1}");
+					HttpResponse<String> response = sample.post("/events",
+							"{\"id\":\"late\",\"key\":\"h\",\"value\":1}");
 					if (response.statusCode() == 503) {
 						refused = response;
 					}

@@ -34,15 +34,16 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The gRPC ingestion service of the real jar, through a real SIGTERM: an Ack means the event is
- * stored, a repeat is a duplicate, bad input is refused with the reason; during the drain delay the
- * health service says NOT_SERVING while appends on the open channel still succeed, an offset stream
- * ends with UNAVAILABLE when it ends and holds nothing, and after a restart every acknowledged event
- * is counted exactly once.
+ * The gRPC ingestion service of the real jar, through a real SIGTERM: an Ack means the
+ * event is stored, a repeat is a duplicate, bad input is refused with the reason; during
+ * the drain delay the health service says NOT_SERVING while appends on the open channel
+ * still succeed, an offset stream ends with UNAVAILABLE when it ends and holds nothing,
+ * and after a restart every acknowledged event is counted exactly once.
  */
 class GrpcIngestIT {
 
-	private static final Pattern GRPC_PORT = Pattern.compile("gRPC Server started, listening on address: .*, port: (\\d+)");
+	private static final Pattern GRPC_PORT = Pattern
+		.compile("gRPC Server started, listening on address: .*, port: (\\d+)");
 
 	private static final Duration DRAIN_DELAY = Duration.ofSeconds(2);
 
@@ -53,8 +54,9 @@ class GrpcIngestIT {
 	void anAckMeansStoredAndTheServiceDrainsWithTheShutdownLosingNoAcknowledgedEvent() throws Exception {
 		Path data = this.work.resolve("data");
 		Map<String, LoadGenerator.Ack> acked = new ConcurrentHashMap<>();
-		try (SampleProcess sample = SampleProcess.start(this.work.resolve("first"), data, "--sample.grpc.enabled=true",
-				"--spring.grpc.server.port=0", "--lifecycle.drain-delay=" + DRAIN_DELAY.toSeconds() + "s")
+		try (SampleProcess sample = SampleProcess
+			.start(this.work.resolve("first"), data, "--sample.grpc.enabled=true", "--spring.grpc.server.port=0",
+					"--lifecycle.drain-delay=" + DRAIN_DELAY.toSeconds() + "s")
 			.awaitReady()) {
 			ManagedChannel channel = NettyChannelBuilder.forAddress("localhost", grpcPort(sample))
 				.usePlaintext()
@@ -139,15 +141,19 @@ class GrpcIngestIT {
 				assertThat(sample.awaitExit(Duration.ofSeconds(60))).as("exit code; log:\n%s", sample.log()).isZero();
 				long exitedAt = System.nanoTime();
 				assertThat(streamEnd.get()).as("the offset stream's end")
-					.isInstanceOfSatisfying(StatusRuntimeException.class, (ex) -> assertThat(ex.getStatus().getCode())
-						.isEqualTo(Status.Code.UNAVAILABLE));
-				assertThat(offsets.size()).as("offsets streamed during the drain delay").isGreaterThan(offsetsAtSigterm);
-				assertThat(Duration.ofNanos(streamEndedAt.get() - sigtermAt.get())).as("stream ended at the drain delay's end")
+					.isInstanceOfSatisfying(StatusRuntimeException.class,
+							(ex) -> assertThat(ex.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE));
+				assertThat(offsets.size()).as("offsets streamed during the drain delay")
+					.isGreaterThan(offsetsAtSigterm);
+				assertThat(Duration.ofNanos(streamEndedAt.get() - sigtermAt.get()))
+					.as("stream ended at the drain delay's end")
 					.isGreaterThanOrEqualTo(DRAIN_DELAY.minusMillis(500));
 				assertThat(Duration.ofNanos(exitedAt - sigtermAt.get())).as("SIGTERM to exit with a stream open")
 					.isLessThan(DRAIN_DELAY.plusSeconds(15));
-				System.out.printf("gRPC sample: stream ended %d ms and the process exited %d ms after SIGTERM "
-						+ "(drain delay %d s)%n", Duration.ofNanos(streamEndedAt.get() - sigtermAt.get()).toMillis(),
+				System.out.printf(
+						"gRPC sample: stream ended %d ms and the process exited %d ms after SIGTERM "
+								+ "(drain delay %d s)%n",
+						Duration.ofNanos(streamEndedAt.get() - sigtermAt.get()).toMillis(),
 						Duration.ofNanos(exitedAt - sigtermAt.get()).toMillis(), DRAIN_DELAY.toSeconds());
 				assertThat(ackedAfterSigterm.get()).as("appends acknowledged during the drain delay").isPositive();
 				assertThat(refused.get().getStatus().getCode()).as("how a call ends once this instance is gone")

@@ -19,11 +19,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * No client input can take the service down or make it lose an acknowledged event (findings 1 and 2
- * of the hardening issue), shown on a real process and a real SQLite file: the process starts on a
- * database that an earlier release let a client poison (a key whose sum overflows 64 bits, which made
- * every start fail in replay), counts it exactly, refuses values and ids that would overflow or
- * collide, and keeps everything across a restart.
+ * No client input can take the service down or make it lose an acknowledged event
+ * (findings 1 and 2 of the hardening issue), shown on a real process and a real SQLite
+ * file: the process starts on a database that an earlier release let a client poison (a
+ * key whose sum overflows 64 bits, which made every start fail in replay), counts it
+ * exactly, refuses values and ids that would overflow or collide, and keeps everything
+ * across a restart.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -41,7 +42,8 @@ class InputIT {
 	void startOnAPoisonedDatabase(@TempDir Path work) throws Exception {
 		this.work = work;
 		this.data = work.resolve("data");
-		// What an earlier release acknowledged: Long.MIN_VALUE passed its Math.abs check, then -1.
+		// What an earlier release acknowledged: Long.MIN_VALUE passed its Math.abs check,
+		// then -1.
 		Verify.createLegacyDatabase(this.data.resolve("events.db"),
 				"INSERT INTO event_log(event_id, key, value) VALUES ('p1', 'victim', -9223372036854775808), "
 						+ "('p2', 'victim', -1)");
@@ -75,7 +77,8 @@ class InputIT {
 			.isEqualTo(202);
 		assertThat(this.sample.post("/events", "{\"id\":\"p3\",\"key\":\"victim\",\"value\":-1000000000}").statusCode())
 			.isEqualTo(202);
-		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertCount("bounds", BigInteger.valueOf(-1000000000), 3));
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertCount("bounds", BigInteger.valueOf(-1000000000), 3));
 		assertCount("victim", POISONED_SUM.subtract(BigInteger.valueOf(1000000000)), 3);
 		assertThat(this.sample.isAlive()).isTrue();
 	}
@@ -83,7 +86,8 @@ class InputIT {
 	@Test
 	@Order(3)
 	void anIdThatIsNotValidUnicodeIsRefusedSoItCannotShadowAnotherClientsId() throws Exception {
-		HttpResponse<String> refused = this.sample.post("/events", "{\"id\":\"a\\ud800\",\"key\":\"shadow\",\"value\":1}");
+		HttpResponse<String> refused = this.sample.post("/events",
+				"{\"id\":\"a\\ud800\",\"key\":\"shadow\",\"value\":1}");
 		assertThat(refused.statusCode()).isEqualTo(400);
 		assertThat(reason(refused)).contains("'id' is not valid Unicode");
 		HttpResponse<String> other = this.sample.post("/events", "{\"id\":\"a?\",\"key\":\"shadow\",\"value\":1}");
@@ -104,7 +108,8 @@ class InputIT {
 		assertCount("victim", POISONED_SUM.subtract(BigInteger.valueOf(1000000000)), 3);
 		assertCount("bounds", BigInteger.valueOf(-1000000000), 3);
 		assertCount("shadow", BigInteger.TWO, 2);
-		assertThat(Verify.sqlLong(this.data.resolve("events.db"), "SELECT count(*) FROM event_log WHERE event_id = 'a?'"))
+		assertThat(
+				Verify.sqlLong(this.data.resolve("events.db"), "SELECT count(*) FROM event_log WHERE event_id = 'a?'"))
 			.isEqualTo(1);
 		this.sample.sigterm();
 		assertThat(this.sample.awaitExit(Duration.ofSeconds(60))).isZero();

@@ -16,10 +16,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Concurrent clients posting events with unique ids (each event its own key, so that "counted exactly
- * once" is checkable per event), recording on the client side every event acknowledged with 202.
- * Every tenth event is sent twice, as a client retrying after a lost response would; the repeat must
- * be acknowledged with the same offset and {@code "duplicate": true}.
+ * Concurrent clients posting events with unique ids (each event its own key, so that
+ * "counted exactly once" is checkable per event), recording on the client side every
+ * event acknowledged with 202. Every tenth event is sent twice, as a client retrying
+ * after a lost response would; the repeat must be acknowledged with the same offset and
+ * {@code "duplicate": true}.
  */
 final class LoadGenerator implements AutoCloseable {
 
@@ -50,6 +51,7 @@ final class LoadGenerator implements AutoCloseable {
 
 	/**
 	 * An acknowledged event.
+	 *
 	 * @param offset the offset in the 202
 	 * @param value the value sent
 	 */

@@ -20,11 +20,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Lifecycle's own inputs, on real processes: its durations, its files and its signals never hurt
- * the service or lie about it. A setting out of range, and a path that holds something Lifecycle
- * did not write, fail the start naming the property and leave what is there as it was; a forced exit
- * is recorded as one; reports are ordered by sequence, not by the clock; a stale pre-stop entry that
- * cannot be removed is ignored.
+ * Lifecycle's own inputs, on real processes: its durations, its files and its signals
+ * never hurt the service or lie about it. A setting out of range, and a path that holds
+ * something Lifecycle did not write, fail the start naming the property and leave what is
+ * there as it was; a forced exit is recorded as one; reports are ordered by sequence, not
+ * by the clock; a stale pre-stop entry that cannot be removed is ignored.
  */
 class OwnInputsIT {
 
@@ -52,10 +52,12 @@ class OwnInputsIT {
 	@Test
 	void aForcedExitIsRecordedAsForcedAndTheNextStartSaysSo() throws Exception {
 		Path data = this.work.resolve("data");
-		try (SampleProcess sample = SampleProcess.start(this.work, data, "--lifecycle.drain-delay=30s",
-				"--lifecycle.global-shutdown-timeout=60s").awaitReady()) {
+		try (SampleProcess sample = SampleProcess
+			.start(this.work, data, "--lifecycle.drain-delay=30s", "--lifecycle.global-shutdown-timeout=60s")
+			.awaitReady()) {
 			sample.sigterm();
-			await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(25))
+			await().atMost(Duration.ofSeconds(5))
+				.pollInterval(Duration.ofMillis(25))
 				.until(() -> sample.status("/actuator/health/readiness") == 503);
 			sample.sigterm();
 			assertThat(sample.awaitExit(Duration.ofSeconds(15))).as("exit code; log:\n%s", sample.log()).isEqualTo(128);
@@ -74,7 +76,8 @@ class OwnInputsIT {
 	@Test
 	void theNextStartSummarisesTheLastRunEvenAfterOneWithTheClockADayAhead() throws Exception {
 		Path data = this.work.resolve("data");
-		// The report a run with its clock a day ahead would have left, named as it then was, by the time.
+		// The report a run with its clock a day ahead would have left, named as it then
+		// was, by the time.
 		Path future = this.work.resolve("running.shutdown-" + "29991231T000000.000Z" + ".json");
 		Files.writeString(future, "{\n  \"schema\": \"dev.lifecycle/shutdown-report\",\n  \"version\": 1,\n"
 				+ "  \"initiatedAt\": \"2999-12-31T00:00:00Z\",\n  \"trigger\": {\"reason\": \"from-the-future\"},\n"
@@ -82,7 +85,8 @@ class OwnInputsIT {
 		for (int run = 0; run < 2; run++) {
 			try (SampleProcess sample = SampleProcess.start(this.work, data).awaitReady()) {
 				if (run == 1) {
-					assertThat(sample.log()).contains("Lifecycle: previous shutdown (").contains("): signal, clean")
+					assertThat(sample.log()).contains("Lifecycle: previous shutdown (")
+						.contains("): signal, clean")
 						.doesNotContain("from-the-future");
 				}
 				sample.sigterm();
@@ -99,8 +103,10 @@ class OwnInputsIT {
 		try (SampleProcess sample = SampleProcess.start(this.work, this.work.resolve("data"),
 				"--lifecycle.run-marker.path=" + secret)) {
 			assertThat(sample.awaitExit(START)).as("exit code; log:\n%s", sample.log()).isEqualTo(1);
-			assertThat(sample.log()).contains("Lifecycle cannot start: 'lifecycle.run-marker.path' (" + secret
-					+ ") holds a file that is not a Lifecycle run marker").doesNotContain("hunter2");
+			assertThat(sample.log())
+				.contains("Lifecycle cannot start: 'lifecycle.run-marker.path' (" + secret
+						+ ") holds a file that is not a Lifecycle run marker")
+				.doesNotContain("hunter2");
 		}
 		assertThat(secret).hasContent("db.password=hunter2\n");
 	}
@@ -157,10 +163,12 @@ class OwnInputsIT {
 		Files.createFile(preStop);
 		Files.setLastModifiedTime(preStop, FileTime.from(Instant.now().minus(Duration.ofHours(1))));
 		Undeletable undeletable = Undeletable.make(preStop);
-		try (SampleProcess sample = SampleProcess.start(this.work, this.work.resolve("data"),
-				"--lifecycle.pre-stop.path=" + preStop).awaitReady()) {
+		try (SampleProcess sample = SampleProcess
+			.start(this.work, this.work.resolve("data"), "--lifecycle.pre-stop.path=" + preStop)
+			.awaitReady()) {
 			assertThat(sample.log()).contains("cannot remove the pre-stop file left from an earlier run at " + preStop);
-			await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10))
+			await().during(Duration.ofSeconds(3))
+				.atMost(Duration.ofSeconds(10))
 				.until(() -> sample.status("/actuator/health/readiness") == 200);
 			assertThat(sample.isAlive()).isTrue();
 			sample.sigterm();
@@ -177,8 +185,10 @@ class OwnInputsIT {
 		Files.writeString(preStop.resolve("left"), "x");
 		Files.setLastModifiedTime(preStop, FileTime.from(Instant.now().minus(Duration.ofHours(1))));
 		try (SampleProcess sample = SampleProcess.start(this.work, this.work.resolve("data")).awaitReady()) {
-			assertThat(sample.log()).contains("cannot remove the pre-stop directory left from an earlier run at " + preStop);
-			await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10))
+			assertThat(sample.log())
+				.contains("cannot remove the pre-stop directory left from an earlier run at " + preStop);
+			await().during(Duration.ofSeconds(3))
+				.atMost(Duration.ofSeconds(10))
 				.until(() -> sample.status("/actuator/health/readiness") == 200);
 			assertThat(preStop.resolve("left")).hasContent("x");
 			Files.delete(preStop.resolve("left"));
@@ -196,19 +206,25 @@ class OwnInputsIT {
 		String answers;
 		try (SampleProcess sample = SampleProcess.start(this.work, data, "--lifecycle.drain-delay=5s").awaitReady()) {
 			sample.sigterm();
-			await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(25))
+			await().atMost(Duration.ofSeconds(5))
+				.pollInterval(Duration.ofMillis(25))
 				.until(() -> sample.status("/actuator/health/readiness") == 503);
 			StringBuilder requests = new StringBuilder();
 			for (int i = 0; i < 6; i++) {
 				String body = "{\"id\":\"p" + i + "\",\"key\":\"piped\",\"value\":1}";
 				requests.append("POST /events HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n")
-					.append("Content-Length: ").append(body.length()).append("\r\n\r\n").append(body);
+					.append("Content-Length: ")
+					.append(body.length())
+					.append("\r\n\r\n")
+					.append(body);
 			}
 			try (java.net.Socket socket = new java.net.Socket("127.0.0.1", sample.port())) {
 				socket.setSoTimeout(10_000);
-				socket.getOutputStream().write(requests.toString().getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+				socket.getOutputStream()
+					.write(requests.toString().getBytes(java.nio.charset.StandardCharsets.US_ASCII));
 				// The server answers and then closes the connection: read to its end.
-				answers = new String(socket.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+				answers = new String(socket.getInputStream().readAllBytes(),
+						java.nio.charset.StandardCharsets.US_ASCII);
 			}
 			assertThat(sample.awaitExit(START)).as("exit code; log:\n%s", sample.log()).isZero();
 		}
@@ -217,8 +233,9 @@ class OwnInputsIT {
 		while (status.find()) {
 			statuses.add(status.group(1));
 		}
-		assertThat(statuses).as("answers:\n%s", answers).hasSize(6).allMatch((code) -> code.equals("202")
-				|| code.equals("503"));
+		assertThat(statuses).as("answers:\n%s", answers)
+			.hasSize(6)
+			.allMatch((code) -> code.equals("202") || code.equals("503"));
 		long acknowledged = statuses.stream().filter("202"::equals).count();
 		try (SampleProcess next = SampleProcess.start(this.work, data).awaitReady()) {
 			assertThat(next.get("/counts/piped").body()).contains("\"count\":" + acknowledged);
@@ -242,8 +259,8 @@ class OwnInputsIT {
 	}
 
 	/**
-	 * A file nobody may delete: immutable where the file system and the user allow it (root on
-	 * ext4, say), else in a directory nobody may write to.
+	 * A file nobody may delete: immutable where the file system and the user allow it
+	 * (root on ext4, say), else in a directory nobody may write to.
 	 */
 	private record Undeletable(Path file, boolean immutable) {
 

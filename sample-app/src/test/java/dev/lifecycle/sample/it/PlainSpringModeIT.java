@@ -10,8 +10,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * With {@code lifecycle.enabled=false} the sample still ingests, aggregates and backs up, the way plain
- * Spring Boot runs it: the anchor the benchmarks compare Lifecycle against must be a working service.
+ * With {@code lifecycle.enabled=false} the sample still ingests, aggregates and backs up,
+ * the way plain Spring Boot runs it: the anchor the benchmarks compare Lifecycle against
+ * must be a working service.
  */
 class PlainSpringModeIT {
 
@@ -28,13 +29,17 @@ class PlainSpringModeIT {
 				assertThat(sample.post("/events", "{\"id\":\"p" + i + "\",\"key\":\"plain\",\"value\":2}").statusCode())
 					.isEqualTo(202);
 			}
-			await().atMost(Duration.ofSeconds(20)).untilAsserted(
-					() -> assertThat(sample.get("/counts/plain").body()).contains("\"sum\":20").contains("\"count\":10"));
-			assertThat(sample.status("/actuator/health/lifecycle")).as("no Lifecycle health contributor").isEqualTo(404);
+			await().atMost(Duration.ofSeconds(20))
+				.untilAsserted(() -> assertThat(sample.get("/counts/plain").body()).contains("\"sum\":20")
+					.contains("\"count\":10"));
+			assertThat(sample.status("/actuator/health/lifecycle")).as("no Lifecycle health contributor")
+				.isEqualTo(404);
 			sample.sigterm();
-			// No signal trap: the JVM's own SIGTERM exit code, after Spring's shutdown hook closed the context.
+			// No signal trap: the JVM's own SIGTERM exit code, after Spring's shutdown
+			// hook closed the context.
 			assertThat(sample.awaitExit(Duration.ofSeconds(30))).isEqualTo(143);
-			assertThat(sample.log()).contains("Shutdown handler: the pipeline is STOPPED with a final checkpoint at offset 10")
+			assertThat(sample.log())
+				.contains("Shutdown handler: the pipeline is STOPPED with a final checkpoint at offset 10")
 				.contains("Backup: wrote");
 		}
 		assertThat(Verify.checkpointOf(data.resolve("events.db")).offset()).isEqualTo(10);
@@ -56,7 +61,8 @@ class PlainSpringModeIT {
 			assertThat(sample.awaitExit(Duration.ofSeconds(30))).isEqualTo(143);
 			assertThat(Duration.ofNanos(System.nanoTime() - sigterm)).as("SIGTERM to exit, one 3 s sleep")
 				.isBetween(Duration.ofSeconds(3), Duration.ofSeconds(20));
-			assertThat(sample.log().split("Pre-stop sleep: serving", -1)).as("the sleep runs once; log:%n%s", sample.log())
+			assertThat(sample.log().split("Pre-stop sleep: serving", -1))
+				.as("the sleep runs once; log:%n%s", sample.log())
 				.hasSize(2);
 		}
 	}

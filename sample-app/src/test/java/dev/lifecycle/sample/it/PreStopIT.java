@@ -18,13 +18,16 @@ class PreStopIT {
 
 	@Test
 	void preStopFileTurnsReadinessDownWithinASecondAndTheFollowingSigtermExitsCleanly() throws Exception {
-		try (SampleProcess sample = SampleProcess.start(this.work, this.work.resolve("data"),
-				"--lifecycle.drain-delay=3s").awaitReady()) {
+		try (SampleProcess sample = SampleProcess
+			.start(this.work, this.work.resolve("data"), "--lifecycle.drain-delay=3s")
+			.awaitReady()) {
 			Files.createFile(sample.preStopFile());
 			long start = System.nanoTime();
-			await().atMost(Duration.ofSeconds(1)).pollInterval(Duration.ofMillis(20))
+			await().atMost(Duration.ofSeconds(1))
+				.pollInterval(Duration.ofMillis(20))
 				.until(() -> sample.status("/actuator/health/readiness") == 503);
-			System.out.println("pre-stop file -> readiness 503 after " + (System.nanoTime() - start) / 1_000_000 + " ms");
+			System.out
+				.println("pre-stop file -> readiness 503 after " + (System.nanoTime() - start) / 1_000_000 + " ms");
 			// During the drain delay the service still answers and still accepts events.
 			assertThat(sample.post("/events", "{\"id\":\"p1\",\"key\":\"p\",\"value\":1}").statusCode()).isEqualTo(202);
 			sample.sigterm();

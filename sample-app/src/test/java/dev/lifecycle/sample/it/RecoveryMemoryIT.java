@@ -10,9 +10,9 @@ import org.junit.jupiter.api.io.TempDir;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A restart needs no more memory than the run that wrote the data: in a 64 MB heap, the sample
- * recovers 150,000 distinct long keys, half from its checkpoint and half replayed from its log, and
- * then serves and shuts down cleanly.
+ * A restart needs no more memory than the run that wrote the data: in a 64 MB heap, the
+ * sample recovers 150,000 distinct long keys, half from its checkpoint and half replayed
+ * from its log, and then serves and shuts down cleanly.
  */
 class RecoveryMemoryIT {
 
@@ -28,24 +28,27 @@ class RecoveryMemoryIT {
 		Path data = this.work.resolve("data");
 		try (SampleProcess first = SampleProcess.start(this.work.resolve("run-1"), data, SMALL_HEAP).awaitReady()) {
 			for (int i = 0; i < 50; i++) {
-				assertThat(first.post("/events", "{\"id\":\"http-" + i + "\",\"key\":\"http\",\"value\":2}").statusCode())
+				assertThat(
+						first.post("/events", "{\"id\":\"http-" + i + "\",\"key\":\"http\",\"value\":2}").statusCode())
 					.isEqualTo(202);
 			}
 			first.sigterm();
 			assertThat(first.awaitExit(Duration.ofSeconds(60))).as("exit code; log:\n%s", first.log()).isZero();
 		}
 		Path database = data.resolve("events.db");
-		// What a long run leaves: many distinct keys of 199 characters, the first half in the
+		// What a long run leaves: many distinct keys of 199 characters, the first half in
+		// the
 		// checkpoint, the second half still only in the log.
 		String key = "printf('%s-%08d', substr(hex(zeroblob(100)), 1, 190), n)";
-		Verify.sql(database, "CREATE TEMP TABLE numbers AS WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c "
-				+ "WHERE n < " + KEYS + ") SELECT n FROM c",
-				"INSERT INTO event_log(event_id, key, value) SELECT 'bulk-' || n, " + key + ", 1 FROM numbers WHERE n <= "
-						+ KEYS / 2,
+		Verify.sql(database,
+				"CREATE TEMP TABLE numbers AS WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c "
+						+ "WHERE n < " + KEYS + ") SELECT n FROM c",
+				"INSERT INTO event_log(event_id, key, value) SELECT 'bulk-' || n, " + key
+						+ ", 1 FROM numbers WHERE n <= " + KEYS / 2,
 				"INSERT INTO aggregates(key, sum, count) SELECT key, '1', 1 FROM event_log WHERE event_id LIKE 'bulk-%'",
 				"UPDATE checkpoint SET log_offset = (SELECT max(offset) FROM event_log)",
-				"INSERT INTO event_log(event_id, key, value) SELECT 'bulk-' || n, " + key + ", 1 FROM numbers WHERE n > "
-						+ KEYS / 2);
+				"INSERT INTO event_log(event_id, key, value) SELECT 'bulk-' || n, " + key
+						+ ", 1 FROM numbers WHERE n > " + KEYS / 2);
 		String firstKey = "0".repeat(190) + "-00000001";
 		String lastKey = "0".repeat(190) + "-" + String.format("%08d", KEYS);
 

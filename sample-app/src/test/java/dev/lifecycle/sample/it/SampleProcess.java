@@ -18,9 +18,10 @@ import java.util.regex.Pattern;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The packaged sample jar running as a real JVM, on a free port (Tomcat's port 0, read back from the
- * log), with its own data directory, pre-stop file and run marker, its output in a log file. It is
- * launched as {@link ClassDataArchive} says: extracted, with a class-data archive for a quicker start.
+ * The packaged sample jar running as a real JVM, on a free port (Tomcat's port 0, read
+ * back from the log), with its own data directory, pre-stop file and run marker, its
+ * output in a log file. It is launched as {@link ClassDataArchive} says: extracted, with
+ * a class-data archive for a quicker start.
  */
 final class SampleProcess implements AutoCloseable {
 
@@ -61,7 +62,8 @@ final class SampleProcess implements AutoCloseable {
 	 * Starts the jar with JVM options of its own.
 	 * @param work a directory for this instance's log, pre-stop file and run marker
 	 * @param dataDir the sample's data directory (shared by a restart)
-	 * @param jvmOptions options for the JVM; a heap size given here replaces the default one
+	 * @param jvmOptions options for the JVM; a heap size given here replaces the default
+	 * one
 	 * @param args extra {@code --name=value} arguments
 	 */
 	static SampleProcess start(Path work, Path dataDir, List<String> jvmOptions, String... args) throws IOException {
@@ -70,18 +72,21 @@ final class SampleProcess implements AutoCloseable {
 			throw new IllegalStateException("The sample jar is missing: " + jar + " (run mvn package first)");
 		}
 		Files.createDirectories(work);
-		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				// C1 only and a small heap: quicker starts on a two-core CI machine, plenty for the tests.
-				"-XX:TieredStopAtLevel=1"));
+		List<String> command = new ArrayList<>(
+				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+						// C1 only and a small heap: quicker starts on a two-core CI
+						// machine, plenty for the tests.
+						"-XX:TieredStopAtLevel=1"));
 		if (jvmOptions.stream().noneMatch((option) -> option.startsWith("-Xmx"))) {
 			command.add("-Xmx256m");
 		}
 		command.addAll(jvmOptions);
 		command.addAll(ClassDataArchive.launch(jar));
 		List<String> defaults = List.of("--server.port=0", "--sample.data-dir=" + dataDir,
-				"--lifecycle.pre-stop.path=" + work.resolve("shutdown"), "--lifecycle.run-marker.path=" + work.resolve("running"),
-				"--sample.status.interval=1s");
-		// A property given twice on the command line would be bound as "a,b": the caller's value replaces the default.
+				"--lifecycle.pre-stop.path=" + work.resolve("shutdown"),
+				"--lifecycle.run-marker.path=" + work.resolve("running"), "--sample.status.interval=1s");
+		// A property given twice on the command line would be bound as "a,b": the
+		// caller's value replaces the default.
 		for (String option : defaults) {
 			String name = option.substring(0, option.indexOf('=') + 1);
 			if (List.of(args).stream().noneMatch((arg) -> arg.startsWith(name))) {
@@ -104,7 +109,8 @@ final class SampleProcess implements AutoCloseable {
 			if (!this.process.isAlive()) {
 				throw new IllegalStateException("The sample exited with " + this.process.exitValue() + ":\n" + log());
 			}
-			// The application's server starts first, then the management server when it has its own port.
+			// The application's server starts first, then the management server when it
+			// has its own port.
 			Matcher matcher = PORT.matcher(log());
 			if (matcher.find()) {
 				int first = Integer.parseInt(matcher.group(1));
@@ -121,7 +127,8 @@ final class SampleProcess implements AutoCloseable {
 			}
 			return false;
 		});
-		await("readiness").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+		await("readiness").atMost(Duration.ofSeconds(60))
+			.pollInterval(Duration.ofMillis(100))
 			.until(() -> managementStatus("/actuator/health/readiness") == 200);
 		return this;
 	}
@@ -134,10 +141,16 @@ final class SampleProcess implements AutoCloseable {
 		return URI.create("http://127.0.0.1:" + this.managementPort + path);
 	}
 
-	/** GET status on the management port (the application's port unless it has its own), or -1. */
+	/**
+	 * GET status on the management port (the application's port unless it has its own),
+	 * or -1.
+	 */
 	int managementStatus(String path) {
 		try {
-			HttpRequest request = HttpRequest.newBuilder(managementUri(path)).timeout(Duration.ofSeconds(5)).GET().build();
+			HttpRequest request = HttpRequest.newBuilder(managementUri(path))
+				.timeout(Duration.ofSeconds(5))
+				.GET()
+				.build();
 			return HTTP.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
 		}
 		catch (IOException ex) {
@@ -213,7 +226,9 @@ final class SampleProcess implements AutoCloseable {
 
 	/** Any signal by name (TERM, INT, HUP, ...). */
 	void signal(String name) throws IOException, InterruptedException {
-		int code = new ProcessBuilder("kill", "-s", name, Long.toString(this.process.pid())).inheritIO().start().waitFor();
+		int code = new ProcessBuilder("kill", "-s", name, Long.toString(this.process.pid())).inheritIO()
+			.start()
+			.waitFor();
 		if (code != 0) {
 			throw new IllegalStateException("kill -s " + name + " " + this.process.pid() + " failed with " + code);
 		}

@@ -15,8 +15,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The sample's invariant, tested by stopping and killing real processes under concurrent load: every
- * acknowledged event is counted exactly once after a restart.
+ * The sample's invariant, tested by stopping and killing real processes under concurrent
+ * load: every acknowledged event is counted exactly once after a restart.
  */
 class ShutdownUnderLoadIT {
 
@@ -27,9 +27,10 @@ class ShutdownUnderLoadIT {
 	void sigtermUnderLoadExitsZeroRefusesReadinessWhileAnsweringAndLosesNothing() throws Exception {
 		Path data = this.work.resolve("data");
 		Map<String, LoadGenerator.Ack> acked;
-		try (SampleProcess sample = SampleProcess.start(this.work.resolve("first"), data, "--lifecycle.drain-delay=1s",
-				"--sample.pipeline.checkpoint-every=200", "--sample.pipeline.checkpoint-interval=300ms").awaitReady();
-				LoadGenerator load = new LoadGenerator(sample.uri("/events"), "term").start(8)) {
+		try (SampleProcess sample = SampleProcess
+			.start(this.work.resolve("first"), data, "--lifecycle.drain-delay=1s",
+					"--sample.pipeline.checkpoint-every=200", "--sample.pipeline.checkpoint-interval=300ms")
+			.awaitReady(); LoadGenerator load = new LoadGenerator(sample.uri("/events"), "term").start(8)) {
 			await().atMost(Duration.ofSeconds(30)).until(() -> load.ackedCount() >= 300);
 			ReadinessWatcher readiness = new ReadinessWatcher(sample).start();
 			sample.sigterm();
@@ -66,9 +67,10 @@ class ShutdownUnderLoadIT {
 	void sigkillUnderLoadLosesNothingAfterRestart() throws Exception {
 		Path data = this.work.resolve("data");
 		Map<String, LoadGenerator.Ack> acked;
-		try (SampleProcess sample = SampleProcess.start(this.work.resolve("first"), data,
-				"--sample.pipeline.checkpoint-every=200", "--sample.pipeline.checkpoint-interval=300ms").awaitReady();
-				LoadGenerator load = new LoadGenerator(sample.uri("/events"), "kill").start(8)) {
+		try (SampleProcess sample = SampleProcess
+			.start(this.work.resolve("first"), data, "--sample.pipeline.checkpoint-every=200",
+					"--sample.pipeline.checkpoint-interval=300ms")
+			.awaitReady(); LoadGenerator load = new LoadGenerator(sample.uri("/events"), "kill").start(8)) {
 			await().atMost(Duration.ofSeconds(30)).until(() -> load.ackedCount() >= 300);
 			Thread.sleep(ThreadLocalRandom.current().nextInt(300));
 			sample.sigkill();
@@ -86,7 +88,10 @@ class ShutdownUnderLoadIT {
 		}
 	}
 
-	/** Polls readiness every 25 ms and counts the 503 answers (a 503 is an answer: the process is up). */
+	/**
+	 * Polls readiness every 25 ms and counts the 503 answers (a 503 is an answer: the
+	 * process is up).
+	 */
 	static final class ReadinessWatcher {
 
 		final AtomicInteger notReady = new AtomicInteger();

@@ -18,12 +18,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Slow clients cannot starve the probes (finding 8 of the hardening issue), on a real process: 300
- * connections to the application's port each send a request a byte every 5 s (half of them in the
- * headers, half in the body, which holds a Tomcat thread while it waits); with the actuator on its
- * own port ({@code management.server.port}, as the Kubernetes configuration has it) liveness and
- * readiness keep answering at once, the connector's timeouts free the application's threads, and
- * SIGTERM ends the process promptly and cleanly.
+ * Slow clients cannot starve the probes (finding 8 of the hardening issue), on a real
+ * process: 300 connections to the application's port each send a request a byte every 5 s
+ * (half of them in the headers, half in the body, which holds a Tomcat thread while it
+ * waits); with the actuator on its own port ({@code management.server.port}, as the
+ * Kubernetes configuration has it) liveness and readiness keep answering at once, the
+ * connector's timeouts free the application's threads, and SIGTERM ends the process
+ * promptly and cleanly.
  */
 class SlowClientsIT {
 
@@ -34,8 +35,9 @@ class SlowClientsIT {
 
 	@Test
 	void probesOnTheManagementPortAnswerWhile300SlowClientsHoldTheApplicationPort() throws Exception {
-		try (SampleProcess sample = SampleProcess.start(this.work.resolve("run"), this.work.resolve("data"),
-				"--management.server.port=0").awaitReady()) {
+		try (SampleProcess sample = SampleProcess
+			.start(this.work.resolve("run"), this.work.resolve("data"), "--management.server.port=0")
+			.awaitReady()) {
 			assertThat(sample.managementPort()).isNotEqualTo(sample.port());
 			List<Socket> slow = new ArrayList<>();
 			try {
@@ -62,20 +64,23 @@ class SlowClientsIT {
 					long start = System.nanoTime();
 					assertThat(sample.managementStatus("/actuator/health/liveness")).as("liveness").isEqualTo(200);
 					assertThat(sample.managementStatus("/actuator/health/readiness")).as("readiness").isEqualTo(200);
-					assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).as("both probes answered within")
+					assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start))
+						.as("both probes answered within")
 						.isLessThan(2000);
 					probes++;
 					Thread.sleep(500);
 				}
 				assertThat(probes).isGreaterThan(8);
-				// The connector's timeout has closed the trickling requests: the application's port serves again.
-				await().atMost(Duration.ofSeconds(15)).until(() -> sample
-					.post("/events", "{\"id\":\"after-slow\",\"key\":\"k\",\"value\":1}")
-					.statusCode() == 202);
+				// The connector's timeout has closed the trickling requests: the
+				// application's port serves again.
+				await().atMost(Duration.ofSeconds(15))
+					.until(() -> sample.post("/events", "{\"id\":\"after-slow\",\"key\":\"k\",\"value\":1}")
+						.statusCode() == 202);
 				long sigterm = System.nanoTime();
 				sample.sigterm();
 				assertThat(sample.awaitExit(Duration.ofSeconds(60))).as("exit code").isZero();
-				assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - sigterm)).as("seconds from SIGTERM to exit")
+				assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - sigterm))
+					.as("seconds from SIGTERM to exit")
 					.isLessThan(20);
 			}
 			finally {
@@ -86,7 +91,10 @@ class SlowClientsIT {
 		}
 	}
 
-	/** One more byte; a connection the server has closed (its timeout) is expected and ignored. */
+	/**
+	 * One more byte; a connection the server has closed (its timeout) is expected and
+	 * ignored.
+	 */
 	private static void trickle(Socket socket) {
 		try {
 			OutputStream out = socket.getOutputStream();

@@ -31,8 +31,9 @@ class StreamEndIT {
 
 	@Test
 	void openStreamsKeepStreamingThroughTheDrainDelayThenEndCleanlyAndNeverHoldTheShutdown() throws Exception {
-		try (SampleProcess sample = SampleProcess.start(this.work, this.work.resolve("data"),
-				"--lifecycle.drain-delay=" + DRAIN_DELAY.toSeconds() + "s").awaitReady()) {
+		try (SampleProcess sample = SampleProcess
+			.start(this.work, this.work.resolve("data"), "--lifecycle.drain-delay=" + DRAIN_DELAY.toSeconds() + "s")
+			.awaitReady()) {
 			List<Stream> streams = new ArrayList<>();
 			for (int i = 0; i < 3; i++) {
 				streams.add(Stream.open(sample));
@@ -49,14 +50,17 @@ class StreamEndIT {
 			assertThat(exit).as("exit code; log:\n%s", sample.log()).isZero();
 			for (int i = 0; i < streams.size(); i++) {
 				Stream stream = streams.get(i);
-				assertThat(stream.failure.get()).as("stream %d ends with the end of the response, not a broken connection", i)
+				assertThat(stream.failure.get())
+					.as("stream %d ends with the end of the response, not a broken connection", i)
 					.isNull();
 				assertThat(stream.events.get()).as("stream %d kept receiving events during the drain delay", i)
 					.isGreaterThan(before[i]);
-				assertThat(Duration.ofNanos(stream.endedAt.get() - sigterm)).as("stream %d ended at the drain delay's end", i)
+				assertThat(Duration.ofNanos(stream.endedAt.get() - sigterm))
+					.as("stream %d ended at the drain delay's end", i)
 					.isGreaterThanOrEqualTo(DRAIN_DELAY.minusMillis(500));
 			}
-			assertThat(Duration.ofNanos(exited - sigterm)).as("SIGTERM to exit with streams open; log:\n%s", sample.log())
+			assertThat(Duration.ofNanos(exited - sigterm))
+				.as("SIGTERM to exit with streams open; log:\n%s", sample.log())
 				.isLessThan(DRAIN_DELAY.plusSeconds(15));
 			assertThat(sample.log()).contains("Lifecycle: ending long-lived streams (the drain delay ended)");
 		}
@@ -76,8 +80,8 @@ class StreamEndIT {
 					HttpRequest.newBuilder(sample.uri("/counts/stream")).header("Accept", "text/event-stream").build(),
 					HttpResponse.BodyHandlers.ofInputStream());
 			assertThat(response.statusCode()).isEqualTo(200);
-			assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-					(type) -> assertThat(type).startsWith("text/event-stream"));
+			assertThat(response.headers().firstValue("Content-Type"))
+				.hasValueSatisfying((type) -> assertThat(type).startsWith("text/event-stream"));
 			Stream stream = new Stream();
 			Thread reader = new Thread(() -> stream.read(response.body()), "sse-reader");
 			reader.setDaemon(true);

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Runs {@code scripts/torture.sh} from the build, only when asked (it takes 10–25 s per cycle):
- * {@code mvn -B verify -pl sample-app -Dsample.torture.cycles=5}.
+ * Runs {@code scripts/torture.sh} from the build, only when asked (it takes 10–25 s per
+ * cycle): {@code mvn -B verify -pl sample-app -Dsample.torture.cycles=5}.
  */
 @EnabledIfSystemProperty(named = "sample.torture.cycles", matches = "\\d+")
 class TortureScriptIT {

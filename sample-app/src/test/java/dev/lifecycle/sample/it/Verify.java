@@ -31,9 +31,10 @@ final class Verify {
 	}
 
 	/**
-	 * Every acknowledged event is counted exactly once: its key (the event id) has count 1 and the sum
-	 * is the value sent; no key anywhere has a count other than 1 (events not acknowledged because the
-	 * process died between commit and response may be there, but once).
+	 * Every acknowledged event is counted exactly once: its key (the event id) has count
+	 * 1 and the sum is the value sent; no key anywhere has a count other than 1 (events
+	 * not acknowledged because the process died between commit and response may be there,
+	 * but once).
 	 */
 	static void everyAcknowledgedEventCountedExactlyOnce(SampleProcess sample, Map<String, LoadGenerator.Ack> acked,
 			String prefix) throws IOException {
@@ -60,15 +61,16 @@ final class Verify {
 	}
 
 	/**
-	 * Reads every page of {@code GET /counts?prefix=} into {@code keys}; returns the first page (its
-	 * offset is a lower bound for all pages: the pipeline only moves forward).
+	 * Reads every page of {@code GET /counts?prefix=} into {@code keys}; returns the
+	 * first page (its offset is a lower bound for all pages: the pipeline only moves
+	 * forward).
 	 */
 	static JsonNode allCounts(SampleProcess sample, String prefix, Map<String, JsonNode> keys) throws IOException {
 		JsonNode first = null;
 		String after = null;
 		do {
-			String query = "/counts?limit=10000&prefix=" + prefix
-					+ ((after != null) ? "&after=" + java.net.URLEncoder.encode(after, java.nio.charset.StandardCharsets.UTF_8) : "");
+			String query = "/counts?limit=10000&prefix=" + prefix + ((after != null)
+					? "&after=" + java.net.URLEncoder.encode(after, java.nio.charset.StandardCharsets.UTF_8) : "");
 			JsonNode page = JSON.readTree(sample.get(query).body());
 			if (first == null) {
 				first = page;
@@ -107,7 +109,10 @@ final class Verify {
 		}
 	}
 
-	/** Runs SQL statements on a database file with a plain connection (to build or tamper with a file). */
+	/**
+	 * Runs SQL statements on a database file with a plain connection (to build or tamper
+	 * with a file).
+	 */
 	static void sql(Path database, String... statements) throws SQLException {
 		try (Connection connection = DriverManager.getConnection("jdbc:sqlite:" + database);
 				Statement statement = connection.createStatement()) {
@@ -127,7 +132,10 @@ final class Verify {
 		}
 	}
 
-	/** The layout of the sample's releases before schema versioning (unstamped, 64-bit sums). */
+	/**
+	 * The layout of the sample's releases before schema versioning (unstamped, 64-bit
+	 * sums).
+	 */
 	static void createLegacyDatabase(Path database, String... inserts) throws Exception {
 		Files.createDirectories(database.getParent());
 		List<String> statements = new ArrayList<>(List.of(

@@ -17,8 +17,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
- * The handler reports a missing final checkpoint or backup by throwing (so the engine's report is not
- * clean and the exit code 1), and still takes the backup when only the checkpoint is missing.
+ * The handler reports a missing final checkpoint or backup by throwing (so the engine's
+ * report is not clean and the exit code 1), and still takes the backup when only the
+ * checkpoint is missing.
  */
 class PipelineShutdownHandlerTest {
 

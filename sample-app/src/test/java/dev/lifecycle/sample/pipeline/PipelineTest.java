@@ -44,8 +44,9 @@ class PipelineTest {
 
 	private LifecycleManager run(Pipeline pipeline) {
 		LifecycleManager manager = LifecycleManager.builder("test").build();
-		manager.registerActive(Pipeline.NAME, ComponentOptions.defaults().withPhase(Pipeline.PHASE)
-			.withLivenessDeadline(Duration.ofSeconds(10)), pipeline);
+		manager.registerActive(Pipeline.NAME,
+				ComponentOptions.defaults().withPhase(Pipeline.PHASE).withLivenessDeadline(Duration.ofSeconds(10)),
+				pipeline);
 		manager.start();
 		return manager;
 	}
@@ -87,9 +88,8 @@ class PipelineTest {
 
 	@Test
 	void stopWithCheckpointConsumesEverythingCommittedThenStops() throws Exception {
-		Pipeline pipeline = new Pipeline(this.store,
-				new SampleProperties.Pipeline(10, 1_000_000, Duration.ofHours(1), Duration.ofMillis(20),
-						Duration.ofSeconds(10)), false);
+		Pipeline pipeline = new Pipeline(this.store, new SampleProperties.Pipeline(10, 1_000_000, Duration.ofHours(1),
+				Duration.ofMillis(20), Duration.ofSeconds(10)), false);
 		pipeline.recover();
 		LifecycleManager manager = run(pipeline);
 		await().until(() -> pipeline.state() == PipelineState.RUNNING);
@@ -112,9 +112,8 @@ class PipelineTest {
 
 	@Test
 	void engineStopWithoutTheHandlerAlsoEndsWithAFinalCheckpoint() throws Exception {
-		Pipeline pipeline = new Pipeline(this.store,
-				new SampleProperties.Pipeline(10, 1_000_000, Duration.ofHours(1), Duration.ofMillis(20),
-						Duration.ofSeconds(10)), false);
+		Pipeline pipeline = new Pipeline(this.store, new SampleProperties.Pipeline(10, 1_000_000, Duration.ofHours(1),
+				Duration.ofMillis(20), Duration.ofSeconds(10)), false);
 		pipeline.recover();
 		LifecycleManager manager = run(pipeline);
 		for (int i = 1; i <= 42; i++) {
@@ -136,7 +135,8 @@ class PipelineTest {
 		}
 		first.requestStopWithCheckpoint();
 		first.awaitState(Duration.ofSeconds(10), PipelineState.STOPPED);
-		// Acknowledged after the final checkpoint (ingestion still runs during the handler).
+		// Acknowledged after the final checkpoint (ingestion still runs during the
+		// handler).
 		for (int i = 121; i <= 130; i++) {
 			this.store.append("e" + i, "k", 1);
 		}

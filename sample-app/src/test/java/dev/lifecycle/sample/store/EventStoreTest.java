@@ -75,7 +75,8 @@ class EventStoreTest {
 				for (int i = 0; i < 300; i++) {
 					String id = thread + "-" + i;
 					offsets.put(id, this.store.append(id, "k" + (i % 7), 1).offset());
-					// every tenth event is retried, as a client would after a lost response
+					// every tenth event is retried, as a client would after a lost
+					// response
 					if (i % 10 == 0) {
 						assertThat(this.store.append(id, "k" + (i % 7), 1).offset()).isEqualTo(offsets.get(id));
 					}
@@ -169,8 +170,9 @@ class EventStoreTest {
 	void theUnstampedLayoutOfEarlierReleasesIsMigratedWithEverythingInIt() throws Exception {
 		this.store.close();
 		Path legacy = this.dir.resolve("legacy.db");
-		sql(legacy, "CREATE TABLE event_log (offset INTEGER PRIMARY KEY AUTOINCREMENT, event_id TEXT UNIQUE NOT NULL, "
-				+ "key TEXT NOT NULL, value INTEGER NOT NULL)",
+		sql(legacy,
+				"CREATE TABLE event_log (offset INTEGER PRIMARY KEY AUTOINCREMENT, event_id TEXT UNIQUE NOT NULL, "
+						+ "key TEXT NOT NULL, value INTEGER NOT NULL)",
 				"CREATE TABLE aggregates (key TEXT PRIMARY KEY, sum INTEGER, count INTEGER)",
 				"CREATE TABLE checkpoint (id INTEGER PRIMARY KEY CHECK (id = 1), log_offset INTEGER NOT NULL, updated_at TEXT)",
 				"INSERT INTO event_log(event_id, key, value) VALUES ('p1', 'victim', -9223372036854775808), "
@@ -182,8 +184,8 @@ class EventStoreTest {
 		assertThat(checkpoint.offset()).isEqualTo(1);
 		assertThat(checkpoint.aggregates()).containsExactly(Map.entry("victim", new Aggregate(Long.MIN_VALUE, 1)));
 		assertThat(this.store.readAfter(1, 10)).extracting(LoggedEvent::id).containsExactly("p2", "p3");
-		this.store.writeCheckpoint(2, Map.of("victim",
-				new Aggregate(BigInteger.valueOf(Long.MIN_VALUE).subtract(BigInteger.ONE), 2)));
+		this.store.writeCheckpoint(2,
+				Map.of("victim", new Aggregate(BigInteger.valueOf(Long.MIN_VALUE).subtract(BigInteger.ONE), 2)));
 		assertThat(this.store.loadCheckpoint().aggregates().get("victim").sum())
 			.isEqualTo(BigInteger.valueOf(Long.MIN_VALUE).subtract(BigInteger.ONE));
 	}

@@ -28,12 +28,12 @@ import org.springframework.core.env.Environment;
 import org.springframework.util.StringUtils;
 
 /**
- * Auto-configuration that pushes a shutdown's metrics to the Pushgateway Spring Boot pushes to
- * ({@code management.prometheus.metrics.export.pushgateway.*}: address, scheme, job, grouping key,
- * credentials and format are Spring Boot's), at the shutdown's first instant, at its end and
- * before a ceiling halt, so that Prometheus sees every shutdown complete or not, however short
- * the process's last seconds. Spring Boot itself pushes only every {@code push-rate} and when its
- * context is destroyed.
+ * Auto-configuration that pushes a shutdown's metrics to the Pushgateway Spring Boot
+ * pushes to ({@code management.prometheus.metrics.export.pushgateway.*}: address, scheme,
+ * job, grouping key, credentials and format are Spring Boot's), at the shutdown's first
+ * instant, at its end and before a ceiling halt, so that Prometheus sees every shutdown
+ * complete or not, however short the process's last seconds. Spring Boot itself pushes
+ * only every {@code push-rate} and when its context is destroyed.
  */
 @AutoConfiguration(after = { PrometheusMetricsExportAutoConfiguration.class, LifecycleMetricsAutoConfiguration.class,
 		LifecycleComponentAutoConfiguration.class })
@@ -48,7 +48,10 @@ public final class LifecyclePushgatewayAutoConfiguration {
 	/** Spring Boot's job name when neither the job nor the application name is set. */
 	private static final String FALLBACK_JOB = "spring";
 
-	/** A push must not hold a shutdown long: each connection attempt and answer is bounded. */
+	/**
+	 * A push must not hold a shutdown long: each connection attempt and answer is
+	 * bounded.
+	 */
 	private static final Duration TIMEOUT = Duration.ofSeconds(2);
 
 	private static final Log logger = LogFactory.getLog(LifecyclePushgatewayAutoConfiguration.class);

@@ -25,12 +25,13 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.core.Ordered;
 
 /**
- * Pushes the application's metrics to Spring Boot's Pushgateway at the three moments of a shutdown a
- * scrape almost never sees: its first instant (in the background), the end of the sequence (at most
- * {@link #FINAL_PUSH_BOUND}, never past the ceiling) and the {@link CeilingWatchdog}'s halt (at most
- * {@link #HALT_PUSH_BOUND}), so every shutdown reaches Prometheus, complete or not. Pushes run in
- * order on one daemon thread, so an earlier one never undoes a later one; a failed push is logged
- * once and never fails or delays the shutdown beyond those bounds. Ordered after
+ * Pushes the application's metrics to Spring Boot's Pushgateway at the three moments of a
+ * shutdown a scrape almost never sees: its first instant (in the background), the end of
+ * the sequence (at most {@link #FINAL_PUSH_BOUND}, never past the ceiling) and the
+ * {@link CeilingWatchdog}'s halt (at most {@link #HALT_PUSH_BOUND}), so every shutdown
+ * reaches Prometheus, complete or not. Pushes run in order on one daemon thread, so an
+ * earlier one never undoes a later one; a failed push is logged once and never fails or
+ * delays the shutdown beyond those bounds. Ordered after
  * {@link MicrometerLifecycleMetrics}, so the counters are current.
  */
 final class PushgatewayShutdownPublisher implements LifecycleListener, CeilingHaltHook, Ordered {
@@ -38,7 +39,9 @@ final class PushgatewayShutdownPublisher implements LifecycleListener, CeilingHa
 	/** The longest the end of the sequence waits for its push. */
 	static final Duration FINAL_PUSH_BOUND = Duration.ofSeconds(2);
 
-	/** The longest the watchdog's halt waits for its push: it must stay within its grace. */
+	/**
+	 * The longest the watchdog's halt waits for its push: it must stay within its grace.
+	 */
 	static final Duration HALT_PUSH_BOUND = Duration.ofSeconds(1);
 
 	/** Grouping keys that tell one process from another. */
@@ -70,7 +73,10 @@ final class PushgatewayShutdownPublisher implements LifecycleListener, CeilingHa
 		this.ceiling = ceiling;
 	}
 
-	/** Whether a grouping key names the process; without it, pods overwrite each other's group. */
+	/**
+	 * Whether a grouping key names the process; without it, pods overwrite each other's
+	 * group.
+	 */
 	static boolean identifiesTheProcess(Map<String, String> groupingKey) {
 		return groupingKey.keySet().stream().anyMatch((key) -> INSTANCE_KEYS.contains(key.toLowerCase()));
 	}
@@ -87,7 +93,10 @@ final class PushgatewayShutdownPublisher implements LifecycleListener, CeilingHa
 		submit();
 	}
 
-	/** A ceiling exit is pushed too: its initiated count without a completed one is the evidence. */
+	/**
+	 * A ceiling exit is pushed too: its initiated count without a completed one is the
+	 * evidence.
+	 */
 	@Override
 	public void onShutdownCompleted(ShutdownReport report) {
 		if (report.ceilingFired()) {
@@ -99,7 +108,10 @@ final class PushgatewayShutdownPublisher implements LifecycleListener, CeilingHa
 		pushAndWait((left.compareTo(FINAL_PUSH_BOUND) < 0) ? left : FINAL_PUSH_BOUND);
 	}
 
-	/** The watchdog is about to halt the JVM: what the counters say now is all there will be. */
+	/**
+	 * The watchdog is about to halt the JVM: what the counters say now is all there will
+	 * be.
+	 */
 	@Override
 	public void beforeHalt() {
 		pushAndWait(HALT_PUSH_BOUND);

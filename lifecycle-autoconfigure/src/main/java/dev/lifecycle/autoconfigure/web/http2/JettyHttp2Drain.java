@@ -18,10 +18,10 @@ import org.springframework.boot.web.server.context.WebServerInitializedEvent;
 import org.springframework.context.ApplicationListener;
 
 /**
- * GOAWAY on Jetty, through its HTTP/2 session's graceful shutdown: a GOAWAY with the highest
- * stream id and {@code NO_ERROR} at once, then, when the streams in flight are done, a GOAWAY with
- * the last stream processed, and the connection closes. Cleartext (h2c) and TLS (h2 by ALPN)
- * connections alike.
+ * GOAWAY on Jetty, through its HTTP/2 session's graceful shutdown: a GOAWAY with the
+ * highest stream id and {@code NO_ERROR} at once, then, when the streams in flight are
+ * done, a GOAWAY with the last stream processed, and the connection closes. Cleartext
+ * (h2c) and TLS (h2 by ALPN) connections alike.
  */
 @Internal
 public final class JettyHttp2Drain implements Http2Drain.Server, ApplicationListener<WebServerInitializedEvent> {
@@ -52,8 +52,9 @@ public final class JettyHttp2Drain implements Http2Drain.Server, ApplicationList
 	}
 
 	/**
-	 * The connection that speaks the application protocol: over TLS the connector's end point
-	 * carries the TLS connection, and HTTP/2 runs on the decrypted end point inside it.
+	 * The connection that speaks the application protocol: over TLS the connector's end
+	 * point carries the TLS connection, and HTTP/2 runs on the decrypted end point inside
+	 * it.
 	 */
 	private static @Nullable Connection application(@Nullable Connection connection) {
 		Connection current = connection;

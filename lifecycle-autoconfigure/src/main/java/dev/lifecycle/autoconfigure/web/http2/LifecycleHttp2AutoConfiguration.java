@@ -25,8 +25,8 @@ import org.springframework.context.annotation.ImportRuntimeHints;
 
 /**
  * A graceful GOAWAY on every HTTP/2 connection from the first instant of a shutdown
- * ({@code lifecycle.go-away}, on by default), one configuration per server (Tomcat, Jetty, Reactor
- * Netty), each loading only with its server on the class path.
+ * ({@code lifecycle.go-away}, on by default), one configuration per server (Tomcat,
+ * Jetty, Reactor Netty), each loading only with its server on the class path.
  */
 @AutoConfiguration(after = LifecycleWebAutoConfiguration.class)
 @ConditionalOnLifecycleEnabled

@@ -16,10 +16,11 @@ import reactor.netty.http.server.HttpServer;
 import org.springframework.boot.reactor.netty.NettyServerCustomizer;
 
 /**
- * GOAWAY on Reactor Netty: Netty's HTTP/2 codec sends a GOAWAY frame with {@code NO_ERROR} and
- * the last stream it created, so every stream it accepted (the one carrying the request included)
- * is served to the end, and refuses newer ones, which the client may retry elsewhere. Every
- * connection is tracked from its creation, so idle HTTP/2 connections get their GOAWAY too.
+ * GOAWAY on Reactor Netty: Netty's HTTP/2 codec sends a GOAWAY frame with
+ * {@code NO_ERROR} and the last stream it created, so every stream it accepted (the one
+ * carrying the request included) is served to the end, and refuses newer ones, which the
+ * client may retry elsewhere. Every connection is tracked from its creation, so idle
+ * HTTP/2 connections get their GOAWAY too.
  */
 @Internal
 public final class NettyHttp2Drain implements Http2Drain.Server, NettyServerCustomizer {
@@ -51,7 +52,8 @@ public final class NettyHttp2Drain implements Http2Drain.Server, NettyServerCust
 	private static void goAway(Channel connection) {
 		connection.eventLoop().execute(() -> {
 			Http2FrameCodec codec = connection.pipeline().get(Http2FrameCodec.class);
-			// No codec: an HTTP/1.1 connection. Once sent, a GOAWAY may not be sent again with more streams.
+			// No codec: an HTTP/1.1 connection. Once sent, a GOAWAY may not be sent again
+			// with more streams.
 			if (codec != null && connection.isActive() && !codec.connection().goAwaySent()) {
 				connection.writeAndFlush(new DefaultHttp2GoAwayFrame(Http2Error.NO_ERROR));
 			}

@@ -32,12 +32,13 @@ import org.springframework.boot.web.server.context.WebServerInitializedEvent;
 import org.springframework.context.ApplicationListener;
 
 /**
- * GOAWAY on Tomcat, through the graceful close its HTTP/2 connection uses when the connector pauses
- * (a GOAWAY with the highest stream id and {@code NO_ERROR}, later one with the last stream
- * processed), applied to each connection's processor, because pausing the connector would also stop
- * accepting connections during the drain delay. Open connections and a request's own connection are
- * read by reflection; should that fail, HTTP/2 connections get their GOAWAY when the connector
- * pauses, as without Lifecycle.
+ * GOAWAY on Tomcat, through the graceful close its HTTP/2 connection uses when the
+ * connector pauses (a GOAWAY with the highest stream id and {@code NO_ERROR}, later one
+ * with the last stream processed), applied to each connection's processor, because
+ * pausing the connector would also stop accepting connections during the drain delay.
+ * Open connections and a request's own connection are read by reflection; should that
+ * fail, HTTP/2 connections get their GOAWAY when the connector pauses, as without
+ * Lifecycle.
  */
 @Internal
 public final class TomcatHttp2Drain implements Http2Drain.Server, ApplicationListener<WebServerInitializedEvent> {
@@ -66,7 +67,10 @@ public final class TomcatHttp2Drain implements Http2Drain.Server, ApplicationLis
 	/** {@code AbstractProtocol.getEndpoint()}; {@code null} when its hook missed. */
 	private final @Nullable Method getEndpoint;
 
-	/** The fields from a servlet request to its HTTP/2 connection; {@code null} when their hook missed. */
+	/**
+	 * The fields from a servlet request to its HTTP/2 connection; {@code null} when their
+	 * hook missed.
+	 */
 	private final @Nullable RequestConnection requestConnection;
 
 	private final List<Connector> connectors = new CopyOnWriteArrayList<>();
@@ -76,11 +80,9 @@ public final class TomcatHttp2Drain implements Http2Drain.Server, ApplicationLis
 				() -> InternalHooks.method(AbstractProtocol.class, "getEndpoint", AbstractEndpoint.class));
 		this.requestConnection = hooks.resolve(REQUEST_CONNECTION, () -> {
 			ClassLoader loader = TomcatHttp2Drain.class.getClassLoader();
-			return new RequestConnection(
-					InternalHooks.field(RequestFacade.class, "request", Request.class),
-					InternalHooks.field(org.apache.coyote.Request.class, "hook", Object.class),
-					InternalHooks.field(Class.forName(STREAM, false, loader), "handler",
-							InternalHttpUpgradeHandler.class));
+			return new RequestConnection(InternalHooks.field(RequestFacade.class, "request", Request.class),
+					InternalHooks.field(org.apache.coyote.Request.class, "hook", Object.class), InternalHooks
+						.field(Class.forName(STREAM, false, loader), "handler", InternalHttpUpgradeHandler.class));
 		});
 		drain.register(this);
 	}
@@ -99,8 +101,10 @@ public final class TomcatHttp2Drain implements Http2Drain.Server, ApplicationLis
 				AbstractEndpoint<?, ?> endpoint = endpoint(protocol);
 				if (endpoint != null) {
 					for (SocketWrapperBase<?> connection : endpoint.getConnections()) {
-						// Upgraded connections only: an HTTP/2 one sends its GOAWAY once (a WebSocket
-						// one ignores pause()); an HTTP/1.1 connection has nothing to pause.
+						// Upgraded connections only: an HTTP/2 one sends its GOAWAY once
+						// (a WebSocket
+						// one ignores pause()); an HTTP/1.1 connection has nothing to
+						// pause.
 						if (connection.getCurrentProcessor() instanceof UpgradeProcessorInternal processor) {
 							processor.pause();
 						}
@@ -113,10 +117,14 @@ public final class TomcatHttp2Drain implements Http2Drain.Server, ApplicationLis
 	@Override
 	public void goAway(Object request) {
 		if (request instanceof HttpServletRequest servletRequest && servletRequest.getProtocol().startsWith("HTTP/2")) {
-			// Tomcat lends a connection's processor to the thread reading its frames, so the
-			// connection list misses a connection being read at this instant: the request's own
-			// connection is reached through its stream instead. HTTP/2 requests are few once
-			// clients have their GOAWAY, so every other connection is visited too (paused ones
+			// Tomcat lends a connection's processor to the thread reading its frames, so
+			// the
+			// connection list misses a connection being read at this instant: the
+			// request's own
+			// connection is reached through its stream instead. HTTP/2 requests are few
+			// once
+			// clients have their GOAWAY, so every other connection is visited too (paused
+			// ones
 			// again do nothing).
 			InternalHttpUpgradeHandler connection = connectionOf(servletRequest);
 			if (connection != null) {
@@ -170,7 +178,8 @@ public final class TomcatHttp2Drain implements Http2Drain.Server, ApplicationLis
 	 * The fields from a servlet request to its HTTP/2 connection.
 	 *
 	 * @param facadeRequest the servlet request's Tomcat request
-	 * @param streamProcessor what serves a Tomcat request: on HTTP/2, the processor of its stream
+	 * @param streamProcessor what serves a Tomcat request: on HTTP/2, the processor of
+	 * its stream
 	 * @param connection a stream's HTTP/2 connection
 	 */
 	private record RequestConnection(Field facadeRequest, Field streamProcessor, Field connection) {

@@ -30,13 +30,13 @@ import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 
 /**
- * The reactive counterpart of {@link ConnectionDrainFilter} (Reactor Netty): from the first instant
- * of a shutdown every HTTP/1.x response carries {@code Connection: close}, so keep-alive clients
- * reconnect elsewhere during the drain delay (HTTP/2 gets a GOAWAY from {@link Http2Drain}); the
- * application's requests after the trigger count for the adaptive drain and, when they fail, for the
- * report (the actuator's, probes included, are neither: {@link OwnRequests}), and streaming
- * responses complete cleanly when the {@link StreamDrain} says so, so none holds the graceful
- * shutdown.
+ * The reactive counterpart of {@link ConnectionDrainFilter} (Reactor Netty): from the
+ * first instant of a shutdown every HTTP/1.x response carries {@code Connection: close},
+ * so keep-alive clients reconnect elsewhere during the drain delay (HTTP/2 gets a GOAWAY
+ * from {@link Http2Drain}); the application's requests after the trigger count for the
+ * adaptive drain and, when they fail, for the report (the actuator's, probes included,
+ * are neither: {@link OwnRequests}), and streaming responses complete cleanly when the
+ * {@link StreamDrain} says so, so none holds the graceful shutdown.
  */
 final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 
@@ -72,33 +72,35 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 			closeWhenCommittedAfterTheShutdownBegan(exchange);
 		}
 		ServerHttpResponse response = new EndingStreams(exchange.getResponse(), this.streamsEnded.asMono());
-		// A failure is judged on the chain's own signal, before it travels on: on Tomcat and Jetty
-		// the completion ends the servlet request, and the server then recycles the request and
-		// response it reads. The GOAWAY follows the response: a client that fails the streams in
-		// flight when a GOAWAY arrives (the JDK's HttpClient before Java 24) still gets this one.
-		return chain.filter(exchange.mutate().response(response).build())
-			.doOnEach((signal) -> {
-				if (signal.isOnComplete() || signal.isOnError()) {
-					judge(exchange, signal.isOnError());
-				}
-			})
-			.doFinally((signal) -> {
-				if (signal == SignalType.CANCEL) {
-					judge(exchange, false);
-				}
-				if (this.manager.isShutdownInitiated()) {
-					goAway(exchange);
-				}
-			});
+		// A failure is judged on the chain's own signal, before it travels on: on Tomcat
+		// and Jetty
+		// the completion ends the servlet request, and the server then recycles the
+		// request and
+		// response it reads. The GOAWAY follows the response: a client that fails the
+		// streams in
+		// flight when a GOAWAY arrives (the JDK's HttpClient before Java 24) still gets
+		// this one.
+		return chain.filter(exchange.mutate().response(response).build()).doOnEach((signal) -> {
+			if (signal.isOnComplete() || signal.isOnError()) {
+				judge(exchange, signal.isOnError());
+			}
+		}).doFinally((signal) -> {
+			if (signal == SignalType.CANCEL) {
+				judge(exchange, false);
+			}
+			if (this.manager.isShutdownInitiated()) {
+				goAway(exchange);
+			}
+		});
 	}
 
 	/**
-	 * The chain ended: a failed request if it threw (the handler after this filter answers that
-	 * with a server error) or answered with a server error.
+	 * The chain ended: a failed request if it threw (the handler after this filter
+	 * answers that with a server error) or answered with a server error.
 	 */
 	private void judge(ServerWebExchange exchange, boolean threw) {
-		if (this.manager.isShutdownInitiated()
-				&& (threw || isServerError(exchange.getResponse().getStatusCode())) && counts(exchange)) {
+		if (this.manager.isShutdownInitiated() && (threw || isServerError(exchange.getResponse().getStatusCode()))
+				&& counts(exchange)) {
 			LifecycleHost.of(this.manager).recordFailedRequest();
 		}
 	}
@@ -108,21 +110,25 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 	}
 
 	/**
-	 * Decided as the response commits, once its status and headers are final, so that a request
-	 * in flight when the shutdown begins is answered with the header too; the response keeps the
-	 * framing it would have without it.
+	 * Decided as the response commits, once its status and headers are final, so that a
+	 * request in flight when the shutdown begins is answered with the header too; the
+	 * response keeps the framing it would have without it.
 	 */
 	private void closeWhenCommittedAfterTheShutdownBegan(ServerWebExchange exchange) {
 		ServerHttpResponse response = exchange.getResponse();
 		response.beforeCommit(() -> {
-			// A WebSocket upgrade keeps its connection: the socket ends with the streams instead. An
-			// offer of h2c the server does not take is answered in HTTP/1.1 like any request. Asked
-			// only once the shutdown has begun: while serving, this filter reads no header.
-			if (!this.manager.isShutdownInitiated() || "websocket"
-				.equalsIgnoreCase(exchange.getRequest().getHeaders().getFirst(HttpHeaders.UPGRADE))) {
+			// A WebSocket upgrade keeps its connection: the socket ends with the streams
+			// instead. An
+			// offer of h2c the server does not take is answered in HTTP/1.1 like any
+			// request. Asked
+			// only once the shutdown has begun: while serving, this filter reads no
+			// header.
+			if (!this.manager.isShutdownInitiated()
+					|| "websocket".equalsIgnoreCase(exchange.getRequest().getHeaders().getFirst(HttpHeaders.UPGRADE))) {
 				return Mono.empty();
 			}
-			// The last request of a pipeline says close; those before it are served on the connection.
+			// The last request of a pipeline says close; those before it are served on
+			// the connection.
 			return pipelinedAfter(exchange).doOnNext((pipelined) -> {
 				if (!pipelined) {
 					sayClose(exchange, response);
@@ -135,7 +141,8 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 	private boolean counts(ServerWebExchange exchange) {
 		ServerHttpRequest request = exchange.getRequest();
 		InetSocketAddress local = request.getLocalAddress();
-		return !this.own.isOwn(request.getPath().pathWithinApplication().value(), (local != null) ? local.getPort() : -1);
+		return !this.own.isOwn(request.getPath().pathWithinApplication().value(),
+				(local != null) ? local.getPort() : -1);
 	}
 
 	private static void sayClose(ServerWebExchange exchange, ServerHttpResponse response) {
@@ -147,7 +154,8 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 					response.getHeaders().getContentLength() >= 0);
 		}
 		catch (IllegalArgumentException ex) {
-			// A response with no native response behind it (a test double): nothing to frame.
+			// A response with no native response behind it (a test double): nothing to
+			// frame.
 		}
 	}
 
@@ -157,8 +165,7 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 			return Mono.just(false);
 		}
 		try {
-			return pipelines
-				.pipelinedAfter(ServerHttpRequestDecorator.getNativeRequest(exchange.getRequest()));
+			return pipelines.pipelinedAfter(ServerHttpRequestDecorator.getNativeRequest(exchange.getRequest()));
 		}
 		catch (IllegalArgumentException ex) {
 			return Mono.just(false);
@@ -170,11 +177,14 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 			this.http2.onRequest(ServerHttpRequestDecorator.getNativeRequest(exchange.getRequest()));
 		}
 		catch (IllegalArgumentException ex) {
-			// A request with no native request behind it (a test double): no connection to drain.
+			// A request with no native request behind it (a test double): no connection
+			// to drain.
 		}
 	}
 
-	/** Completes a streaming body when the streams end, as if its publisher had completed. */
+	/**
+	 * Completes a streaming body when the streams end, as if its publisher had completed.
+	 */
 	private static final class EndingStreams extends ServerHttpResponseDecorator {
 
 		private final Mono<Void> ended;
@@ -190,26 +200,30 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 		}
 
 		/**
-		 * A body of many parts of a streaming type. A single value of such a type (a {@code Mono}
-		 * negotiated as NDJSON) is written whole, with the length announced for it.
+		 * A body of many parts of a streaming type. A single value of such a type (a
+		 * {@code Mono} negotiated as NDJSON) is written whole, with the length announced
+		 * for it.
 		 */
 		private boolean isStream(Publisher<? extends DataBuffer> body) {
 			if (body instanceof Mono || getHeaders().getContentLength() >= 0) {
 				return false;
 			}
-			// Every response passes here: the header is compared as text, not parsed into a
+			// Every response passes here: the header is compared as text, not parsed into
+			// a
 			// MediaType, which would cost more than the rest of this filter together.
 			String type = getHeaders().getFirst(HttpHeaders.CONTENT_TYPE);
 			return type != null && (startsWithType(type, MediaType.TEXT_EVENT_STREAM_VALUE)
 					|| startsWithType(type, MediaType.APPLICATION_NDJSON_VALUE));
 		}
 
-		/** Whether the header names the type, with or without parameters, in any letter case. */
+		/**
+		 * Whether the header names the type, with or without parameters, in any letter
+		 * case.
+		 */
 		private static boolean startsWithType(String header, String type) {
 			String value = header.stripLeading();
-			return value.regionMatches(true, 0, type, 0, type.length())
-					&& (value.length() == type.length() || value.charAt(type.length()) == ';'
-							|| Character.isWhitespace(value.charAt(type.length())));
+			return value.regionMatches(true, 0, type, 0, type.length()) && (value.length() == type.length()
+					|| value.charAt(type.length()) == ';' || Character.isWhitespace(value.charAt(type.length())));
 		}
 
 		@Override

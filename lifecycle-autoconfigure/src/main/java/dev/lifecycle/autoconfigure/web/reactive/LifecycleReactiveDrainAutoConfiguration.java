@@ -23,10 +23,11 @@ import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
 /**
- * Connection drain on the reactive stack (Reactor Netty): a web filter that closes HTTP/1.x
- * connections after their response once a shutdown began ({@code lifecycle.connection-close}),
- * counts the application's requests (not the actuator's) for the adaptive drain and the report, and
- * ends long-lived streams at their turn.
+ * Connection drain on the reactive stack (Reactor Netty): a web filter that closes
+ * HTTP/1.x connections after their response once a shutdown began
+ * ({@code lifecycle.connection-close}), counts the application's requests (not the
+ * actuator's) for the adaptive drain and the report, and ends long-lived streams at their
+ * turn.
  */
 @AutoConfiguration(after = LifecycleWebAutoConfiguration.class)
 @ConditionalOnLifecycleEnabled
@@ -39,7 +40,10 @@ public final class LifecycleReactiveDrainAutoConfiguration {
 	@ImportRuntimeHints(PipelinedNettyRequests.Hints.class)
 	static class ReactiveConnectionDrainConfiguration {
 
-		/** Whether Reactor Netty is on the class path: its internals are a hook, the others' are not read. */
+		/**
+		 * Whether Reactor Netty is on the class path: its internals are a hook, the
+		 * others' are not read.
+		 */
 		private static final boolean REACTOR_NETTY = ClassUtils.isPresent("reactor.netty.Connection",
 				ReactiveConnectionDrainConfiguration.class.getClassLoader());
 

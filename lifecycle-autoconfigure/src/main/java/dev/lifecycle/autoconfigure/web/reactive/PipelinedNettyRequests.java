@@ -24,13 +24,14 @@ import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 
 /**
- * Whether Reactor Netty has already read another request on the connection of this one, so that
- * the drain says {@code Connection: close} only on the last request of an HTTP/1.1 pipeline.
- * A request that follows is either still undecoded in its HTTP codec's input
- * (Netty hands each request on as it decodes it, so the next ones wait there while this one is
- * answered on the same thread) or decoded and queued in its traffic handler. Both belong to the
- * connection's event loop and are read there only: a handler that answers on another thread would
- * otherwise see them half-updated, or a buffer Netty has already released and reused.
+ * Whether Reactor Netty has already read another request on the connection of this one,
+ * so that the drain says {@code Connection: close} only on the last request of an
+ * HTTP/1.1 pipeline. A request that follows is either still undecoded in its HTTP codec's
+ * input (Netty hands each request on as it decodes it, so the next ones wait there while
+ * this one is answered on the same thread) or decoded and queued in its traffic handler.
+ * Both belong to the connection's event loop and are read there only: a handler that
+ * answers on another thread would otherwise see them half-updated, or a buffer Netty has
+ * already released and reused.
  */
 final class PipelinedNettyRequests {
 
@@ -51,7 +52,10 @@ final class PipelinedNettyRequests {
 
 	private static final Duration LOOP_WAIT = Duration.ofSeconds(1);
 
-	/** What the hook reads; {@code null} when it missed, and then no request is known to follow. */
+	/**
+	 * What the hook reads; {@code null} when it missed, and then no request is known to
+	 * follow.
+	 */
 	private final @Nullable Fields fields;
 
 	private PipelinedNettyRequests(@Nullable Fields fields) {
@@ -61,8 +65,8 @@ final class PipelinedNettyRequests {
 	/** Resolves the hook, once, for the drain filter. */
 	static PipelinedNettyRequests resolve(InternalHooks hooks) {
 		return new PipelinedNettyRequests(hooks.resolve(HOOK,
-				() -> new Fields(InternalHooks.field(ClassUtils.forName(TRAFFIC_HANDLER, LOADER), "pipelined",
-						Collection.class),
+				() -> new Fields(
+						InternalHooks.field(ClassUtils.forName(TRAFFIC_HANDLER, LOADER), "pipelined", Collection.class),
 						InternalHooks.field(CombinedChannelDuplexHandler.class, "inboundHandler", Object.class),
 						InternalHooks.field(ByteToMessageDecoder.class, "cumulation", ByteBuf.class))));
 	}
@@ -90,12 +94,14 @@ final class PipelinedNettyRequests {
 				answer.success(false);
 			}
 		});
-		// A loop that does not get to it in time (stopping, or stalled) holds no response: it says close.
+		// A loop that does not get to it in time (stopping, or stalled) holds no
+		// response: it says close.
 		return onTheLoop.timeout(LOOP_WAIT, Mono.just(false));
 	}
 
 	/**
-	 * Whether another request already follows this one on its connection; only on its event loop.
+	 * Whether another request already follows this one on its connection; only on its
+	 * event loop.
 	 * @param request the native request of Reactor Netty
 	 * @return {@code true} only when Netty is known to hold a further request
 	 */
@@ -130,7 +136,8 @@ final class PipelinedNettyRequests {
 			}
 			Object decoder = ReflectionUtils.getField(this.inbound, codec);
 			return this.cumulation.getDeclaringClass().isInstance(decoder)
-					&& ReflectionUtils.getField(this.cumulation, decoder) instanceof ByteBuf input && input.isReadable();
+					&& ReflectionUtils.getField(this.cumulation, decoder) instanceof ByteBuf input
+					&& input.isReadable();
 		}
 
 		boolean queued(@Nullable Object handler) {
@@ -141,15 +148,13 @@ final class PipelinedNettyRequests {
 
 	}
 
-
 	/** The fields read by reflection, for a native image. */
 	public static final class Hints implements RuntimeHintsRegistrar {
 
 		@Override
 		public void registerHints(RuntimeHints hints, ClassLoader classLoader) {
 			hints.reflection()
-				.registerType(TypeReference.of(TRAFFIC_HANDLER),
-						(type) -> type.withField("pipelined"))
+				.registerType(TypeReference.of(TRAFFIC_HANDLER), (type) -> type.withField("pipelined"))
 				.registerType(TypeReference.of("io.netty.channel.CombinedChannelDuplexHandler"),
 						(type) -> type.withField("inboundHandler"))
 				.registerType(TypeReference.of("io.netty.handler.codec.ByteToMessageDecoder"),

@@ -12,9 +12,10 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletResponse;
 
 /**
- * The asynchronous responses still open, each with the response the filter served it, so that the
- * streaming ones end when the streams do and none holds the graceful shutdown. A response waiting
- * for its single result is a request in flight like any other and is left to finish.
+ * The asynchronous responses still open, each with the response the filter served it, so
+ * that the streaming ones end when the streams do and none holds the graceful shutdown. A
+ * response waiting for its single result is a request in flight like any other and is
+ * left to finish.
  */
 final class AsyncResponses {
 
@@ -27,7 +28,9 @@ final class AsyncResponses {
 		streams.register(this::endStreams);
 	}
 
-	/** Tracks a response until it completes, ending it at once if the streams have ended. */
+	/**
+	 * Tracks a response until it completes, ending it at once if the streams have ended.
+	 */
 	void track(AsyncContext context, HttpServletResponse served) {
 		if (this.open.putIfAbsent(context, served) != null) {
 			return;
@@ -48,11 +51,12 @@ final class AsyncResponses {
 	}
 
 	/**
-	 * Ends a response that streams: one whose body has begun, or that announced a stream (server-sent
-	 * events, NDJSON) and has sent nothing yet. A response still waiting for its single result (a
-	 * {@code Callable}, {@code DeferredResult} or {@code CompletableFuture} of a controller) is a
-	 * request in flight like any other: cutting it short would answer an empty body for work that
-	 * was done. It keeps its place here and ends at a later sweep if it starts streaming.
+	 * Ends a response that streams: one whose body has begun, or that announced a stream
+	 * (server-sent events, NDJSON) and has sent nothing yet. A response still waiting for
+	 * its single result (a {@code Callable}, {@code DeferredResult} or
+	 * {@code CompletableFuture} of a controller) is a request in flight like any other:
+	 * cutting it short would answer an empty body for work that was done. It keeps its
+	 * place here and ends at a later sweep if it starts streaming.
 	 */
 	private void endIfStreaming(AsyncContext context) {
 		try {
@@ -83,7 +87,8 @@ final class AsyncResponses {
 	private void complete(AsyncContext context) {
 		HttpServletResponse served = this.open.remove(context);
 		try {
-			// A stream that has sent nothing yet is committed by its completion: it says close too.
+			// A stream that has sent nothing yet is committed by its completion: it says
+			// close too.
 			if (served instanceof ClosingResponse closing) {
 				closing.closeIfShuttingDown();
 			}
@@ -127,8 +132,10 @@ final class AsyncResponses {
 
 		@Override
 		public void onStartAsync(AsyncEvent event) {
-			// A result that is itself asynchronous (a DeferredResult of a StreamingResponseBody)
-			// starts a new cycle, whose events reach only the listeners registered for it.
+			// A result that is itself asynchronous (a DeferredResult of a
+			// StreamingResponseBody)
+			// starts a new cycle, whose events reach only the listeners registered for
+			// it.
 			forget();
 			AsyncContext next = event.getAsyncContext();
 			if (next != null) {

@@ -12,10 +12,11 @@ import jakarta.servlet.http.HttpServletResponseWrapper;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A response that carries {@code Connection: close} once the shutdown has begun: set at the start
- * if it began before, else just before the response is committed, when its framing is decided too.
- * With no shutdown under way every call reaches the server's response unchanged, and each write
- * costs one read of the shutdown flag and a sum of its length.
+ * A response that carries {@code Connection: close} once the shutdown has begun: set at
+ * the start if it began before, else just before the response is committed, when its
+ * framing is decided too. With no shutdown under way every call reaches the server's
+ * response unchanged, and each write costs one read of the shutdown flag and a sum of its
+ * length.
  */
 final class ClosingResponse extends HttpServletResponseWrapper {
 
@@ -36,7 +37,10 @@ final class ClosingResponse extends HttpServletResponseWrapper {
 	/** Bytes since the last reset, counted exactly once the header is set. */
 	private long bufferedBytes;
 
-	/** Characters written through the writer before the header was set, their bytes not counted. */
+	/**
+	 * Characters written through the writer before the header was set, their bytes not
+	 * counted.
+	 */
 	private long bufferedChars;
 
 	private @Nullable String writerEncoding;
@@ -56,7 +60,8 @@ final class ClosingResponse extends HttpServletResponseWrapper {
 		closeIfShuttingDown();
 	}
 
-	// The server's own stream and writer are asked for every time: it enforces which of the two a
+	// The server's own stream and writer are asked for every time: it enforces which of
+	// the two a
 	// response uses and, after a reset, gives a writer of the new encoding.
 
 	@Override
@@ -143,7 +148,8 @@ final class ClosingResponse extends HttpServletResponseWrapper {
 
 	/** Sets the header on a response not yet committed, if the shutdown has begun. */
 	void closeIfShuttingDown() {
-		// The flag first: while serving, it is all this costs. The last request of a pipeline says
+		// The flag first: while serving, it is all this costs. The last request of a
+		// pipeline says
 		// close; those before it are served on the connection.
 		if (!this.closing && this.shuttingDown.getAsBoolean() && !isCommitted()
 				&& !this.pipelines.follow(this.request)) {
@@ -163,8 +169,9 @@ final class ClosingResponse extends HttpServletResponseWrapper {
 	}
 
 	/**
-	 * Counts {@code len} characters about to go to the server's buffer while no shutdown has begun,
-	 * their encoding looked up only if one comes while this response is written.
+	 * Counts {@code len} characters about to go to the server's buffer while no shutdown
+	 * has begun, their encoding looked up only if one comes while this response is
+	 * written.
 	 * @return {@code false} once the header is set: then {@link #beforeText} counts them
 	 */
 	boolean countedBeforeTheShutdown(int len) {
@@ -177,8 +184,8 @@ final class ClosingResponse extends HttpServletResponseWrapper {
 	}
 
 	/**
-	 * Called before {@code len} characters of {@code text} from {@code off} go through the writer
-	 * to the server's buffer.
+	 * Called before {@code len} characters of {@code text} from {@code off} go through
+	 * the writer to the server's buffer.
 	 */
 	void beforeText(CharSequence text, int off, int len) {
 		if (countedBeforeTheShutdown(len)) {
@@ -189,7 +196,9 @@ final class ClosingResponse extends HttpServletResponseWrapper {
 		frameIfSent(bytes);
 	}
 
-	/** Called before {@code text} is printed on the stream, in the response's encoding. */
+	/**
+	 * Called before {@code text} is printed on the stream, in the response's encoding.
+	 */
 	void beforePrint(String text) {
 		closeIfShuttingDown();
 		beforeBytes(this.closing ? text(getCharacterEncoding()).of(text, 0, text.length())
@@ -205,7 +214,10 @@ final class ClosingResponse extends HttpServletResponseWrapper {
 		return text;
 	}
 
-	/** Frames the response if the write of {@code bytes} now coming may make the server send it. */
+	/**
+	 * Frames the response if the write of {@code bytes} now coming may make the server
+	 * send it.
+	 */
 	private void frameIfSent(long bytes) {
 		if (this.framed) {
 			return;

@@ -14,13 +14,14 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Drains connections, not only routing, on the servlet stacks (Tomcat, Jetty): from the first
- * instant of a shutdown every HTTP/1.x response carries {@code Connection: close}, whenever its
- * request arrived ({@link ClosingResponse}), so a keep-alive client reconnects through the load
- * balancer to a ready pod instead of meeting the stopping server at the drain's end; HTTP/2 gets a
- * GOAWAY instead ({@link Http2Drain}). Requests are metered by {@link ServletTraffic}, and
- * streaming responses end when the {@link StreamDrain} says so ({@link AsyncResponses}), so none
- * holds the graceful shutdown. Details: {@code docs/connection-drain.md}.
+ * Drains connections, not only routing, on the servlet stacks (Tomcat, Jetty): from the
+ * first instant of a shutdown every HTTP/1.x response carries {@code Connection: close},
+ * whenever its request arrived ({@link ClosingResponse}), so a keep-alive client
+ * reconnects through the load balancer to a ready pod instead of meeting the stopping
+ * server at the drain's end; HTTP/2 gets a GOAWAY instead ({@link Http2Drain}). Requests
+ * are metered by {@link ServletTraffic}, and streaming responses end when the
+ * {@link StreamDrain} says so ({@link AsyncResponses}), so none holds the graceful
+ * shutdown. Details: {@code docs/connection-drain.md}.
  */
 final class ConnectionDrainFilter extends OncePerRequestFilter {
 
@@ -49,13 +50,16 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 	@Override
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
-		// The error page of a request already seen is not a request of its own; its body is
+		// The error page of a request already seen is not a request of its own; its body
+		// is
 		// framed like any other.
 		boolean first = request.getDispatcherType() != DispatcherType.ERROR;
 		if (first && this.manager.isShutdownInitiated()) {
 			this.traffic.arrived(request);
-			// HTTP/2 has no Connection header: its connection gets a GOAWAY instead, before the
-			// response and again after it, in case the server could not reach the connection then.
+			// HTTP/2 has no Connection header: its connection gets a GOAWAY instead,
+			// before the
+			// response and again after it, in case the server could not reach the
+			// connection then.
 			this.http2.onRequest(request);
 		}
 		HttpServletResponse served = drainsConnection(request)
@@ -83,9 +87,10 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 	}
 
 	/**
-	 * Whether this request's connection is drained with {@code Connection: close}: an HTTP/1.x one
-	 * that is not a WebSocket upgrade, whose socket ends with the streams instead. An offer of h2c
-	 * the server does not take is answered in HTTP/1.1 like any request.
+	 * Whether this request's connection is drained with {@code Connection: close}: an
+	 * HTTP/1.x one that is not a WebSocket upgrade, whose socket ends with the streams
+	 * instead. An offer of h2c the server does not take is answered in HTTP/1.1 like any
+	 * request.
 	 */
 	private boolean drainsConnection(HttpServletRequest request) {
 		return this.connectionClose && request.getProtocol().startsWith("HTTP/1")

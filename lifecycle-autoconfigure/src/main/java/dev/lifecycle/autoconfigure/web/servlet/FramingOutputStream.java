@@ -8,9 +8,9 @@ import jakarta.servlet.WriteListener;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The servlet output stream of a {@link ClosingResponse}: tells it of every write before the write
- * reaches the server's stream, so that the header and the framing are settled before the server
- * commits the response.
+ * The servlet output stream of a {@link ClosingResponse}: tells it of every write before
+ * the write reaches the server's stream, so that the header and the framing are settled
+ * before the server commits the response.
  */
 final class FramingOutputStream extends ServletOutputStream {
 
@@ -46,7 +46,8 @@ final class FramingOutputStream extends ServletOutputStream {
 		this.delegate.write(buffer);
 	}
 
-	// Printed text is the server's to encode (Jetty uses the response's encoding); every other
+	// Printed text is the server's to encode (Jetty uses the response's encoding); every
+	// other
 	// print and println of the servlet API comes here as text.
 
 	@Override

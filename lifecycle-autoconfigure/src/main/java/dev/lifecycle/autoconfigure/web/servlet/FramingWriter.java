@@ -4,8 +4,8 @@ import java.io.PrintWriter;
 import java.nio.CharBuffer;
 
 /**
- * The writer of a {@link ClosingResponse}: tells it of every character before it reaches the
- * server's writer. Its errors stay the server writer's own.
+ * The writer of a {@link ClosingResponse}: tells it of every character before it reaches
+ * the server's writer. Its errors stay the server writer's own.
  */
 final class FramingWriter extends PrintWriter {
 
@@ -50,7 +50,8 @@ final class FramingWriter extends PrintWriter {
 
 	@Override
 	public void println() {
-		// PrintWriter writes the line separator to the server's writer directly, past write().
+		// PrintWriter writes the line separator to the server's writer directly, past
+		// write().
 		this.response.beforeText(LINE_SEPARATOR, 0, LINE_SEPARATOR.length());
 		super.println();
 	}

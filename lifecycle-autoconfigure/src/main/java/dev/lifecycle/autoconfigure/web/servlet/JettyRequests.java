@@ -15,11 +15,11 @@ import org.springframework.aot.hint.RuntimeHintsRegistrar;
 import org.springframework.aot.hint.TypeReference;
 
 /**
- * What Jetty tells about a request: whether its HTTP/1.1 connection holds another request, and the
- * largest write Jetty buffers. Loaded only when Jetty's servlet support is present, so that no
- * other class names Jetty's types. The first reads Jetty's connection, a type of its internal
- * package: a hook resolved once, when the drain filter is created
- * ({@link PipelinedServletRequests#JETTY_HOOK}).
+ * What Jetty tells about a request: whether its HTTP/1.1 connection holds another
+ * request, and the largest write Jetty buffers. Loaded only when Jetty's servlet support
+ * is present, so that no other class names Jetty's types. The first reads Jetty's
+ * connection, a type of its internal package: a hook resolved once, when the drain filter
+ * is created ({@link PipelinedServletRequests#JETTY_HOOK}).
  */
 final class JettyRequests {
 

@@ -25,9 +25,10 @@ import org.springframework.core.env.Environment;
 
 /**
  * Connection drain on the servlet stacks (Tomcat, Jetty): a filter that closes HTTP/1.x
- * connections after their response once a shutdown began ({@code lifecycle.connection-close}),
- * counts the application's requests (not the actuator's) for the adaptive drain and the report, and
- * ends long-lived streams at their turn.
+ * connections after their response once a shutdown began
+ * ({@code lifecycle.connection-close}), counts the application's requests (not the
+ * actuator's) for the adaptive drain and the report, and ends long-lived streams at their
+ * turn.
  */
 @AutoConfiguration(after = LifecycleWebAutoConfiguration.class)
 @ConditionalOnLifecycleEnabled

@@ -10,12 +10,13 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.ClassUtils;
 
 /**
- * Whether the servlet container has already read another request on this one's connection. A
- * server must not process a request that follows {@code Connection: close}, so the drain says
- * {@code close} only on the last request of a pipeline and every request before it is served. Each
- * server answers in its own class ({@link TomcatRequests}, {@link JettyRequests}), through a hook
- * resolved once when the drain filter is created; where the answer cannot be had it is
- * {@code false}: the connection closes after this response, as without pipelining.
+ * Whether the servlet container has already read another request on this one's
+ * connection. A server must not process a request that follows {@code Connection: close},
+ * so the drain says {@code close} only on the last request of a pipeline and every
+ * request before it is served. Each server answers in its own class
+ * ({@link TomcatRequests}, {@link JettyRequests}), through a hook resolved once when the
+ * drain filter is created; where the answer cannot be had it is {@code false}: the
+ * connection closes after this response, as without pipelining.
  */
 final class PipelinedServletRequests {
 

@@ -9,9 +9,10 @@ import jakarta.servlet.http.HttpServletRequest;
 import org.springframework.util.ClassUtils;
 
 /**
- * Each servlet server's rule for when a write commits a response: the largest single write the
- * server buffers rather than sends at once. Jetty writes one larger than its aggregation size
- * straight through, committing the response; Tomcat buffers every write up to its buffer's size.
+ * Each servlet server's rule for when a write commits a response: the largest single
+ * write the server buffers rather than sends at once. Jetty writes one larger than its
+ * aggregation size straight through, committing the response; Tomcat buffers every write
+ * up to its buffer's size.
  */
 final class ServerBuffering {
 
@@ -21,7 +22,9 @@ final class ServerBuffering {
 	private ServerBuffering() {
 	}
 
-	/** The largest write the server serving this request buffers, given its buffer's size. */
+	/**
+	 * The largest write the server serving this request buffers, given its buffer's size.
+	 */
 	static IntUnaryOperator largestBufferedWrite(HttpServletRequest request) {
 		if (JETTY && servedByJetty(request)) {
 			try {
@@ -31,7 +34,8 @@ final class ServerBuffering {
 				}
 			}
 			catch (RuntimeException | LinkageError ex) {
-				// Another Jetty than the one compiled against: a quarter of the buffer, its default.
+				// Another Jetty than the one compiled against: a quarter of the buffer,
+				// its default.
 				return (buffer) -> buffer / 4;
 			}
 		}

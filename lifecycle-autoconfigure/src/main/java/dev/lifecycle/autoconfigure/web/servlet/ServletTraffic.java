@@ -7,11 +7,11 @@ import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServletRequest;
 
 /**
- * Meters the application's requests for the shutdown: activity for the adaptive drain and server
- * errors for the report, both counted only once the shutdown has begun, the only time they are
- * read. The actuator's requests (probes answering 503 during the drain, Lifecycle's own endpoint)
- * and the error page of a request already counted are neither. While serving, each call costs one
- * read of the shutdown flag.
+ * Meters the application's requests for the shutdown: activity for the adaptive drain and
+ * server errors for the report, both counted only once the shutdown has begun, the only
+ * time they are read. The actuator's requests (probes answering 503 during the drain,
+ * Lifecycle's own endpoint) and the error page of a request already counted are neither.
+ * While serving, each call costs one read of the shutdown flag.
  */
 final class ServletTraffic {
 

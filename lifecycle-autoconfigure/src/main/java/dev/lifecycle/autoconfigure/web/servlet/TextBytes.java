@@ -6,14 +6,16 @@ import java.nio.charset.StandardCharsets;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How many bytes a text takes in a charset, never fewer than it does: exact for UTF-8 and the
- * single-byte charsets (what almost every response is written in), the charset's most bytes a
- * character for the others. Counting fewer would let a server commit a response before its framing
- * is decided; counting more only decides it a little early.
+ * How many bytes a text takes in a charset, never fewer than it does: exact for UTF-8 and
+ * the single-byte charsets (what almost every response is written in), the charset's most
+ * bytes a character for the others. Counting fewer would let a server commit a response
+ * before its framing is decided; counting more only decides it a little early.
  */
 final class TextBytes {
 
-	/** What a character may take in a charset a server does not know, or in any charset. */
+	/**
+	 * What a character may take in a charset a server does not know, or in any charset.
+	 */
 	private static final int MOST = 4;
 
 	private final @Nullable Charset charset;
@@ -30,8 +32,8 @@ final class TextBytes {
 
 	/**
 	 * The counting for a response's character encoding.
-	 * @param encoding the encoding's name as the response gives it; {@code null} is the servlet
-	 * default, ISO-8859-1
+	 * @param encoding the encoding's name as the response gives it; {@code null} is the
+	 * servlet default, ISO-8859-1
 	 * @return its counting
 	 */
 	static TextBytes of(@Nullable String encoding) {
@@ -47,7 +49,8 @@ final class TextBytes {
 
 	/** Whether this counts {@code encoding}, so that it can be kept across writes. */
 	boolean counts(@Nullable String encoding) {
-		return (this.charset != null) && this.charset.name().equalsIgnoreCase((encoding != null) ? encoding : "ISO-8859-1");
+		return (this.charset != null)
+				&& this.charset.name().equalsIgnoreCase((encoding != null) ? encoding : "ISO-8859-1");
 	}
 
 	/** The most bytes {@code characters} characters take in any charset. */
@@ -60,7 +63,9 @@ final class TextBytes {
 		return characters * this.perChar;
 	}
 
-	/** The bytes {@code len} characters of {@code text} from {@code off} take, or more. */
+	/**
+	 * The bytes {@code len} characters of {@code text} from {@code off} take, or more.
+	 */
 	long of(CharSequence text, int off, int len) {
 		if (!this.utf8) {
 			return atMost(len);
@@ -68,7 +73,8 @@ final class TextBytes {
 		long bytes = 0;
 		for (int i = off; i < off + len; i++) {
 			char c = text.charAt(i);
-			// Each half of a surrogate pair counts 2: 4 for the pair, more than the 1 byte a lone
+			// Each half of a surrogate pair counts 2: 4 for the pair, more than the 1
+			// byte a lone
 			// half is replaced with.
 			bytes += (c < 0x80) ? 1 : (c < 0x800 || Character.isSurrogate(c)) ? 2 : 3;
 		}

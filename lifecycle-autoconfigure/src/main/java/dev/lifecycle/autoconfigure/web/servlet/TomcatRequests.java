@@ -17,12 +17,13 @@ import org.springframework.aot.hint.TypeReference;
 import org.springframework.util.ReflectionUtils;
 
 /**
- * Tomcat: the bytes its HTTP/1.1 input buffer holds past this request are the next ones. A body
- * read with a known length takes the whole buffer with it, the next requests included, and
- * Tomcat puts back what went past the body when the request ends: its length filter's count
- * of what is left of the body then goes below zero. The servlet request's Tomcat request, the
- * active filter and its count are read by reflection, as Tomcat keeps them to itself: a hook
- * resolved once, when the drain filter is created ({@link PipelinedServletRequests#TOMCAT_HOOK}).
+ * Tomcat: the bytes its HTTP/1.1 input buffer holds past this request are the next ones.
+ * A body read with a known length takes the whole buffer with it, the next requests
+ * included, and Tomcat puts back what went past the body when the request ends: its
+ * length filter's count of what is left of the body then goes below zero. The servlet
+ * request's Tomcat request, the active filter and its count are read by reflection, as
+ * Tomcat keeps them to itself: a hook resolved once, when the drain filter is created
+ * ({@link PipelinedServletRequests#TOMCAT_HOOK}).
  */
 
 final class TomcatRequests {
@@ -50,7 +51,10 @@ final class TomcatRequests {
 		return resolve(hooks, RequestFacade.class, Http11InputBuffer.class, IdentityInputFilter.class);
 	}
 
-	/** Resolves the hook against the given types: Tomcat's own, or in a test one that lacks a field. */
+	/**
+	 * Resolves the hook against the given types: Tomcat's own, or in a test one that
+	 * lacks a field.
+	 */
 	static @Nullable TomcatRequests resolve(InternalHooks hooks, Class<?> facade, Class<?> input, Class<?> length) {
 		return hooks.resolve(PipelinedServletRequests.TOMCAT_HOOK,
 				() -> new TomcatRequests(InternalHooks.field(facade, "request", Request.class),
@@ -69,7 +73,8 @@ final class TomcatRequests {
 			long buffered = (buffer != null) ? buffer.remaining() : 0;
 			IdentityInputFilter body = lengthFilter(input);
 			if (body != null && ReflectionUtils.getField(this.bodyLeft, body) instanceof Long left) {
-				// Below zero: it took bytes past its body. Above: the buffer may still hold the body.
+				// Below zero: it took bytes past its body. Above: the buffer may still
+				// hold the body.
 				return left < 0 || buffered > left;
 			}
 			return buffered > 0;
@@ -85,7 +90,6 @@ final class TomcatRequests {
 		}
 		return (filters[last] instanceof IdentityInputFilter identity) ? identity : null;
 	}
-
 
 	/** The fields read by reflection, for a native image. */
 	public static final class Hints implements RuntimeHintsRegistrar {

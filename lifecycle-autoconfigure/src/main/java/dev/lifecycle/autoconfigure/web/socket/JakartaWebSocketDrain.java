@@ -15,11 +15,11 @@ import org.springframework.web.context.ServletContextAware;
 
 /**
  * Closes the sessions of plain Jakarta WebSocket endpoints ({@code @ServerEndpoint},
- * {@code ServerEndpointConfig}) with 1001 "going away" when the long-lived streams end, through the
- * web server's own container (Tomcat's closes every session it holds, Jetty's lists them). Neither
- * tells of sessions as they open, so one opened after that point closes when the server stops. It
- * runs after every other session and stream has ended, because Tomcat's also closes the WebSocket
- * under a SockJS session.
+ * {@code ServerEndpointConfig}) with 1001 "going away" when the long-lived streams end,
+ * through the web server's own container (Tomcat's closes every session it holds, Jetty's
+ * lists them). Neither tells of sessions as they open, so one opened after that point
+ * closes when the server stops. It runs after every other session and stream has ended,
+ * because Tomcat's also closes the WebSocket under a SockJS session.
  */
 @Internal
 public final class JakartaWebSocketDrain implements ServletContextAware {

@@ -9,8 +9,8 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Jetty's open Jakarta WebSocket sessions; loaded only when Jetty's Jakarta WebSocket support is
- * present, so that no other class names Jetty's types.
+ * Jetty's open Jakarta WebSocket sessions; loaded only when Jetty's Jakarta WebSocket
+ * support is present, so that no other class names Jetty's types.
  */
 final class JettyWebSocketSessions {
 

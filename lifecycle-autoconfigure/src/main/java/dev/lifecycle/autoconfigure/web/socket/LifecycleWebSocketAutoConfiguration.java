@@ -21,9 +21,9 @@ import org.springframework.web.reactive.socket.server.support.WebSocketHandlerAd
 import org.springframework.web.socket.server.support.WebSocketHttpRequestHandler;
 
 /**
- * The end of WebSocket sessions at {@code lifecycle.streams.end-at}, closed with 1001 (going
- * away) so clients reconnect elsewhere: Spring's servlet and reactive WebSocket support and plain
- * Jakarta WebSocket endpoints.
+ * The end of WebSocket sessions at {@code lifecycle.streams.end-at}, closed with 1001
+ * (going away) so clients reconnect elsewhere: Spring's servlet and reactive WebSocket
+ * support and plain Jakarta WebSocket endpoints.
  */
 @AutoConfiguration(after = LifecycleWebAutoConfiguration.class)
 @ConditionalOnLifecycleEnabled
@@ -65,8 +65,10 @@ public final class LifecycleWebSocketAutoConfiguration {
 		@ConditionalOnMissingBean(name = "lifecycleWebSocketDrain")
 		ReactiveWebSocketDrain lifecycleWebSocketDrain(StreamDrain streams,
 				ObjectProvider<WebSocketHandlerAdapter> adapters) {
-			// The WebSocket service (its upgrade strategy, its settings) of the adapter Spring would
-			// run first, the application's own when it declares one; Spring's default otherwise.
+			// The WebSocket service (its upgrade strategy, its settings) of the adapter
+			// Spring would
+			// run first, the application's own when it declares one; Spring's default
+			// otherwise.
 			SingletonSupplier<WebSocketService> service = SingletonSupplier.of(() -> adapters.orderedStream()
 				.findFirst()
 				.map(WebSocketHandlerAdapter::getWebSocketService)

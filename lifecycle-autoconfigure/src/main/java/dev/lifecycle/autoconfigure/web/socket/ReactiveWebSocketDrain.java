@@ -17,10 +17,10 @@ import org.springframework.web.reactive.socket.server.WebSocketService;
 import org.springframework.web.server.ServerWebExchange;
 
 /**
- * Closes WebFlux WebSocket sessions with 1001 "going away" when the long-lived streams end, with
- * nothing for the application to register: it runs the handshakes of mapped
- * {@link WebSocketHandler}s ahead of Spring's own {@code WebSocketHandlerAdapter}, through the
- * same {@link WebSocketService}, around a handler that tracks each session.
+ * Closes WebFlux WebSocket sessions with 1001 "going away" when the long-lived streams
+ * end, with nothing for the application to register: it runs the handshakes of mapped
+ * {@link WebSocketHandler}s ahead of Spring's own {@code WebSocketHandlerAdapter},
+ * through the same {@link WebSocketService}, around a handler that tracks each session.
  */
 @Internal
 public final class ReactiveWebSocketDrain implements HandlerAdapter, Ordered {

@@ -25,11 +25,12 @@ import org.springframework.web.socket.server.support.WebSocketHttpRequestHandler
 import org.springframework.web.socket.sockjs.support.SockJsHttpRequestHandler;
 
 /**
- * Closes Spring WebSocket sessions on the servlet stacks with 1001 "going away" when the long-lived
- * streams end, with nothing for the application to register: it runs the handshakes Spring maps
- * (plain handlers, STOMP and SockJS endpoints) with the same handshake handler and interceptors,
- * around a decorator that tracks the sessions of the application's {@link WebSocketHandler}. A
- * subclass of {@link WebSocketHttpRequestHandler} or {@link SockJsHttpRequestHandler} is left to
+ * Closes Spring WebSocket sessions on the servlet stacks with 1001 "going away" when the
+ * long-lived streams end, with nothing for the application to register: it runs the
+ * handshakes Spring maps (plain handlers, STOMP and SockJS endpoints) with the same
+ * handshake handler and interceptors, around a decorator that tracks the sessions of the
+ * application's {@link WebSocketHandler}. A subclass of
+ * {@link WebSocketHttpRequestHandler} or {@link SockJsHttpRequestHandler} is left to
  * Spring as is.
  */
 @Internal
@@ -58,7 +59,8 @@ public final class ServletWebSocketDrain implements HandlerAdapter, Ordered {
 
 	private HttpRequestHandler tracking(HttpRequestHandler mapped) {
 		if (mapped instanceof SockJsHttpRequestHandler sockJs) {
-			// The same SockJS service (its sessions, transports and settings): a session is created
+			// The same SockJS service (its sessions, transports and settings): a session
+			// is created
 			// with the handler of its first request, always this copy.
 			return new SockJsHttpRequestHandler(sockJs.getSockJsService(),
 					new Tracking(undecorated(sockJs.getWebSocketHandler()), this.sessions));
@@ -68,8 +70,8 @@ public final class ServletWebSocketDrain implements HandlerAdapter, Ordered {
 
 	/**
 	 * The application's handler inside the exception and logging decorators that
-	 * {@link SockJsHttpRequestHandler}'s constructor always adds, so that the copy, which adds
-	 * them again around the tracking, does not log and catch twice.
+	 * {@link SockJsHttpRequestHandler}'s constructor always adds, so that the copy, which
+	 * adds them again around the tracking, does not log and catch twice.
 	 */
 	private static WebSocketHandler undecorated(WebSocketHandler handler) {
 		if (handler instanceof ExceptionWebSocketHandlerDecorator exceptions
@@ -84,7 +86,8 @@ public final class ServletWebSocketDrain implements HandlerAdapter, Ordered {
 		WebSocketHttpRequestHandler copy = new WebSocketHttpRequestHandler(tracked, mapped.getHandshakeHandler()) {
 			@Override
 			protected WebSocketHandler decorate(WebSocketHandler handler) {
-				// The mapped handler's own decorators (logging, exceptions) are already inside.
+				// The mapped handler's own decorators (logging, exceptions) are already
+				// inside.
 				return handler;
 			}
 		};

@@ -3,8 +3,8 @@ package dev.lifecycle.autoconfigure.web.socket;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Tomcat's end of its Jakarta WebSocket sessions; loaded only when Tomcat's WebSocket support is
- * present, so that no other class names Tomcat's types.
+ * Tomcat's end of its Jakarta WebSocket sessions; loaded only when Tomcat's WebSocket
+ * support is present, so that no other class names Tomcat's types.
  */
 final class TomcatWebSocketSessions {
 
@@ -12,8 +12,8 @@ final class TomcatWebSocketSessions {
 	}
 
 	/**
-	 * Closes every session of Tomcat's container with 1001; the container stays usable, and the
-	 * sessions of Spring's WebSocket handlers on Tomcat are among them.
+	 * Closes every session of Tomcat's container with 1001; the container stays usable,
+	 * and the sessions of Spring's WebSocket handlers on Tomcat are among them.
 	 * @param container the servlet context's WebSocket container
 	 * @return whether the container was Tomcat's
 	 */

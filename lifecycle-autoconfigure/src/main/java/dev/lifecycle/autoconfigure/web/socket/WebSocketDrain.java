@@ -10,9 +10,9 @@ import org.apache.commons.logging.LogFactory;
 
 /**
  * The open WebSocket sessions of one web stack, closed with 1001 "going away" when the
- * {@link StreamDrain} ends the long-lived streams, so that a WebSocket never holds the web
- * server's graceful shutdown and its client reconnects elsewhere. A session that opens after that
- * point is closed at once.
+ * {@link StreamDrain} ends the long-lived streams, so that a WebSocket never holds the
+ * web server's graceful shutdown and its client reconnects elsewhere. A session that
+ * opens after that point is closed at once.
  *
  * @param <S> the stack's session type
  */

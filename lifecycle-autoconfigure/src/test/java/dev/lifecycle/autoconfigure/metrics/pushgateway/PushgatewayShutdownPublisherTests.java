@@ -42,8 +42,8 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Pushes to a real HTTP server standing in for the Pushgateway and reads what arrived: the
- * Prometheus text a Pushgateway would store for the process's group.
+ * Pushes to a real HTTP server standing in for the Pushgateway and reads what arrived:
+ * the Prometheus text a Pushgateway would store for the process's group.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class PushgatewayShutdownPublisherTests {
@@ -51,9 +51,9 @@ class PushgatewayShutdownPublisherTests {
 	private static final Pattern COMPLETED_CLEAN = Pattern
 		.compile("(?m)^lifecycle_shutdown_completed_total\\{clean=\"true\",service_name=\"orders\"} 1(\\.0)?$");
 
-	private static final Pattern INITIATED_REQUESTED = Pattern.compile(
-			"(?m)^lifecycle_shutdown_initiated_total\\{service_name=\"orders\",trigger_component=\"test\","
-					+ "trigger_reason=\"requested\"} 1(\\.0)?$");
+	private static final Pattern INITIATED_REQUESTED = Pattern
+		.compile("(?m)^lifecycle_shutdown_initiated_total\\{service_name=\"orders\",trigger_component=\"test\","
+				+ "trigger_reason=\"requested\"} 1(\\.0)?$");
 
 	private final List<Push> pushes = new CopyOnWriteArrayList<>();
 
@@ -90,7 +90,8 @@ class PushgatewayShutdownPublisherTests {
 
 	@Test
 	void aCleanShutdownPushesItsStartAndThenItsCompletionToTheGroupOfTheProcess(CapturedOutput output) {
-		// The drain delay keeps the sequence from completing before the start's push is made.
+		// The drain delay keeps the sequence from completing before the start's push is
+		// made.
 		runner().withPropertyValues("lifecycle.drain-delay=3s").run((context) -> {
 			LifecycleManager manager = context.getBean(LifecycleManager.class);
 			manager.triggerShutdown(ShutdownReason.REQUESTED, "test");
@@ -111,16 +112,18 @@ class PushgatewayShutdownPublisherTests {
 
 	@Test
 	void aFailedStartPushesItsStartFailedTriggerAndAnUncleanCompletion() {
-		runner().withBean("licenceCheck", FailedStartTests.FailingLifecycle.class,
-				FailedStartTests.FailingLifecycle::new)
+		runner()
+			.withBean("licenceCheck", FailedStartTests.FailingLifecycle.class, FailedStartTests.FailingLifecycle::new)
 			.run((context) -> assertThat(context).hasFailed());
 
-		// The failed refresh waited for the report, and the final push is made before the report.
+		// The failed refresh waited for the report, and the final push is made before the
+		// report.
 		assertThat(this.pushes).isNotEmpty();
 		assertThat(this.pushes.get(this.pushes.size() - 1).body()).containsPattern(
 				"(?m)^lifecycle_shutdown_initiated_total\\{service_name=\"orders\",trigger_component=\"licenceCheck\","
 						+ "trigger_reason=\"start-failed\"} 1(\\.0)?$")
-			.containsPattern("(?m)^lifecycle_shutdown_completed_total\\{clean=\"false\",service_name=\"orders\"} 1(\\.0)?$")
+			.containsPattern(
+					"(?m)^lifecycle_shutdown_completed_total\\{clean=\"false\",service_name=\"orders\"} 1(\\.0)?$")
 			.doesNotContainPattern(COMPLETED_CLEAN);
 	}
 
@@ -137,7 +140,8 @@ class PushgatewayShutdownPublisherTests {
 			assertThat(report.exitCode()).isZero();
 			assertThat(took).isLessThan(PushgatewayShutdownPublisher.FINAL_PUSH_BOUND.plusSeconds(3));
 		});
-		// The pushes time out on the publisher's own thread, possibly after the context has closed.
+		// The pushes time out on the publisher's own thread, possibly after the context
+		// has closed.
 		Awaitility.await().atMost(Duration.ofSeconds(15)).until(() -> warnings(output) >= 1);
 		Awaitility.await()
 			.during(Duration.ofSeconds(3))
@@ -164,15 +168,16 @@ class PushgatewayShutdownPublisherTests {
 			});
 		Awaitility.await()
 			.atMost(Duration.ofSeconds(10))
-			.until(() -> output.getOut().contains("Lifecycle: could not push the shutdown's metrics to the Pushgateway"));
+			.until(() -> output.getOut()
+				.contains("Lifecycle: could not push the shutdown's metrics to the Pushgateway"));
 	}
 
 	@Test
 	void aGroupingKeyWithoutTheInstanceIsWarnedAboutAtStart(CapturedOutput output) {
-		runnerWithoutGroupingKey().withPropertyValues("management.prometheus.metrics.export.pushgateway.grouping-key.zone=a")
+		runnerWithoutGroupingKey()
+			.withPropertyValues("management.prometheus.metrics.export.pushgateway.grouping-key.zone=a")
 			.run((context) -> assertThat(context).hasSingleBean(PushgatewayShutdownPublisher.class));
-		assertThat(output).contains("does not name the process")
-			.contains("grouping-key.instance=${HOSTNAME}");
+		assertThat(output).contains("does not name the process").contains("grouping-key.instance=${HOSTNAME}");
 	}
 
 	@Test
@@ -190,16 +195,15 @@ class PushgatewayShutdownPublisherTests {
 	@Test
 	void backsOffWithoutThePushgatewayClient() {
 		runner().withClassLoader(new FilteredClassLoader(PushGateway.class))
-			.run((context) -> assertThat(context).hasNotFailed()
-				.doesNotHaveBean(PushgatewayShutdownPublisher.class));
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(PushgatewayShutdownPublisher.class));
 	}
 
 	@Test
 	void aUserBeanNamedLikeOursReplacesIt() {
 		dev.lifecycle.core.LifecycleListener own = new dev.lifecycle.core.LifecycleListener() {
 		};
-		runner().withBean("lifecyclePushgatewayShutdownPublisher", dev.lifecycle.core.LifecycleListener.class,
-				() -> own)
+		runner()
+			.withBean("lifecyclePushgatewayShutdownPublisher", dev.lifecycle.core.LifecycleListener.class, () -> own)
 			.run((context) -> assertThat(context).doesNotHaveBean(PushgatewayShutdownPublisher.class)
 				.getBean("lifecyclePushgatewayShutdownPublisher")
 				.isSameAs(own));
@@ -210,11 +214,10 @@ class PushgatewayShutdownPublisherTests {
 		PushgatewayShutdownPublisher publisher = new PushgatewayShutdownPublisher(gateway(), Duration.ofMillis(50));
 		AtomicInteger pushedAtHalt = new AtomicInteger(-1);
 		AtomicInteger haltCode = new AtomicInteger();
-		CeilingWatchdog watchdog = new CeilingWatchdog(Duration.ofMillis(50), new BeanDestructionTracker(),
-				(code) -> {
-					pushedAtHalt.set(this.pushes.size());
-					haltCode.set(code);
-				}, () -> true, () -> List.of(publisher));
+		CeilingWatchdog watchdog = new CeilingWatchdog(Duration.ofMillis(50), new BeanDestructionTracker(), (code) -> {
+			pushedAtHalt.set(this.pushes.size());
+			haltCode.set(code);
+		}, () -> true, () -> List.of(publisher));
 		watchdog.arm(System.nanoTime());
 		Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> haltCode.get() != 0);
 		assertThat(haltCode.get()).isEqualTo(129);

@@ -40,10 +40,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * HTTP/2 connections drain with GOAWAY on every server, over cleartext HTTP/2 and over TLS (h2
- * negotiated by ALPN) with a real HTTP/2 client: a connection open when the shutdown begins gets a graceful GOAWAY at once, a stream in
- * flight then is still served in full, and a connection opened during the drain gets its GOAWAY
- * with its first request, which is served in full too.
+ * HTTP/2 connections drain with GOAWAY on every server, over cleartext HTTP/2 and over
+ * TLS (h2 negotiated by ALPN) with a real HTTP/2 client: a connection open when the
+ * shutdown begins gets a graceful GOAWAY at once, a stream in flight then is still served
+ * in full, and a connection opened during the drain gets its GOAWAY with its first
+ * request, which is served in full too.
  */
 class Http2GoAwayTests {
 
@@ -64,10 +65,9 @@ class Http2GoAwayTests {
 		}
 		ConfigurableApplicationContext context = builder
 			.properties("server.port=0", "server.http2.enabled=true", "spring.application.name=h2",
-					"lifecycle.signals.trap=false", "lifecycle.close-context=false",
-					"lifecycle.pre-stop.enabled=false", "lifecycle.run-marker.enabled=false",
-					"lifecycle.halt-after-ceiling=false", "lifecycle.drain-delay=5s",
-					"lifecycle.global-shutdown-timeout=20s")
+					"lifecycle.signals.trap=false", "lifecycle.close-context=false", "lifecycle.pre-stop.enabled=false",
+					"lifecycle.run-marker.enabled=false", "lifecycle.halt-after-ceiling=false",
+					"lifecycle.drain-delay=5s", "lifecycle.global-shutdown-timeout=20s")
 			.run(arguments.toArray(String[]::new));
 		assertThat(((WebServerApplicationContext) context).getWebServer().getClass().getSimpleName().toLowerCase())
 			.startsWith(server.replace("reactor-", ""));
@@ -100,7 +100,8 @@ class Http2GoAwayTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "tomcat", "jetty", "reactor-netty" })
 	void everyConnectionOpenedDuringTheDrainGetsItsGoAwayWithItsFirstRequest(String server) throws Exception {
-		// The drain lasts while requests come and ends 3 s after the last: a GOAWAY that only the
+		// The drain lasts while requests come and ends 3 s after the last: a GOAWAY that
+		// only the
 		// stopping server would send never arrives within the 2 s each connection waits.
 		try (ConfigurableApplicationContext context = start(server, "--lifecycle.drain-delay=15s",
 				"--lifecycle.drain-quiet-period=3s", "--lifecycle.drain-minimum=1s")) {
@@ -109,7 +110,8 @@ class Http2GoAwayTests {
 				try (H2Client client = H2Client.cleartext(port(context))) {
 					assertThat(client.get("/hello").body()).isEqualTo("hello");
 					await().atMost(Duration.ofSeconds(2))
-						.untilAsserted(() -> assertThat(client.goAways()).as("the GOAWAY of a new connection").isNotEmpty());
+						.untilAsserted(
+								() -> assertThat(client.goAways()).as("the GOAWAY of a new connection").isNotEmpty());
 				}
 			}
 		}
@@ -119,7 +121,8 @@ class Http2GoAwayTests {
 	@ValueSource(strings = { "tomcat", "jetty", "reactor-netty" })
 	void openConnectionsGetAGracefulGoAwayAtTheFirstInstantAndTheirStreamsInFlightAreServedInFull(String server)
 			throws Exception {
-		// The GOAWAYs are awaited for 2 s, within the 3 s drain delay: the stopping server's would come later.
+		// The GOAWAYs are awaited for 2 s, within the 3 s drain delay: the stopping
+		// server's would come later.
 		try (ConfigurableApplicationContext context = start(server, "--lifecycle.drain-delay=3s");
 				H2Client idle = H2Client.cleartext(port(context));
 				H2Client client = H2Client.cleartext(port(context))) {
@@ -188,7 +191,8 @@ class Http2GoAwayTests {
 			H2Client.Response response = slow.get(10, TimeUnit.SECONDS);
 			assertThat(response.status()).isEqualTo(200);
 			assertThat(response.body()).isEqualTo("slow");
-			assertThat(idle.goAways()).allSatisfy((goAway) -> assertThat(goAway.getError()).isEqualTo(ErrorCode.NO_ERROR.code));
+			assertThat(idle.goAways())
+				.allSatisfy((goAway) -> assertThat(goAway.getError()).isEqualTo(ErrorCode.NO_ERROR.code));
 			assertThat(client.goAways()).allSatisfy((goAway) -> {
 				assertThat(goAway.getError()).isEqualTo(ErrorCode.NO_ERROR.code);
 				assertThat(goAway.getLastStreamId()).isGreaterThanOrEqualTo(response.streamId());
@@ -207,14 +211,16 @@ class Http2GoAwayTests {
 		}
 	}
 
-	/** Server properties for TLS with a self-signed certificate made for this test class. */
+	/**
+	 * Server properties for TLS with a self-signed certificate made for this test class.
+	 */
 	private static String[] tls() throws Exception {
 		Path store = certificates.resolve("server.p12");
 		if (Files.notExists(store)) {
 			Process keytool = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
 					"-genkeypair", "-alias", "server", "-keyalg", "EC", "-groupname", "secp256r1", "-dname",
-					"CN=localhost", "-ext", "SAN=dns:localhost", "-validity", "2", "-storetype", "PKCS12",
-					"-keystore", store.toString(), "-storepass", "secret", "-keypass", "secret")
+					"CN=localhost", "-ext", "SAN=dns:localhost", "-validity", "2", "-storetype", "PKCS12", "-keystore",
+					store.toString(), "-storepass", "secret", "-keypass", "secret")
 				.redirectErrorStream(true)
 				.start();
 			String printed = new String(keytool.getInputStream().readAllBytes());
@@ -226,8 +232,9 @@ class Http2GoAwayTests {
 	}
 
 	/**
-	 * Before Java 24 the JDK's HttpClient fails the requests in flight on a connection when a
-	 * GOAWAY arrives, whatever its last stream id (JDK-8335181); CI runs the jdk25-tagged tests on Java 25.
+	 * Before Java 24 the JDK's HttpClient fails the requests in flight on a connection
+	 * when a GOAWAY arrives, whatever its last stream id (JDK-8335181); CI runs the
+	 * jdk25-tagged tests on Java 25.
 	 */
 	@ParameterizedTest
 	@ValueSource(strings = { "tomcat", "jetty", "reactor-netty" })
@@ -257,8 +264,8 @@ class Http2GoAwayTests {
 	@ParameterizedTest
 	@ValueSource(strings = { "tomcat", "jetty", "reactor-netty" })
 	void withGoAwayOffTheConnectionStaysOpenDuringTheDrain(String server) throws Exception {
-		try (ConfigurableApplicationContext context = start(server, "--lifecycle.go-away=false", "--lifecycle.drain-delay=2s");
-				H2Client client = H2Client.cleartext(port(context))) {
+		try (ConfigurableApplicationContext context = start(server, "--lifecycle.go-away=false",
+				"--lifecycle.drain-delay=2s"); H2Client client = H2Client.cleartext(port(context))) {
 			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
 
 			assertThat(client.get("/hello").status()).isEqualTo(200);
@@ -305,7 +312,10 @@ class Http2GoAwayTests {
 				return "hello";
 			}
 
-			/** Answers after 1 s without holding a thread (servlet async or WebFlux alike). */
+			/**
+			 * Answers after 1 s without holding a thread (servlet async or WebFlux
+			 * alike).
+			 */
 			@GetMapping("/slow")
 			Mono<String> slow() {
 				this.slowStarted.incrementAndGet();

@@ -34,11 +34,13 @@ import org.springframework.web.bind.annotation.RestController;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The connection-level drain on Reactor Netty (WebFlux): a keep-alive connection reused across
- * the first instant of a shutdown gets {@code Connection: close} and is closed after its response,
- * and an endless server-sent event stream completes cleanly when the drain delay ends.
+ * The connection-level drain on Reactor Netty (WebFlux): a keep-alive connection reused
+ * across the first instant of a shutdown gets {@code Connection: close} and is closed
+ * after its response, and an endless server-sent event stream completes cleanly when the
+ * drain delay ends.
  *
- * <p>Not API: public only for Lifecycle's own packages.
+ * <p>
+ * Not API: public only for Lifecycle's own packages.
  */
 public class ReactiveConnectionDrainTests {
 
@@ -49,17 +51,21 @@ public class ReactiveConnectionDrainTests {
 	private static ConfigurableApplicationContext startOn(String server, String... properties) {
 		List<String> all = new ArrayList<>(List.of("server.port=0", "spring.application.name=reactive-drain",
 				"lifecycle.signals.trap=false", "lifecycle.close-context=false", "lifecycle.pre-stop.enabled=false",
-				"lifecycle.run-marker.enabled=false", "lifecycle.drain-delay=1s", "lifecycle.global-shutdown-timeout=20s"));
+				"lifecycle.run-marker.enabled=false", "lifecycle.drain-delay=1s",
+				"lifecycle.global-shutdown-timeout=20s"));
 		all.addAll(List.of(properties));
 		List<String> excluded = new ArrayList<>();
 		if (!server.equals("reactor-netty")) {
-			excluded.add("org.springframework.boot.reactor.netty.autoconfigure.NettyReactiveWebServerAutoConfiguration");
+			excluded
+				.add("org.springframework.boot.reactor.netty.autoconfigure.NettyReactiveWebServerAutoConfiguration");
 		}
 		if (!server.equals("tomcat")) {
-			excluded.add("org.springframework.boot.tomcat.autoconfigure.reactive.TomcatReactiveWebServerAutoConfiguration");
+			excluded
+				.add("org.springframework.boot.tomcat.autoconfigure.reactive.TomcatReactiveWebServerAutoConfiguration");
 		}
 		if (!server.equals("jetty")) {
-			excluded.add("org.springframework.boot.jetty.autoconfigure.reactive.JettyReactiveWebServerAutoConfiguration");
+			excluded
+				.add("org.springframework.boot.jetty.autoconfigure.reactive.JettyReactiveWebServerAutoConfiguration");
 		}
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(ReactiveApplication.class)
 			.web(WebApplicationType.REACTIVE)
@@ -78,8 +84,7 @@ public class ReactiveConnectionDrainTests {
 	void aKeepAliveConnectionIsClosedAfterItsFirstResponseOnceTheShutdownBegan() throws Exception {
 		try (ConfigurableApplicationContext context = start("lifecycle.connection-close=true");
 				Socket socket = new Socket("localhost", port(context))) {
-			assertThat(((WebServerApplicationContext) context).getWebServer().getClass().getName())
-				.contains("Netty");
+			assertThat(((WebServerApplicationContext) context).getWebServer().getClass().getName()).contains("Netty");
 			socket.setSoTimeout((int) Duration.ofSeconds(10).toMillis());
 			assertThat(RawHttp.get(socket, "/hello").header("connection")).isNotEqualToIgnoringCase("close");
 
@@ -94,15 +99,16 @@ public class ReactiveConnectionDrainTests {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "reactor-netty", "tomcat", "jetty" })
-	void duringTheDrainAResponseOfUnknownLengthIsChunkedWhileOneOfKnownLengthOrWithoutBodyKeepsItsFraming(
-			String server) throws Exception {
+	void duringTheDrainAResponseOfUnknownLengthIsChunkedWhileOneOfKnownLengthOrWithoutBodyKeepsItsFraming(String server)
+			throws Exception {
 		try (ConfigurableApplicationContext context = startOn(server, "lifecycle.drain-delay=5s")) {
 			int port = port(context);
 			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
 
 			RawHttp.Response unknown = closingExchange(port, "/order");
 			assertThat(unknown.status()).isEqualTo(200);
-			assertThat(unknown.header("transfer-encoding")).as(unknown.headers().toString()).isEqualToIgnoringCase("chunked");
+			assertThat(unknown.header("transfer-encoding")).as(unknown.headers().toString())
+				.isEqualToIgnoringCase("chunked");
 			assertThat(unknown.body()).isEqualTo("{\"id\":\"o-1\"}");
 
 			RawHttp.Response known = closingExchange(port, "/hello");
@@ -116,7 +122,10 @@ public class ReactiveConnectionDrainTests {
 		}
 	}
 
-	/** One request on a new connection during the drain: it carries Connection: close, then the server closes. */
+	/**
+	 * One request on a new connection during the drain: it carries Connection: close,
+	 * then the server closes.
+	 */
 	private static RawHttp.Response closingExchange(int port, String path) throws Exception {
 		try (Socket socket = new Socket("localhost", port)) {
 			socket.setSoTimeout((int) Duration.ofSeconds(10).toMillis());
@@ -128,9 +137,9 @@ public class ReactiveConnectionDrainTests {
 	}
 
 	@Test
-	void theReadinessProbesOwn503sDuringTheDrainAreNotFailedRequestsWhileAnApplicationServerErrorIs()
-			throws Exception {
-		// An adaptive drain held open by the application's own traffic for as long as the test needs,
+	void theReadinessProbesOwn503sDuringTheDrainAreNotFailedRequestsWhileAnApplicationServerErrorIs() throws Exception {
+		// An adaptive drain held open by the application's own traffic for as long as the
+		// test needs,
 		// however slow the machine: it ends once that traffic stops.
 		ConfigurableApplicationContext context = start("lifecycle.drain-delay=15s", "lifecycle.drain-quiet-period=3s",
 				"lifecycle.drain-minimum=1s", "management.endpoints.web.base-path=/manage",
@@ -167,8 +176,7 @@ public class ReactiveConnectionDrainTests {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "tomcat", "jetty" })
-	void onTomcatAndJettyEveryServerErrorAfterTheTriggerIsAFailedRequestAndNoSuccessIs(String server)
-			throws Exception {
+	void onTomcatAndJettyEveryServerErrorAfterTheTriggerIsAFailedRequestAndNoSuccessIs(String server) throws Exception {
 		ConfigurableApplicationContext context = startOn(server, "lifecycle.drain-delay=3s");
 		LifecycleManager manager = context.getBean(LifecycleManager.class);
 		int port = port(context);
@@ -278,10 +286,14 @@ public class ReactiveConnectionDrainTests {
 					.subscribeOn(reactor.core.scheduler.Schedulers.boundedElastic());
 			}
 
-			/** One value, of a type that may also stream, negotiated by the client's Accept header. */
+			/**
+			 * One value, of a type that may also stream, negotiated by the client's
+			 * Accept header.
+			 */
 			@GetMapping("/one-order")
 			reactor.core.publisher.Mono<java.util.Map<String, String>> oneOrder() {
-				return reactor.core.publisher.Mono.delay(Duration.ofMillis(100)).thenReturn(java.util.Map.of("id", "o-1"));
+				return reactor.core.publisher.Mono.delay(Duration.ofMillis(100))
+					.thenReturn(java.util.Map.of("id", "o-1"));
 			}
 
 			@GetMapping("/hello")
@@ -295,7 +307,10 @@ public class ReactiveConnectionDrainTests {
 				return reactor.core.publisher.Mono.delay(Duration.ofMillis(5)).thenReturn("hello");
 			}
 
-			/** Reads its body before it answers, as an API that stores what it is sent does. */
+			/**
+			 * Reads its body before it answers, as an API that stores what it is sent
+			 * does.
+			 */
 			@org.springframework.web.bind.annotation.PostMapping("/hello")
 			reactor.core.publisher.Mono<String> helloWithBody(
 					@org.springframework.web.bind.annotation.RequestBody reactor.core.publisher.Mono<String> body) {
@@ -327,7 +342,8 @@ public class ReactiveConnectionDrainTests {
 
 			@GetMapping(path = "/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
 			Flux<String> events() {
-				// A slow reader (a loaded CI machine) skips ticks instead of failing the stream.
+				// A slow reader (a loaded CI machine) skips ticks instead of failing the
+				// stream.
 				return Flux.interval(Duration.ZERO, Duration.ofMillis(100)).onBackpressureDrop().map((tick) -> "tick");
 			}
 

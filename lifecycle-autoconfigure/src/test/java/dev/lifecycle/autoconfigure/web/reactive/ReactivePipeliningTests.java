@@ -24,12 +24,12 @@ import org.springframework.context.ConfigurableApplicationContext;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * On Reactor Netty, requests pipelined on one HTTP/1.1 connection during the drain are all served
- * and only the last answer says {@code Connection: close}, after which the server closes the
- * connection: whether the handler answers on the thread that read the request or later on another.
- * Round after round, since how far Netty has read ahead differs between rounds. The drain is
- * adaptive: the rounds keep it open, and it ends a few seconds after the last instead of holding
- * the close for a fixed minute.
+ * On Reactor Netty, requests pipelined on one HTTP/1.1 connection during the drain are
+ * all served and only the last answer says {@code Connection: close}, after which the
+ * server closes the connection: whether the handler answers on the thread that read the
+ * request or later on another. Round after round, since how far Netty has read ahead
+ * differs between rounds. The drain is adaptive: the rounds keep it open, and it ends a
+ * few seconds after the last instead of holding the close for a fixed minute.
  */
 class ReactivePipeliningTests {
 
@@ -57,7 +57,8 @@ class ReactivePipeliningTests {
 						answers = pipelined(port, path, true);
 					}
 					catch (IOException ex) {
-						// A round that failed after 15 s of quiet lets the drain end: the next finds no server.
+						// A round that failed after 15 s of quiet lets the drain end: the
+						// next finds no server.
 						answers = "[no connection: " + ex + "]";
 					}
 					if (!closesAfterTheLast(answers)) {
@@ -65,8 +66,10 @@ class ReactivePipeliningTests {
 					}
 				}
 			}
-			assertThat(failed).as("rounds in which the answers to %s pipelined requests did not end with the "
-					+ "only Connection: close and the connection's close", PIPELINED).isEmpty();
+			assertThat(failed)
+				.as("rounds in which the answers to %s pipelined requests did not end with the "
+						+ "only Connection: close and the connection's close", PIPELINED)
+				.isEmpty();
 		}
 	}
 
@@ -92,8 +95,8 @@ class ReactivePipeliningTests {
 	}
 
 	/**
-	 * Sends the requests in one write and reads until the server closes the connection (or, before
-	 * the shutdown, until every answer came), or 15 s of quiet.
+	 * Sends the requests in one write and reads until the server closes the connection
+	 * (or, before the shutdown, until every answer came), or 15 s of quiet.
 	 */
 	private static String pipelined(int port, String path, boolean untilClosed) throws IOException {
 		String requests = ("GET " + path + " HTTP/1.1\r\nHost: localhost\r\n\r\n").repeat(PIPELINED);

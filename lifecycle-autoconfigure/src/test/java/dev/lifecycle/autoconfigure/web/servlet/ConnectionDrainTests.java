@@ -22,9 +22,9 @@ import org.springframework.web.bind.annotation.RestController;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Keep-alive connections drain too: on a real Tomcat, a connection reused across the first
- * instant of a shutdown gets its response with {@code Connection: close} and is then closed by
- * the server, while the request itself is served.
+ * Keep-alive connections drain too: on a real Tomcat, a connection reused across the
+ * first instant of a shutdown gets its response with {@code Connection: close} and is
+ * then closed by the server, while the request itself is served.
  */
 class ConnectionDrainTests {
 
@@ -42,8 +42,7 @@ class ConnectionDrainTests {
 
 	@Test
 	void byDefaultAKeepAliveConnectionIsClosedAfterItsFirstResponseOnceTheShutdownBegan() throws Exception {
-		try (ConfigurableApplicationContext context = start();
-				Socket socket = new Socket("localhost", port(context))) {
+		try (ConfigurableApplicationContext context = start(); Socket socket = new Socket("localhost", port(context))) {
 			socket.setSoTimeout((int) Duration.ofSeconds(10).toMillis());
 			RawHttp.Response before = RawHttp.get(socket, "/hello");
 			assertThat(before.status()).isEqualTo(200);
@@ -61,14 +60,15 @@ class ConnectionDrainTests {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "tomcat", "jetty" })
-	void duringTheDrainAResponseOfUnknownLengthIsChunkedWhileOneOfKnownLengthOrWithoutBodyKeepsItsFraming(
-			String server) throws Exception {
+	void duringTheDrainAResponseOfUnknownLengthIsChunkedWhileOneOfKnownLengthOrWithoutBodyKeepsItsFraming(String server)
+			throws Exception {
 		try (ConfigurableApplicationContext context = startOn(server)) {
 			int port = shutdownBegun(context);
 
 			RawHttp.Response unknown = closingExchange(port, "/order");
 			assertThat(unknown.status()).isEqualTo(200);
-			assertThat(unknown.header("transfer-encoding")).as(unknown.headers().toString()).isEqualToIgnoringCase("chunked");
+			assertThat(unknown.header("transfer-encoding")).as(unknown.headers().toString())
+				.isEqualToIgnoringCase("chunked");
 			assertThat(unknown.body()).isEqualTo("{\"id\":\"o-1\"}");
 
 			RawHttp.Response known = closingExchange(port, "/hello");
@@ -100,7 +100,10 @@ class ConnectionDrainTests {
 		return port(context);
 	}
 
-	/** One request on a new connection during the drain: it carries Connection: close, then the server closes. */
+	/**
+	 * One request on a new connection during the drain: it carries Connection: close,
+	 * then the server closes.
+	 */
 	private static RawHttp.Response closingExchange(int port, String path) throws Exception {
 		try (Socket socket = new Socket("localhost", port)) {
 			socket.setSoTimeout((int) Duration.ofSeconds(10).toMillis());
@@ -130,13 +133,13 @@ class ConnectionDrainTests {
 	}
 
 	@Test
-	void theReadinessProbesOwn503sDuringTheDrainAreNotFailedRequestsWhileAnApplicationServerErrorIs()
-			throws Exception {
-		// An adaptive drain held open by the application's own traffic for as long as the test needs,
+	void theReadinessProbesOwn503sDuringTheDrainAreNotFailedRequestsWhileAnApplicationServerErrorIs() throws Exception {
+		// An adaptive drain held open by the application's own traffic for as long as the
+		// test needs,
 		// however slow the machine: it ends once that traffic stops.
-		ConfigurableApplicationContext context = start("lifecycle.drain-delay=15s",
-				"lifecycle.drain-quiet-period=3s", "lifecycle.drain-minimum=1s",
-				"management.endpoints.web.base-path=/manage", "management.endpoint.health.probes.enabled=true",
+		ConfigurableApplicationContext context = start("lifecycle.drain-delay=15s", "lifecycle.drain-quiet-period=3s",
+				"lifecycle.drain-minimum=1s", "management.endpoints.web.base-path=/manage",
+				"management.endpoint.health.probes.enabled=true",
 				"management.endpoint.health.probes.add-additional-paths=true");
 		LifecycleManager manager = context.getBean(LifecycleManager.class);
 		int port = port(context);
@@ -295,7 +298,8 @@ class ConnectionDrainTests {
 		}
 	}
 
-	// Its request must reach the server within the 1 s drain delay: alone, not beside another fork.
+	// Its request must reach the server within the 1 s drain delay: alone, not beside
+	// another fork.
 	@Tag("load-sensitive")
 	@ParameterizedTest
 	@ValueSource(strings = { "tomcat", "jetty" })
@@ -303,7 +307,8 @@ class ConnectionDrainTests {
 		try (ConfigurableApplicationContext context = startOn(server, "lifecycle.drain-delay=1s")) {
 			int port = shutdownBegun(context);
 
-			// Its result comes 2 s later, after the drain delay and the end of the streams.
+			// Its result comes 2 s later, after the drain delay and the end of the
+			// streams.
 			RawHttp.Response response = closingExchange(port, "/slow");
 			assertThat(response.status()).isEqualTo(200);
 			assertThat(response.body()).as(response.headers().toString()).isEqualTo("{\"id\":\"o-1\"}");
@@ -320,8 +325,7 @@ class ConnectionDrainTests {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "tomcat", "jetty" })
-	void anOfferOfH2cTheServerDoesNotTakeIsAnsweredWithConnectionCloseDuringTheDrain(String server)
-			throws Exception {
+	void anOfferOfH2cTheServerDoesNotTakeIsAnsweredWithConnectionCloseDuringTheDrain(String server) throws Exception {
 		try (ConfigurableApplicationContext context = startOn(server);
 				Socket socket = new Socket("localhost", shutdownBegun(context))) {
 			socket.setSoTimeout((int) Duration.ofSeconds(10).toMillis());
@@ -348,7 +352,8 @@ class ConnectionDrainTests {
 					.build(), java.net.http.HttpResponse.BodyHandlers.ofLines());
 			assertThat(response.statusCode()).isEqualTo(200);
 
-			// Nothing said it would stream until its first line, after the streams ended: it ends as
+			// Nothing said it would stream until its first line, after the streams ended:
+			// it ends as
 			// the step after the drain delay (2 s) starts, not with the web server.
 			java.util.concurrent.CompletableFuture<Long> lines = java.util.concurrent.CompletableFuture
 				.supplyAsync(() -> response.body().count());
@@ -431,7 +436,9 @@ class ConnectionDrainTests {
 				return java.util.Map.of("id", "o-1");
 			}
 
-			/** Its length is set after its stream was taken, before anything is written. */
+			/**
+			 * Its length is set after its stream was taken, before anything is written.
+			 */
 			@GetMapping("/late-length")
 			void lateLength(jakarta.servlet.http.HttpServletResponse response) throws java.io.IOException {
 				var out = response.getOutputStream();
@@ -449,7 +456,10 @@ class ConnectionDrainTests {
 				}
 			}
 
-			/** One write of more than Jetty writes without aggregating, less than either server's buffer. */
+			/**
+			 * One write of more than Jetty writes without aggregating, less than either
+			 * server's buffer.
+			 */
 			@GetMapping("/large-write")
 			void largeWrite(jakarta.servlet.http.HttpServletResponse response) throws java.io.IOException {
 				response.setContentType("application/octet-stream");
@@ -458,7 +468,10 @@ class ConnectionDrainTests {
 				response.getOutputStream().write(body);
 			}
 
-			/** Written in two parts with a flush between: its length is not known when the response starts. */
+			/**
+			 * Written in two parts with a flush between: its length is not known when the
+			 * response starts.
+			 */
 			@GetMapping("/order")
 			void order(jakarta.servlet.http.HttpServletResponse response) throws java.io.IOException {
 				response.setContentType("application/json");
@@ -498,21 +511,28 @@ class ConnectionDrainTests {
 								java.util.concurrent.TimeUnit.MILLISECONDS));
 			}
 
-			/** A result that is itself asynchronous: two asynchronous cycles of one request. */
+			/**
+			 * A result that is itself asynchronous: two asynchronous cycles of one
+			 * request.
+			 */
 			@GetMapping("/nested")
 			org.springframework.web.context.request.async.DeferredResult<org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody> nested() {
 				var result = new org.springframework.web.context.request.async.DeferredResult<org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody>();
 				this.ticker.schedule(
-						() -> result.setResult((out) -> out.write("nested".getBytes(java.nio.charset.StandardCharsets.US_ASCII))),
+						() -> result.setResult(
+								(out) -> out.write("nested".getBytes(java.nio.charset.StandardCharsets.US_ASCII))),
 						10, java.util.concurrent.TimeUnit.MILLISECONDS);
 				return result;
 			}
 
-			/** Sends a line every 100 ms, forever, after a first pause in which it says nothing. */
+			/**
+			 * Sends a line every 100 ms, forever, after a first pause in which it says
+			 * nothing.
+			 */
 			@GetMapping("/endless-body")
 			org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter endlessBody() {
-				return ticking(new org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter(0L), "line\n",
-						300);
+				return ticking(new org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter(0L),
+						"line\n", 300);
 			}
 
 			/** A stream with no event yet. */
@@ -529,8 +549,7 @@ class ConnectionDrainTests {
 
 			private <E extends org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter> E ticking(
 					E emitter, String payload, long firstAfterMillis) {
-				java.util.concurrent.atomic.AtomicReference<java.util.concurrent.ScheduledFuture<?>> task =
-						new java.util.concurrent.atomic.AtomicReference<>();
+				java.util.concurrent.atomic.AtomicReference<java.util.concurrent.ScheduledFuture<?>> task = new java.util.concurrent.atomic.AtomicReference<>();
 				task.set(this.ticker.scheduleAtFixedRate(() -> {
 					try {
 						emitter.send(payload);

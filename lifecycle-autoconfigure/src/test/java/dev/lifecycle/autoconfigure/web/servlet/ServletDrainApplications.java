@@ -17,11 +17,12 @@ import org.springframework.context.ConfigurableApplicationContext;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Starts a servlet test application on a real Tomcat or Jetty, on a free port, with Lifecycle's
- * process-wide parts (signals, context close, pre-stop file, run marker, halt) off and a 2 s
- * drain delay.
+ * Starts a servlet test application on a real Tomcat or Jetty, on a free port, with
+ * Lifecycle's process-wide parts (signals, context close, pre-stop file, run marker,
+ * halt) off and a 2 s drain delay.
  *
- * <p>Not API: public only for Lifecycle's own packages.
+ * <p>
+ * Not API: public only for Lifecycle's own packages.
  */
 public final class ServletDrainApplications {
 
@@ -48,10 +49,10 @@ public final class ServletDrainApplications {
 	}
 
 	/**
-	 * Asks for each path on a connection of its own, then begins the shutdown and asks again: each
-	 * answer during the drain has the status, framing and body size it had before, never a body only
-	 * the connection's close delimits, carries {@code Connection: close}, and the server closes the
-	 * connection after it.
+	 * Asks for each path on a connection of its own, then begins the shutdown and asks
+	 * again: each answer during the drain has the status, framing and body size it had
+	 * before, never a body only the connection's close delimits, carries
+	 * {@code Connection: close}, and the server closes the connection after it.
 	 * @return the answers before the shutdown, in the order of the paths
 	 */
 	static List<RawHttp.Response> assertFramedDuringTheDrainAsBefore(ConfigurableApplicationContext context,

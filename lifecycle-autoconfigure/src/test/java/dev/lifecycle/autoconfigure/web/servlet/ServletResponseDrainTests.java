@@ -40,10 +40,10 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What the connection drain does to a servlet response, on real Tomcat and Jetty servers: nothing
- * while no shutdown is under way, also to code that uses the servlet API directly; during the
- * drain, {@code Connection: close} on every way a response can be committed, with the framing the
- * response has without the drain.
+ * What the connection drain does to a servlet response, on real Tomcat and Jetty servers:
+ * nothing while no shutdown is under way, also to code that uses the servlet API
+ * directly; during the drain, {@code Connection: close} on every way a response can be
+ * committed, with the framing the response has without the drain.
  */
 class ServletResponseDrainTests {
 
@@ -88,16 +88,15 @@ class ServletResponseDrainTests {
 			HttpResponse<byte[]> response = http.send(
 					HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).build(),
 					HttpResponse.BodyHandlers.ofByteArray());
-			seen.put(path, response.statusCode() + " " + response.headers().firstValue("content-type").orElse("")
-					+ " " + HexFormat.of().formatHex(response.body()));
+			seen.put(path, response.statusCode() + " " + response.headers().firstValue("content-type").orElse("") + " "
+					+ HexFormat.of().formatHex(response.body()));
 		}
 		return seen;
 	}
 
 	@ParameterizedTest
 	@ValueSource(strings = { "tomcat", "jetty" })
-	void duringTheDrainBodiesWrittenLineByLineOrInUtf8KeepTheFramingTheyHaveWithoutIt(String server)
-			throws Exception {
+	void duringTheDrainBodiesWrittenLineByLineOrInUtf8KeepTheFramingTheyHaveWithoutIt(String server) throws Exception {
 		try (ConfigurableApplicationContext context = startOn(server)) {
 			List<RawHttp.Response> before = ServletDrainApplications.assertFramedDuringTheDrainAsBefore(context,
 					List.of("/lines", "/stream-lines", "/utf8-writer"));
@@ -158,7 +157,10 @@ class ServletResponseDrainTests {
 			return new InFlightRequest(manager);
 		}
 
-		/** A servlet of its own, outside Spring MVC, whose wrappers would hide what the server does. */
+		/**
+		 * A servlet of its own, outside Spring MVC, whose wrappers would hide what the
+		 * server does.
+		 */
 		@Bean
 		ServletRegistrationBean<HttpServlet> rawServlet() {
 			return new ServletRegistrationBean<>(new RawServlet(), "/raw/*");
@@ -197,7 +199,8 @@ class ServletResponseDrainTests {
 						out.write(outcome.getBytes(StandardCharsets.US_ASCII));
 					}
 					case "/silent-stream" -> {
-						// Asynchronous on the server's own request and response, no wrapper of Spring's.
+						// Asynchronous on the server's own request and response, no
+						// wrapper of Spring's.
 						request.startAsync().setTimeout(0);
 						response.setContentType("text/event-stream");
 					}
@@ -216,7 +219,10 @@ class ServletResponseDrainTests {
 				this.inFlight = inFlight;
 			}
 
-			/** Lines of 16 characters or more with println, a little more than the server's buffer. */
+			/**
+			 * Lines of 16 characters or more with println, a little more than the
+			 * server's buffer.
+			 */
 			@GetMapping("/lines")
 			void lines(HttpServletResponse response) throws IOException {
 				response.setContentType("text/plain;charset=ISO-8859-1");
@@ -236,7 +242,10 @@ class ServletResponseDrainTests {
 				}
 			}
 
-			/** 3,000 characters through a UTF-8 writer: 3,000 bytes, well inside either server's buffer. */
+			/**
+			 * 3,000 characters through a UTF-8 writer: 3,000 bytes, well inside either
+			 * server's buffer.
+			 */
 			@GetMapping("/utf8-writer")
 			void utf8Writer(HttpServletResponse response) throws IOException {
 				response.setContentType("text/plain;charset=UTF-8");

@@ -6,7 +6,9 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The bytes a text is counted as never fall short of what the server's encoder writes. */
+/**
+ * The bytes a text is counted as never fall short of what the server's encoder writes.
+ */
 class TextBytesTests {
 
 	private static final String TEXT = "h\u00e9llo \u20ac \uD83D\uDE00";
@@ -21,7 +23,8 @@ class TextBytesTests {
 	@Test
 	void aLoneHalfOfASurrogatePairIsCountedAtLeastAsWhatReplacesIt() {
 		String lone = "\uD83D";
-		assertThat(TextBytes.of("UTF-8").of(lone, 0, 1)).isGreaterThanOrEqualTo(lone.getBytes(StandardCharsets.UTF_8).length);
+		assertThat(TextBytes.of("UTF-8").of(lone, 0, 1))
+			.isGreaterThanOrEqualTo(lone.getBytes(StandardCharsets.UTF_8).length);
 	}
 
 	@Test

@@ -15,9 +15,9 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A Tomcat whose input buffer lacks the fields Lifecycle reads: the pipelining hook misses, one
- * WARN names the feature that is off and the Tomcat version to use, the feature is off, and the
- * endpoint lists the hook as missed.
+ * A Tomcat whose input buffer lacks the fields Lifecycle reads: the pipelining hook
+ * misses, one WARN names the feature that is off and the Tomcat version to use, the
+ * feature is off, and the endpoint lists the hook as missed.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class TomcatPipeliningHookTests {
@@ -42,8 +42,7 @@ class TomcatPipeliningHookTests {
 				.contains("'Connection: close' only on the last request of an HTTP/1.1 pipeline on Tomcat is off")
 				.contains("activeFilters")
 				.contains("Tomcat 11.0"));
-		HookDescriptor hook = new LifecycleEndpoint(LifecycleManager.builder("hooks").build(), null, hooks)
-			.lifecycle()
+		HookDescriptor hook = new LifecycleEndpoint(LifecycleManager.builder("hooks").build(), null, hooks).lifecycle()
 			.hooks()
 			.stream()
 			.filter((candidate) -> candidate.name().equals("tomcat.pipelining"))

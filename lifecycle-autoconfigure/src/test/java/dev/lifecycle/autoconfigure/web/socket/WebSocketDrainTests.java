@@ -58,10 +58,10 @@ import org.springframework.web.socket.sockjs.client.SockJsClient;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * WebSocket sessions end with 1001 "going away" at the stream end point, on a real server with a
- * real WebSocket client, with nothing registered by the application, and never hold the shutdown:
- * servlet (Spring WebSocket on Tomcat and Jetty, plain handlers, SockJS and STOMP) and reactive (WebFlux on
- * Reactor Netty).
+ * WebSocket sessions end with 1001 "going away" at the stream end point, on a real server
+ * with a real WebSocket client, with nothing registered by the application, and never
+ * hold the shutdown: servlet (Spring WebSocket on Tomcat and Jetty, plain handlers,
+ * SockJS and STOMP) and reactive (WebFlux on Reactor Netty).
  */
 class WebSocketDrainTests {
 
@@ -151,7 +151,8 @@ class WebSocketDrainTests {
 			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
 
 			assertThat(client.closeCode().get(5, TimeUnit.SECONDS)).isEqualTo(1001);
-			// Spring's STOMP handler closes its sessions too, but only when it stops, after the drain delay.
+			// Spring's STOMP handler closes its sessions too, but only when it stops,
+			// after the drain delay.
 			assertThat(Duration.ofNanos(System.nanoTime() - triggered)).as("well before the drain delay ends")
 				.isLessThan(Duration.ofSeconds(2));
 		}
@@ -166,7 +167,8 @@ class WebSocketDrainTests {
 			int port = ((WebServerApplicationContext) context).getWebServer().getPort();
 			CompletableFuture<String> reply = new CompletableFuture<>();
 			CompletableFuture<CloseStatus> closed = new CompletableFuture<>();
-			// XHR streaming: one long HTTP response carries the server's frames, the kind of
+			// XHR streaming: one long HTTP response carries the server's frames, the kind
+			// of
 			// response that would otherwise hold the web server's graceful shutdown.
 			SockJsClient client = new SockJsClient(List.of(new RestTemplateXhrTransport()));
 			WebSocketSession session = client.execute(new TextWebSocketHandler() {
@@ -183,7 +185,8 @@ class WebSocketDrainTests {
 			session.sendMessage(new TextMessage("hi"));
 			assertThat(reply.get(10, TimeUnit.SECONDS)).isEqualTo("echo:hi");
 			assertThat(session.getClass().getSimpleName()).contains("Xhr");
-			assertThat(output.getOut().lines().filter((line) -> line.contains("New ") && line.contains(session.getId())))
+			assertThat(
+					output.getOut().lines().filter((line) -> line.contains("New ") && line.contains(session.getId())))
 				.as("Spring logs the new session once, as without Lifecycle")
 				.hasSize(1);
 
@@ -198,13 +201,15 @@ class WebSocketDrainTests {
 
 	@Test
 	void aSockJsSessionOverWebSocketGetsItsCloseFrameBeforeTheWebServerClosesTheSocket() throws Exception {
-		// Tomcat closes every WebSocket it holds when Lifecycle ends the plain Jakarta sessions:
+		// Tomcat closes every WebSocket it holds when Lifecycle ends the plain Jakarta
+		// sessions:
 		// a SockJS session must have said goodbye in its own protocol by then.
 		try (ConfigurableApplicationContext context = start(SockJsApplication.class, WebApplicationType.SERVLET,
 				"lifecycle.streams.end-at=shutdown", "lifecycle.drain-delay=3s")) {
 			assertThat(context.getBeansOfType(JakartaWebSocketDrain.class)).hasSize(1);
 			int port = ((WebServerApplicationContext) context).getWebServer().getPort();
-			// SockJS's WebSocket transport, raw: "o" on open, "a[...]" for messages, "c[code,reason]" to close.
+			// SockJS's WebSocket transport, raw: "o" on open, "a[...]" for messages,
+			// "c[code,reason]" to close.
 			Client client = Client.connect(port, "/sockjs/000/s1/websocket");
 			client.socket().sendText("[\"hi\"]", true).get(5, TimeUnit.SECONDS);
 			org.awaitility.Awaitility.await()
@@ -214,7 +219,8 @@ class WebSocketDrainTests {
 			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
 
 			assertThat(client.closeCode().get(5, TimeUnit.SECONDS)).isEqualTo(1001);
-			assertThat(client.frames()).as("SockJS's own close frame, then the socket's close").last()
+			assertThat(client.frames()).as("SockJS's own close frame, then the socket's close")
+				.last()
 				.asString()
 				.startsWith("c[1001,");
 		}
@@ -270,9 +276,9 @@ class WebSocketDrainTests {
 	}
 
 	/**
-	 * Holds the sequence after the drain delay, before the web server stops (which would close
-	 * every WebSocket too), until the test has seen its close, or for longer than the test waits
-	 * for it.
+	 * Holds the sequence after the drain delay, before the web server stops (which would
+	 * close every WebSocket too), until the test has seen its close, or for longer than
+	 * the test waits for it.
 	 */
 	static final class ShutdownHold {
 
@@ -288,7 +294,10 @@ class WebSocketDrainTests {
 
 	}
 
-	/** The JDK's WebSocket client: the first text it receives, every text frame, and the close code. */
+	/**
+	 * The JDK's WebSocket client: the first text it receives, every text frame, and the
+	 * close code.
+	 */
 	private record Client(WebSocket socket, CompletableFuture<String> reply, List<String> frames,
 			CompletableFuture<Integer> closeCode) {
 
@@ -373,10 +382,12 @@ class WebSocketDrainTests {
 
 		@Override
 		public void registerWebSocketHandlers(WebSocketHandlerRegistry registry) {
-			// Tomcat's and Jetty's WebSocket classes are both on the test classpath, and Spring
+			// Tomcat's and Jetty's WebSocket classes are both on the test classpath, and
+			// Spring
 			// would pick Jetty's upgrade: Tomcat needs the standard one.
 			DefaultHandshakeHandler handshake = this.upgrade.equals("standard")
-					? new DefaultHandshakeHandler(new StandardWebSocketUpgradeStrategy()) : new DefaultHandshakeHandler();
+					? new DefaultHandshakeHandler(new StandardWebSocketUpgradeStrategy())
+					: new DefaultHandshakeHandler();
 			registry.addHandler(new TextWebSocketHandler() {
 				@Override
 				protected void handleTextMessage(WebSocketSession session, TextMessage message) throws Exception {
@@ -399,7 +410,9 @@ class WebSocketDrainTests {
 				protected void handleTextMessage(WebSocketSession session, TextMessage message) throws Exception {
 					session.sendMessage(new TextMessage("echo:" + message.getPayload()));
 				}
-			}, "/sockjs").setHandshakeHandler(new DefaultHandshakeHandler(new StandardWebSocketUpgradeStrategy())).withSockJS();
+			}, "/sockjs")
+				.setHandshakeHandler(new DefaultHandshakeHandler(new StandardWebSocketUpgradeStrategy()))
+				.withSockJS();
 		}
 
 	}
@@ -434,7 +447,10 @@ class WebSocketDrainTests {
 			return new SimpleUrlHandlerMapping(Map.of("/ws", echo), -1);
 		}
 
-		/** Pins Reactor Netty's upgrade (Tomcat's and Jetty's classes are on the test classpath too). */
+		/**
+		 * Pins Reactor Netty's upgrade (Tomcat's and Jetty's classes are on the test
+		 * classpath too).
+		 */
 		@Bean
 		WebSocketHandlerAdapter webSocketHandlerAdapter() {
 			return new WebSocketHandlerAdapter(new HandshakeWebSocketService(new ReactorNettyRequestUpgradeStrategy()));

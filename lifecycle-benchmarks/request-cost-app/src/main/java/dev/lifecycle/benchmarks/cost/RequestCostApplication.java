@@ -12,8 +12,9 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The application whose cost per request {@code request-cost.sh} measures with and without the
- * starter: it uses no Lifecycle type, so the very same classes run either way.
+ * The application whose cost per request {@code request-cost.sh} measures with and
+ * without the starter: it uses no Lifecycle type, so the very same classes run either
+ * way.
  */
 @SpringBootApplication
 public class RequestCostApplication {

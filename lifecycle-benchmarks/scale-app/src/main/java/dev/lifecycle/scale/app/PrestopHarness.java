@@ -10,18 +10,20 @@ import org.springframework.boot.SpringApplication;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * Pre-stop latency harness (run-all.sh item 4), run with {@code --harness=prestop}: starts the
- * app (mode {@code none}: Spring Boot, Tomcat, actuator and the Lifecycle starter with its pre-stop
- * watcher) N times one after another in this JVM, each a fresh application context on its own port
- * with its own pre-stop file. For each: waits for readiness 200 over HTTP, idles for the settle
- * time, creates the file and polls {@code /actuator/health/readiness} about every 1 ms (one
- * keep-alive connection) until it answers something else, then waits for the context to close (the
- * pre-stop shutdown closes it; {@code lifecycle.signals.trap=false} keeps the JVM alive; drain delay 250 ms, so the 503 is observable before the server
- * stops).
- * Prints "prestop-sample i latency_ms status polls" lines.
+ * Pre-stop latency harness (run-all.sh item 4), run with {@code --harness=prestop}:
+ * starts the app (mode {@code none}: Spring Boot, Tomcat, actuator and the Lifecycle
+ * starter with its pre-stop watcher) N times one after another in this JVM, each a fresh
+ * application context on its own port with its own pre-stop file. For each: waits for
+ * readiness 200 over HTTP, idles for the settle time, creates the file and polls
+ * {@code /actuator/health/readiness} about every 1 ms (one keep-alive connection) until
+ * it answers something else, then waits for the context to close (the pre-stop shutdown
+ * closes it; {@code lifecycle.signals.trap=false} keeps the JVM alive; drain delay 250
+ * ms, so the 503 is observable before the server stops). Prints "prestop-sample i
+ * latency_ms status polls" lines.
  *
- * <p>Options: {@code --harness.samples=100 --harness.settle-ms=300 --harness.dir=/tmp/...}; any other
- * argument is passed to the application.
+ * <p>
+ * Options: {@code --harness.samples=100 --harness.settle-ms=300 --harness.dir=/tmp/...};
+ * any other argument is passed to the application.
  */
 final class PrestopHarness {
 
@@ -68,7 +70,8 @@ final class PrestopHarness {
 				Thread.sleep(20);
 			}
 			if (context.isActive()) {
-				System.out.printf("prestop-sample %d: context still active 60 s after the pre-stop file; closing it%n", i);
+				System.out.printf("prestop-sample %d: context still active 60 s after the pre-stop file; closing it%n",
+						i);
 				context.close();
 			}
 			Files.deleteIfExists(file);

@@ -10,11 +10,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * One pre-stop latency sample against a running application, shared by the in-process harness and
- * the fresh-JVM probe so both measure the same thing: wait for readiness 200, warm the connection,
- * idle for the settle time, then take the time from just before the pre-stop file is created to the
- * arrival of the first answer of {@code /actuator/health/readiness} that is not 200, polling about
- * every millisecond over one keep-alive connection.
+ * One pre-stop latency sample against a running application, shared by the in-process
+ * harness and the fresh-JVM probe so both measure the same thing: wait for readiness 200,
+ * warm the connection, idle for the settle time, then take the time from just before the
+ * pre-stop file is created to the arrival of the first answer of
+ * {@code /actuator/health/readiness} that is not 200, polling about every millisecond
+ * over one keep-alive connection.
  */
 final class PrestopMeasurement {
 
@@ -33,7 +34,8 @@ final class PrestopMeasurement {
 
 	/**
 	 * Takes one sample.
-	 * @return the sample, or {@code null} if readiness never answered 200 within the ready timeout
+	 * @return the sample, or {@code null} if readiness never answered 200 within the
+	 * ready timeout
 	 */
 	Sample measure(int port, Path file, Duration readyTimeout) throws IOException, InterruptedException {
 		HttpRequest readiness = HttpRequest
@@ -78,7 +80,10 @@ final class PrestopMeasurement {
 		}
 	}
 
-	/** One sample: latency in milliseconds, the first non-200 status (-1: no answer), polls sent. */
+	/**
+	 * One sample: latency in milliseconds, the first non-200 status (-1: no answer),
+	 * polls sent.
+	 */
 	record Sample(double millis, int status, int polls) {
 
 		String line() {

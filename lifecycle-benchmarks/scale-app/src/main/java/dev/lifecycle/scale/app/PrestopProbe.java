@@ -4,10 +4,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * Pre-stop latency probe for applications in other JVMs (run-all.sh item 4, fresh JVMs), run with
- * {@code --harness=probe --harness.settle-ms=100 port:file [port:file ...]}: for each target, one
- * after another, takes one {@link PrestopMeasurement} and prints "port latency_ms status polls"
- * ({@code port NaN not-ready 0} when readiness never answered 200 within 180 s).
+ * Pre-stop latency probe for applications in other JVMs (run-all.sh item 4, fresh JVMs),
+ * run with {@code --harness=probe --harness.settle-ms=100 port:file [port:file ...]}: for
+ * each target, one after another, takes one {@link PrestopMeasurement} and prints "port
+ * latency_ms status polls" ({@code port NaN not-ready 0} when readiness never answered
+ * 200 within 180 s).
  */
 final class PrestopProbe {
 

@@ -18,10 +18,10 @@ import org.springframework.core.env.Environment;
 import org.springframework.core.env.MapPropertySource;
 
 /**
- * Registers the benchmark's components as bean definitions, with stop times drawn from a fixed seed:
- * component {@code i} is in phase {@code i % phases} and stops in
- * {@code min + random.nextInt(max - min + 1)} ms. Prints one {@code scale:} line with the ideal
- * (sum over phases of the slowest stop in the phase) for the harness.
+ * Registers the benchmark's components as bean definitions, with stop times drawn from a
+ * fixed seed: component {@code i} is in phase {@code i % phases} and stops in
+ * {@code min + random.nextInt(max - min + 1)} ms. Prints one {@code scale:} line with the
+ * ideal (sum over phases of the slowest stop in the phase) for the harness.
  */
 final class ScaleComponentsRegistrar implements BeanDefinitionRegistryPostProcessor {
 
@@ -44,8 +44,8 @@ final class ScaleComponentsRegistrar implements BeanDefinitionRegistryPostProces
 			case "plain-sync" -> PlainSyncComponent.class;
 			case "plain-async" -> PlainAsyncComponent.class;
 			case "none" -> null;
-			default -> throw new IllegalArgumentException("scale.mode must be lifecycle, plain-sync, plain-async or "
-					+ "none, not '" + mode + "'");
+			default -> throw new IllegalArgumentException(
+					"scale.mode must be lifecycle, plain-sync, plain-async or " + "none, not '" + mode + "'");
 		};
 		if (type == null) {
 			count = 0;
@@ -60,10 +60,11 @@ final class ScaleComponentsRegistrar implements BeanDefinitionRegistryPostProces
 			phaseMax[phase] = Math.max(phaseMax[phase], stopMillis);
 			total += stopMillis;
 			String name = String.format("c%04d", i);
-			registry.registerBeanDefinition(name, BeanDefinitionBuilder.genericBeanDefinition(type)
-				.addConstructorArgValue(phase)
-				.addConstructorArgValue(stopMillis)
-				.getBeanDefinition());
+			registry.registerBeanDefinition(name,
+					BeanDefinitionBuilder.genericBeanDefinition(type)
+						.addConstructorArgValue(phase)
+						.addConstructorArgValue(stopMillis)
+						.getBeanDefinition());
 			if (type == ScaleComponent.class) {
 				phaseProperties.put("lifecycle.components." + name + ".phase", Integer.toString(phase));
 			}
@@ -78,9 +79,10 @@ final class ScaleComponentsRegistrar implements BeanDefinitionRegistryPostProces
 			ideal += phaseMax[p];
 			maxes.append(maxes.length() > 0 ? "," : "").append(phaseMax[p]);
 		}
-		System.out.printf("scale: mode=%s components=%d phases=%d seed=%d stop=%d..%dms phaseMaxSumMs=%d "
-				+ "totalStopMs=%d phaseMaxes=%s (highest phase first)%n", mode, count, phases, seed, min, max, ideal, total,
-				maxes);
+		System.out.printf(
+				"scale: mode=%s components=%d phases=%d seed=%d stop=%d..%dms phaseMaxSumMs=%d "
+						+ "totalStopMs=%d phaseMaxes=%s (highest phase first)%n",
+				mode, count, phases, seed, min, max, ideal, total, maxes);
 	}
 
 	@Override

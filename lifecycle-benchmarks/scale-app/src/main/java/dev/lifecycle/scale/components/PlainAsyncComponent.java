@@ -3,9 +3,9 @@ package dev.lifecycle.scale.components;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Plain Spring, written for speed: {@code stop(Runnable)} does the stop work on a thread of its own
- * and calls back when done, so Spring drains the beans of one phase in parallel (bounded by
- * {@code spring.lifecycle.timeout-per-shutdown-phase}).
+ * Plain Spring, written for speed: {@code stop(Runnable)} does the stop work on a thread
+ * of its own and calls back when done, so Spring drains the beans of one phase in
+ * parallel (bounded by {@code spring.lifecycle.timeout-per-shutdown-phase}).
  */
 public class PlainAsyncComponent implements SmartLifecycle {
 

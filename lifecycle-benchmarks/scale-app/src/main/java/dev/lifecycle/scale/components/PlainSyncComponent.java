@@ -3,9 +3,9 @@ package dev.lifecycle.scale.components;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Plain Spring: a {@code SmartLifecycle} whose {@code stop()} does the stop work on the closing
- * thread, the way most hand-written lifecycle beans do. Spring stops the beans of one phase one
- * after another.
+ * Plain Spring: a {@code SmartLifecycle} whose {@code stop()} does the stop work on the
+ * closing thread, the way most hand-written lifecycle beans do. Spring stops the beans of
+ * one phase one after another.
  */
 public class PlainSyncComponent implements SmartLifecycle {
 

@@ -6,8 +6,8 @@ import dev.lifecycle.spring.ManagedComponent;
 
 /**
  * A Lifecycle passive component whose stop takes a fixed time (its phase comes from
- * {@code lifecycle.components.<name>.phase}, set by the registrar). Not component-scanned: the
- * registrar creates one bean definition per component.
+ * {@code lifecycle.components.<name>.phase}, set by the registrar). Not
+ * component-scanned: the registrar creates one bean definition per component.
  */
 @ManagedComponent
 public class ScaleComponent implements PassiveComponent {
