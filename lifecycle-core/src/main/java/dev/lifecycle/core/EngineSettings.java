@@ -75,8 +75,8 @@ record EngineSettings(String serviceName, Duration globalShutdownTimeout, Durati
 	}
 
 	/** The drain delay and what ends it early, counting the given activity. */
-	ShutdownSequence.Drain drain(LongSupplier activity) {
-		return new ShutdownSequence.Drain(this.drainDelay, this.drainQuietPeriod, this.drainMinimum, activity);
+	DrainWait drain(LongSupplier activity) {
+		return new DrainWait(this.drainDelay, this.drainQuietPeriod, this.drainMinimum, activity);
 	}
 
 }

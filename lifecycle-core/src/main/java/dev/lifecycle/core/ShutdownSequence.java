@@ -40,11 +40,9 @@ final class ShutdownSequence {
 
 	private static final Duration MAX_BUDGET = Duration.ofSeconds(Long.MAX_VALUE);
 
-	private static final Duration QUIET_CHECK_INTERVAL = Duration.ofMillis(25);
-
 	private final Duration globalShutdownTimeout;
 
-	private final Drain drain;
+	private final DrainWait drain;
 
 	private final EngineThreads threads;
 
@@ -93,7 +91,7 @@ final class ShutdownSequence {
 
 	private volatile @Nullable ScheduledFuture<?> ceiling;
 
-	ShutdownSequence(Steps steps, Duration globalShutdownTimeout, Drain drain, EngineThreads threads,
+	ShutdownSequence(Steps steps, Duration globalShutdownTimeout, DrainWait drain, EngineThreads threads,
 			Listeners listeners, ShutdownTrigger trigger, long initiatedAt, LongSupplier failedRequests,
 			Consumer<ShutdownReport> finisher) {
 		this.listeners = listeners;
@@ -195,48 +193,8 @@ final class ShutdownSequence {
 			return;
 		}
 		logger.info("Lifecycle: draining traffic for {} before stopping components", delay);
-		long end = this.initiatedAt + delay.toNanos();
-		Duration quiet = this.drain.quietPeriod();
-		if (quiet == null) {
-			sleepUntil(end);
-		}
-		else {
-			drainUntilQuiet(end, quiet);
-		}
+		this.drain.await(this.initiatedAt);
 		stepCompleted(ShutdownStep.DRAIN_DELAY, name, this.initiatedAt, StepResult.OK);
-	}
-
-	private static void sleepUntil(long end) throws InterruptedException {
-		long remaining;
-		while ((remaining = end - System.nanoTime()) > 0) {
-			TimeUnit.NANOSECONDS.sleep(remaining);
-		}
-	}
-
-	/**
-	 * The adaptive drain: ends early once no request has arrived for the quiet period,
-	 * but never before the minimum (load balancers need that long to notice readiness
-	 * DOWN at all).
-	 */
-	private void drainUntilQuiet(long end, Duration quiet) throws InterruptedException {
-		long minimumEnd = this.initiatedAt + this.drain.minimum().toNanos();
-		long seen = this.drain.activity().getAsLong();
-		long lastActivity = this.initiatedAt;
-		long now;
-		while ((now = System.nanoTime()) < end) {
-			TimeUnit.NANOSECONDS.sleep(Math.min(end - now, QUIET_CHECK_INTERVAL.toNanos()));
-			now = System.nanoTime();
-			long activity = this.drain.activity().getAsLong();
-			if (activity != seen) {
-				seen = activity;
-				lastActivity = now;
-			}
-			if (now >= minimumEnd && now - lastActivity >= quiet.toNanos() && now < end) {
-				logger.info("Lifecycle: drain ended after {} ms: quiet for {}",
-						TimeUnit.NANOSECONDS.toMillis(now - this.initiatedAt), quiet);
-				return;
-			}
-		}
 	}
 
 	/**
@@ -501,18 +459,6 @@ final class ShutdownSequence {
 
 		void run() throws Exception;
 
-	}
-
-	/**
-	 * The drain delay and, when a quiet period is set, what ends it early.
-	 *
-	 * @param delay the longest drain
-	 * @param quietPeriod end the drain once no activity was seen for this long;
-	 * {@code null} for a fixed delay
-	 * @param minimum never end it before this
-	 * @param activity a count that moves whenever a request arrives
-	 */
-	record Drain(Duration delay, @Nullable Duration quietPeriod, Duration minimum, LongSupplier activity) {
 	}
 
 	/** Everything registered, frozen when the sequence starts. */

@@ -3,6 +3,8 @@ package dev.lifecycle.sample.ingest;
 import java.math.BigInteger;
 import java.util.Map;
 
+import dev.lifecycle.sample.pipeline.CountsPage;
+import dev.lifecycle.sample.pipeline.KeyCount;
 import dev.lifecycle.sample.pipeline.Pipeline;
 import dev.lifecycle.sample.store.Aggregate;
 
@@ -64,7 +66,7 @@ public class CountsController {
 							"limit must be an integer between 1 and " + MAX_LIMIT + ", not '" + limit + "'"));
 			}
 		}
-		Pipeline.CountsPage page = this.pipeline.page((prefix != null) ? prefix : "", after, size);
+		CountsPage page = this.pipeline.page((prefix != null) ? prefix : "", after, size);
 		return ResponseEntity
 			.ok(new Counts(page.offset(), page.checkpointOffset(), page.state().name(), page.keys(), page.next()));
 	}
@@ -77,7 +79,7 @@ public class CountsController {
 	 */
 	@GetMapping("/counts/{key}")
 	public ResponseEntity<Object> count(@PathVariable("key") String key) {
-		Pipeline.KeyCount count = this.pipeline.count(key);
+		KeyCount count = this.pipeline.count(key);
 		if (count.aggregate().isEmpty()) {
 			return ResponseEntity.status(HttpStatus.NOT_FOUND)
 				.body(new UnknownKey("unknown_key",

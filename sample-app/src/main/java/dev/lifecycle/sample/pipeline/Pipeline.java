@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
@@ -442,44 +441,11 @@ public class Pipeline implements ActiveComponent, InitializingBean {
 		try {
 			NavigableMap<String, Aggregate> from = (after != null && after.compareTo(prefix) >= 0)
 					? this.aggregates.tailMap(after, false) : this.aggregates.tailMap(prefix, true);
-			Map<String, Aggregate> keys = new LinkedHashMap<>();
-			String next = null;
-			for (Map.Entry<String, Aggregate> entry : from.entrySet()) {
-				if (!entry.getKey().startsWith(prefix)) {
-					break;
-				}
-				if (keys.size() == limit) {
-					next = (keys.isEmpty()) ? null : lastKey(keys);
-					break;
-				}
-				keys.put(entry.getKey(), entry.getValue());
-			}
-			return new CountsPage(this.offset, this.checkpointOffset, this.state, keys, next);
+			return CountsPage.of(from, prefix, limit, this.offset, this.checkpointOffset, this.state);
 		}
 		finally {
 			this.stateLock.readLock().unlock();
 		}
-	}
-
-	private static String lastKey(Map<String, Aggregate> keys) {
-		String last = null;
-		for (String key : keys.keySet()) {
-			last = key;
-		}
-		return last;
-	}
-
-	/**
-	 * A page of keys.
-	 *
-	 * @param offset the last log offset included
-	 * @param checkpointOffset the offset of the last checkpoint written
-	 * @param state the pipeline's state
-	 * @param keys the aggregates of the page's keys, in key order
-	 * @param next the key to continue after, or null if this is the last page
-	 */
-	public record CountsPage(long offset, long checkpointOffset, PipelineState state, Map<String, Aggregate> keys,
-			String next) {
 	}
 
 	/**
@@ -507,16 +473,6 @@ public class Pipeline implements ActiveComponent, InitializingBean {
 		finally {
 			this.stateLock.readLock().unlock();
 		}
-	}
-
-	/**
-	 * One key's aggregate.
-	 *
-	 * @param key the key
-	 * @param aggregate its aggregate, empty if no event has this key
-	 * @param offset the offset the aggregate is at
-	 */
-	public record KeyCount(String key, Optional<Aggregate> aggregate, long offset) {
 	}
 
 }
