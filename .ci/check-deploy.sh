@@ -5,7 +5,7 @@
 # repository manager requires. Nothing is installed into ~/.m2; the sample's AOT processing is skipped
 # (it is not published). Usage: .ci/check-deploy.sh [repository-dir]
 # With DEPLOYED_REPOSITORY set, Maven is not run: the repository a build already deployed into is
-# checked (CI's first pass runs `mvn deploy -Dmaven.install.skip=true -DaltDeploymentRepository=…`).
+# checked (e.g. after `mvn deploy -Dmaven.install.skip=true -DaltDeploymentRepository=local::file://DIR`).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
