@@ -40,7 +40,9 @@ public final class InertLifecycleAutoConfiguration {
 	static LifecycleManager inertManager(Environment environment) {
 		String serviceName = environment.getProperty("lifecycle.service-name",
 				environment.getProperty("spring.application.name", "application"));
-		return LifecycleManager.builder(StringUtils.hasText(serviceName) ? serviceName.trim() : "application").build();
+		return LifecycleManager
+			.builder(StringUtils.hasText(serviceName) ? serviceName.trim() : ManagerSettings.DEFAULT_SERVICE_NAME)
+			.build();
 	}
 
 	@Bean

@@ -40,6 +40,11 @@ public final class LifecycleManagerAutoConfiguration {
 		if (LifecycleSwitch.isOff(environment)) {
 			return InertLifecycleAutoConfiguration.inertManager(environment);
 		}
+		if (ManagerSettings.usesDefaultServiceName(properties, environment)) {
+			logger.warn("Lifecycle: neither 'spring.application.name' nor 'lifecycle.service-name' is set; the service"
+					+ " is named '" + ManagerSettings.DEFAULT_SERVICE_NAME + "' in Lifecycle's metrics and files. Set "
+					+ "spring.application.name (for example spring.application.name=orders) to name it.");
+		}
 		LifecycleManager.Builder builder = ManagerSettings.of(properties, environment)
 			.builder()
 			.componentOptions((name, options) -> origins.resolve(name, options, properties.getComponents()));

@@ -29,7 +29,8 @@ public class LifecycleManagerProperties {
 
 	/**
 	 * Name of the service, used as the 'service_name' label on every Lifecycle metric.
-	 * Defaults to 'spring.application.name'; the start fails when neither is set.
+	 * Defaults to 'spring.application.name', else 'application' (with a warning at
+	 * start-up).
 	 */
 	private @Nullable String serviceName;
 

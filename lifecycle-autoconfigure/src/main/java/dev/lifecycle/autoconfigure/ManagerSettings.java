@@ -61,9 +61,16 @@ public record ManagerSettings(String serviceName, Duration globalShutdownTimeout
 	}
 
 	/**
+	 * The service name when neither {@code lifecycle.service-name} nor
+	 * {@code spring.application.name} is set: the name Spring Boot gives such an
+	 * application's context.
+	 */
+	public static final String DEFAULT_SERVICE_NAME = "application";
+
+	/**
 	 * The service name: {@code lifecycle.service-name}, else
-	 * {@code spring.application.name}.
-	 * @throws InvalidLifecycleConfigurationException when neither is set
+	 * {@code spring.application.name}, else {@link #DEFAULT_SERVICE_NAME}, so that a
+	 * missing name never blocks a start ({@link #usesDefaultServiceName} tells when).
 	 */
 	public static String serviceName(LifecycleManagerProperties properties, Environment environment) {
 		if (StringUtils.hasText(properties.getServiceName())) {
@@ -73,11 +80,13 @@ public record ManagerSettings(String serviceName, Duration globalShutdownTimeout
 		if (StringUtils.hasText(applicationName)) {
 			return applicationName.trim();
 		}
-		throw new InvalidLifecycleConfigurationException("lifecycle.service-name",
-				"is not set, and neither is 'spring.application.name'; Lifecycle needs a service name for the "
-						+ "'service_name' label of its metrics",
-				"Set 'spring.application.name' (or 'lifecycle.service-name' to use a different name for Lifecycle), "
-						+ "for example spring.application.name=orders.");
+		return DEFAULT_SERVICE_NAME;
+	}
+
+	/** Whether neither property names the service. */
+	static boolean usesDefaultServiceName(LifecycleManagerProperties properties, Environment environment) {
+		return !StringUtils.hasText(properties.getServiceName())
+				&& !StringUtils.hasText(environment.getProperty("spring.application.name"));
 	}
 
 	/**

@@ -146,9 +146,7 @@ class InvalidConfigurationTests {
 								"lifecycle.components.sink.stall-threshold=2147483647" },
 						"lifecycle.components.sink.stall-threshold", "must be at most 10000", "to at most 10000"),
 				Arguments.of("too many reports", new String[] { "lifecycle.run-marker.reports=1000000" },
-						"lifecycle.run-marker.reports", "must be at most 10000", "to at most 10000"),
-				Arguments.of("no service name", new String[] { "spring.application.name=" }, "lifecycle.service-name",
-						"is not set, and neither is 'spring.application.name'", "Set 'spring.application.name'"));
+						"lifecycle.run-marker.reports", "must be at most 10000", "to at most 10000"));
 	}
 
 	@ParameterizedTest(name = "{0}")

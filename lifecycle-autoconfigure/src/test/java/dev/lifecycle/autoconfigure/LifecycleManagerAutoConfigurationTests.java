@@ -28,6 +28,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.availability.ApplicationAvailability;
@@ -35,6 +36,8 @@ import org.springframework.boot.availability.ReadinessState;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -42,6 +45,7 @@ import org.springframework.mock.env.MockEnvironment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@ExtendWith(OutputCaptureExtension.class)
 class LifecycleManagerAutoConfigurationTests {
 
 	@TempDir
@@ -250,6 +254,17 @@ class LifecycleManagerAutoConfigurationTests {
 			.withPropertyValues("lifecycle.service-name=orders-api")
 			.run((context) -> assertThat(context.getBean(LifecycleManager.class).serviceName())
 				.isEqualTo("orders-api"));
+	}
+
+	@Test
+	void applicationWithoutAnyNameStartsAsApplicationWithOneWarningSayingHowToNameIt(CapturedOutput output) {
+		TestRunners.lifecycle().withPropertyValues("spring.application.name=").run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBean(LifecycleManager.class).serviceName()).isEqualTo("application");
+		});
+		assertThat(output.toString().split("neither 'spring.application.name' nor 'lifecycle.service-name' is set", -1))
+			.hasSize(2);
+		assertThat(output).contains("Set spring.application.name (for example spring.application.name=orders)");
 	}
 
 	@Test

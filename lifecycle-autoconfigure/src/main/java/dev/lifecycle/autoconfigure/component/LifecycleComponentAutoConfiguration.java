@@ -14,6 +14,7 @@ import dev.lifecycle.core.LifecycleListener;
 import dev.lifecycle.core.LifecycleManager;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.LazyInitializationExcludeFilter;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -45,6 +46,14 @@ public final class LifecycleComponentAutoConfiguration {
 	static ManagedComponentRegistrar lifecycleManagedComponentRegistrar(ObjectProvider<LifecycleManager> manager,
 			ObjectProvider<LifecycleManagerProperties> properties, ComponentLedger origins) {
 		return new ManagedComponentRegistrar(manager, properties, origins);
+	}
+
+	/**
+	 * Keeps the beans Lifecycle must see out of {@code spring.main.lazy-initialization}.
+	 */
+	@Bean
+	static LazyInitializationExcludeFilter lifecycleLazyInitializationExcludeFilter() {
+		return new LifecycleLazyInitializationExcludeFilter();
 	}
 
 	@Bean

@@ -29,7 +29,9 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
+import org.springframework.beans.factory.FactoryBean;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.context.EnvironmentAware;
@@ -87,7 +89,8 @@ public final class ManagedComponentRegistrar implements BeanPostProcessor, BeanF
 	public Object postProcessBeforeInitialization(Object bean, String beanName) throws BeansException {
 		Class<?> type = ClassUtils.getUserClass(bean);
 		ManagedComponent annotation = AnnotatedElementUtils.findMergedAnnotation(type, ManagedComponent.class);
-		if (annotation != null) {
+		// A component of another scope fails the start in checkComponentScopes(), named.
+		if (annotation != null && isSharedInstance(bean, beanName)) {
 			registerComponent(bean, beanName, type, annotation);
 		}
 		return bean;
@@ -99,7 +102,7 @@ public final class ManagedComponentRegistrar implements BeanPostProcessor, BeanF
 		if (exposed != null) {
 			exposed.set(bean);
 		}
-		if (isSingleton(beanName)) {
+		if (isSharedInstance(bean, beanName)) {
 			this.shutdownMethods.collect(bean, beanName);
 		}
 		return bean;
@@ -172,12 +175,35 @@ public final class ManagedComponentRegistrar implements BeanPostProcessor, BeanF
 
 	/**
 	 * Creates the lazy singleton components, so that every component is registered before
-	 * the engine starts.
+	 * the engine starts, and fails the start on a component that is no singleton. Each
+	 * bean is judged by its definition and declared type: no factory bean is initialised
+	 * to learn its product's type.
+	 * @throws InvalidLifecycleConfigurationException naming a component of another scope
 	 */
 	void instantiateLazyComponents() {
-		for (String beanName : this.beanFactory.getBeanNamesForAnnotation(ManagedComponent.class)) {
-			if (isSingleton(beanName)) {
-				this.beanFactory.getBean(beanName);
+		ConfigurableListableBeanFactory beanFactory = this.beanFactory;
+		if (beanFactory == null) {
+			return;
+		}
+		for (String beanName : beanFactory.getBeanDefinitionNames()) {
+			BeanDefinition definition = beanFactory.getMergedBeanDefinition(beanName);
+			if (definition.isAbstract()) {
+				continue;
+			}
+			Class<?> type = BeanShapes.declaredType(beanFactory, beanName);
+			if (type == null || FactoryBean.class.isAssignableFrom(type)
+					|| !AnnotatedElementUtils.hasAnnotation(type, ManagedComponent.class)) {
+				continue;
+			}
+			if (!definition.isSingleton()) {
+				String scope = StringUtils.hasText(definition.getScope()) ? definition.getScope() : "prototype";
+				throw new InvalidLifecycleConfigurationException("@ManagedComponent on bean '" + beanName + "'",
+						"is a bean of scope '" + scope + "'; a component lives as long as the application",
+						"Remove the @Scope from " + type.getName() + " (a component must be a singleton), or move what "
+								+ "needs that scope into a bean of its own that the component uses.");
+			}
+			if (!this.exposedBeans.containsKey(beanName)) {
+				beanFactory.getBean(beanName);
 			}
 		}
 	}
@@ -213,9 +239,8 @@ public final class ManagedComponentRegistrar implements BeanPostProcessor, BeanF
 		}
 	}
 
-	private boolean isSingleton(String beanName) {
-		return this.beanFactory != null && this.beanFactory.containsBean(beanName)
-				&& this.beanFactory.isSingleton(beanName);
+	private boolean isSharedInstance(Object bean, String beanName) {
+		return this.beanFactory != null && BeanShapes.isSharedInstance(this.beanFactory, bean, beanName);
 	}
 
 	/**

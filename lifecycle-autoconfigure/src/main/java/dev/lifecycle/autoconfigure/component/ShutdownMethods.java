@@ -18,6 +18,8 @@ import dev.lifecycle.core.InvalidOptionException;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.spring.FinalAction;
 import dev.lifecycle.spring.ShutdownHandler;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.convert.DurationStyle;
@@ -40,6 +42,8 @@ import org.springframework.util.StringUtils;
  */
 final class ShutdownMethods {
 
+	private static final Log logger = LogFactory.getLog(ShutdownMethods.class);
+
 	/** The timeout of a bean implementing the core shutdown handler interface. */
 	static final Duration DEFAULT_HANDLER_TIMEOUT = Duration.ofSeconds(30);
 
@@ -55,6 +59,9 @@ final class ShutdownMethods {
 	private final List<Action> finalActions = new ArrayList<>();
 
 	private final AtomicInteger sequence = new AtomicInteger();
+
+	/** Set once the handlers are handed to the engine: later ones can no longer run. */
+	private volatile boolean registered;
 
 	/**
 	 * @param placeholders resolves the placeholders of a handler's timeout
@@ -118,6 +125,7 @@ final class ShutdownMethods {
 		List<Handler> sortedHandlers;
 		List<Action> actions;
 		synchronized (this.handlers) {
+			this.registered = true;
 			sortedHandlers = new ArrayList<>(this.handlers);
 			actions = new ArrayList<>(this.finalActions);
 		}
@@ -135,14 +143,31 @@ final class ShutdownMethods {
 
 	private void addHandler(Handler handler) {
 		synchronized (this.handlers) {
-			this.handlers.add(handler);
+			if (!tooLate(handler.name(), "shutdown handler")) {
+				this.handlers.add(handler);
+			}
 		}
 	}
 
 	private void addFinalAction(Action action) {
 		synchronized (this.handlers) {
-			this.finalActions.add(action);
+			if (!tooLate(action.name(), "final action")) {
+				this.finalActions.add(action);
+			}
 		}
+	}
+
+	/**
+	 * Whether the engine already has its handlers: a bean created after the start (a lazy
+	 * bean on its first use) is said once, loudly, rather than dropped in silence.
+	 */
+	private boolean tooLate(String name, String kind) {
+		if (this.registered) {
+			logger.warn("Lifecycle: " + kind + " '" + name + "' belongs to a bean created after Lifecycle started (a "
+					+ "lazy bean on its first use) and will not run; make its bean eager (remove @Lazy) so that it "
+					+ "exists at start-up");
+		}
+		return this.registered;
 	}
 
 	private Duration handlerTimeout(ShutdownHandler annotation, Method method) {
