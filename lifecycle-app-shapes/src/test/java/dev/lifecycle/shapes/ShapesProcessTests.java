@@ -56,6 +56,8 @@ class ShapesProcessTests {
 				.timeout(Duration.ofSeconds(60))
 				.build(), HttpResponse.BodyHandlers.ofString());
 		assertThat(shapes.statusCode()).as(shapes.body()).isEqualTo(200);
+		assertThat(Shape.values()).allSatisfy(
+				(shape) -> assertThat(shape.workedIn(shapes.body())).as(shape + " in " + shapes.body()).isTrue());
 
 		new ProcessBuilder("kill", "-TERM", Long.toString(this.process.pid())).start().waitFor(10, TimeUnit.SECONDS);
 
