@@ -279,14 +279,28 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor impleme
 					first.add(new AdoptedLifecycleBean.Dependent(dependent, dependentView));
 				}
 				else if (dependentView.phase() < view.phase()) {
-					logger
-						.warn("Lifecycle: '" + dependentName + "' depends on '" + name + "' but stops after it (phase "
-								+ dependentView.phase() + " < " + view.phase() + "); give it a phase of at least "
-								+ view.phase() + " if it needs '" + name + "' while it stops");
+					String message = "Lifecycle: '" + dependentName + "' depends on '" + name
+							+ "' but stops after it (phase " + dependentView.phase() + " < " + view.phase()
+							+ "); give it a phase of at least " + view.phase() + " if it needs '" + name
+							+ "' while it stops";
+					// A framework's own beans (a Spring Integration flow and its
+					// endpoints)
+					// order themselves and their phases are not the application's to
+					// give.
+					if (isFrameworks(this.adopted.get(dependentName))) {
+						logger.debug(message);
+					}
+					else {
+						logger.warn(message);
+					}
 				}
 			}
 			component.dependents(first);
 		});
+	}
+
+	private static boolean isFrameworks(@Nullable Lifecycle bean) {
+		return bean != null && bean.getClass().getName().startsWith("org.springframework.");
 	}
 
 	/** The adopted beans by name, in the order they were adopted. */

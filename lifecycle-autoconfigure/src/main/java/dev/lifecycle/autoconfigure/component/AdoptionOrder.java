@@ -103,8 +103,12 @@ final class AdoptionOrder {
 	}
 
 	private boolean isWebServerFactory(String name) {
-		return this.webServerFactory != null && this.beanFactory.containsBean(name)
-				&& this.beanFactory.isTypeMatch(name, this.webServerFactory);
+		if (this.webServerFactory == null || !this.beanFactory.containsBean(name)) {
+			return false;
+		}
+		// The declared type: asking isTypeMatch would initialise a lazy factory bean.
+		Class<?> type = BeanShapes.declaredType(this.beanFactory, name);
+		return type != null && this.webServerFactory.isAssignableFrom(type);
 	}
 
 	/**
