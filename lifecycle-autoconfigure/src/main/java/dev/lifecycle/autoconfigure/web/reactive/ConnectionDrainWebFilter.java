@@ -5,6 +5,7 @@ import java.net.InetSocketAddress;
 import dev.lifecycle.autoconfigure.web.Http2Drain;
 import dev.lifecycle.autoconfigure.web.OwnRequests;
 import dev.lifecycle.autoconfigure.web.StreamDrain;
+import dev.lifecycle.autoconfigure.web.StreamTypes;
 import dev.lifecycle.autoconfigure.web.servlet.ChunkedFraming;
 import dev.lifecycle.core.LifecycleHost;
 import dev.lifecycle.core.LifecycleManager;
@@ -208,22 +209,7 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 			if (body instanceof Mono || getHeaders().getContentLength() >= 0) {
 				return false;
 			}
-			// Every response passes here: the header is compared as text, not parsed into
-			// a
-			// MediaType, which would cost more than the rest of this filter together.
-			String type = getHeaders().getFirst(HttpHeaders.CONTENT_TYPE);
-			return type != null && (startsWithType(type, MediaType.TEXT_EVENT_STREAM_VALUE)
-					|| startsWithType(type, MediaType.APPLICATION_NDJSON_VALUE));
-		}
-
-		/**
-		 * Whether the header names the type, with or without parameters, in any letter
-		 * case.
-		 */
-		private static boolean startsWithType(String header, String type) {
-			String value = header.stripLeading();
-			return value.regionMatches(true, 0, type, 0, type.length()) && (value.length() == type.length()
-					|| value.charAt(type.length()) == ';' || Character.isWhitespace(value.charAt(type.length())));
+			return StreamTypes.isStream(getHeaders().getFirst(HttpHeaders.CONTENT_TYPE));
 		}
 
 		@Override

@@ -1,14 +1,13 @@
 package dev.lifecycle.autoconfigure.web.servlet;
 
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.lifecycle.autoconfigure.web.StreamDrain;
+import dev.lifecycle.autoconfigure.web.StreamTypes;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
-import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletResponse;
 
 /**
@@ -51,16 +50,17 @@ final class AsyncResponses {
 	}
 
 	/**
-	 * Ends a response that streams: one whose body has begun, or that announced a stream
-	 * (server-sent events, NDJSON) and has sent nothing yet. A response still waiting for
-	 * its single result (a {@code Callable}, {@code DeferredResult} or
-	 * {@code CompletableFuture} of a controller) is a request in flight like any other:
-	 * cutting it short would answer an empty body for work that was done. It keeps its
-	 * place here and ends at a later sweep if it starts streaming.
+	 * Ends a response that streams: one of a streaming media type ({@link StreamTypes}),
+	 * whether or not it has sent anything yet. Any other body, even one being written (a
+	 * download from a {@code StreamingResponseBody}), is work, as a response still
+	 * waiting for its single result is: ending it would answer a short 200 for a body
+	 * that was cut. It is left to finish within the web server's graceful budget, which
+	 * cuts it visibly when it runs out. It keeps its place here and ends at a later sweep
+	 * if it turns out to stream.
 	 */
 	private void endIfStreaming(AsyncContext context) {
 		try {
-			if (!isStreaming(context.getResponse())) {
+			if (!StreamTypes.isStream(context.getResponse().getContentType())) {
 				return;
 			}
 		}
@@ -70,18 +70,6 @@ final class AsyncResponses {
 			return;
 		}
 		complete(context);
-	}
-
-	private static boolean isStreaming(ServletResponse response) {
-		if (response.isCommitted()) {
-			return true;
-		}
-		String type = response.getContentType();
-		if (type == null) {
-			return false;
-		}
-		String lower = type.toLowerCase(Locale.ROOT);
-		return lower.startsWith("text/event-stream") || lower.startsWith("application/x-ndjson");
 	}
 
 	private void complete(AsyncContext context) {

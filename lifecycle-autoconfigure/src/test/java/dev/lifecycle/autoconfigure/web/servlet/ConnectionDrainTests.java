@@ -340,28 +340,6 @@ class ConnectionDrainTests {
 		}
 	}
 
-	@Test
-	void aBodyThatBeginsStreamingAfterTheStreamsEndedEndsWhenTheNextStepStarts() throws Exception {
-		try (ConfigurableApplicationContext context = start("lifecycle.streams.end-at=shutdown",
-				"lifecycle.drain-delay=2s")) {
-			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
-			long triggered = System.nanoTime();
-			var response = java.net.http.HttpClient.newHttpClient()
-				.send(java.net.http.HttpRequest
-					.newBuilder(java.net.URI.create("http://localhost:" + port(context) + "/endless-body"))
-					.build(), java.net.http.HttpResponse.BodyHandlers.ofLines());
-			assertThat(response.statusCode()).isEqualTo(200);
-
-			// Nothing said it would stream until its first line, after the streams ended:
-			// it ends as
-			// the step after the drain delay (2 s) starts, not with the web server.
-			java.util.concurrent.CompletableFuture<Long> lines = java.util.concurrent.CompletableFuture
-				.supplyAsync(() -> response.body().count());
-			assertThat(lines.get(15, java.util.concurrent.TimeUnit.SECONDS)).isGreaterThan(5);
-			assertThat(Duration.ofNanos(System.nanoTime() - triggered)).isGreaterThan(Duration.ofMillis(1500));
-		}
-	}
-
 	@ParameterizedTest
 	@ValueSource(strings = { "tomcat", "jetty" })
 	void aResponseAsynchronousTwiceOverIsForgottenOnceItEnds(String server) throws Exception {
@@ -523,16 +501,6 @@ class ConnectionDrainTests {
 								(out) -> out.write("nested".getBytes(java.nio.charset.StandardCharsets.US_ASCII))),
 						10, java.util.concurrent.TimeUnit.MILLISECONDS);
 				return result;
-			}
-
-			/**
-			 * Sends a line every 100 ms, forever, after a first pause in which it says
-			 * nothing.
-			 */
-			@GetMapping("/endless-body")
-			org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter endlessBody() {
-				return ticking(new org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter(0L),
-						"line\n", 300);
 			}
 
 			/** A stream with no event yet. */
