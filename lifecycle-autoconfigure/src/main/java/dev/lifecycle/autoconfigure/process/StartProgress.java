@@ -32,6 +32,9 @@ import org.springframework.core.Ordered;
 @Internal
 public final class StartProgress implements SpringApplicationRunListener, Ordered {
 
+	/** The thread on which Spring Boot DevTools runs and restarts the application. */
+	private static final String DEVTOOLS_MAIN = "restartedMain";
+
 	private static final Map<ApplicationContext, Stage> stages = Collections.synchronizedMap(new WeakHashMap<>());
 
 	/** Made by Spring Boot for each run. */
@@ -67,7 +70,10 @@ public final class StartProgress implements SpringApplicationRunListener, Ordere
 		if (!LifecycleSwitch.isOff(context.getEnvironment())) {
 			childFailed(context, exception);
 		}
-		if (EarlySignalTrap.wanted(context.getEnvironment())) {
+		// DevTools runs the application on its own thread and keeps the JVM for the next
+		// restart: a failed start there is a developer's to fix, not the process's end.
+		if (EarlySignalTrap.wanted(context.getEnvironment())
+				&& !Thread.currentThread().getName().equals(DEVTOOLS_MAIN)) {
 			ProcessExit.afterFailedRun(Thread.currentThread(), ceiling(context));
 		}
 	}
