@@ -58,7 +58,7 @@ class ProcessSeveralContextsTests {
 	void aSigtermReachesBothApplicationsAtOnceAndTheProcessExitsOnceWithTheWorstCode() throws Exception {
 		// The first application's worker outlives its budget: its report says 3, the
 		// second's 0.
-		AppProcess apps = start(TwoApplications.class, "two", "--lifecycle.drain-delay=1500ms",
+		AppProcess apps = start(TwoApplications.class, "two", "--lifecycle.drain-delay=2500ms",
 				"--first.process-test.drain=5s", "--first.lifecycle.components.worker.graceful-shutdown=300ms");
 		assertThat(apps.status(READINESS)).isEqualTo(200);
 		assertThat(apps.status(".first", READINESS)).isEqualTo(200);
