@@ -68,8 +68,13 @@ public final class LifecycleManagerAutoConfiguration {
 		return builder.build();
 	}
 
+	/**
+	 * One ledger per engine: a child context that joins its parent's engine records its
+	 * components in the parent's.
+	 */
 	@Bean
 	@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+	@ConditionalOnMissingBean
 	static ComponentLedger lifecycleComponentOrigins() {
 		return new ComponentLedger();
 	}

@@ -15,7 +15,9 @@ import java.util.function.BiFunction;
  * What is registered before the start: components, shutdown handlers, final actions,
  * closing and last steps, and late listeners. Names stay unique and registration after
  * the start is refused, so what the start launched is what a shutdown later drains; the
- * sequence walks a frozen copy.
+ * sequence walks a frozen copy. A join ({@link LifecycleHost#openToJoin()}) opens
+ * registration again after the start until its components are started, and never once the
+ * sequence has taken its copy, so no component the sequence does not know of runs.
  */
 final class ComponentRegistry {
 
@@ -39,6 +41,17 @@ final class ComponentRegistry {
 	private volatile List<Component> components = List.of();
 
 	private volatile boolean started;
+
+	/** Joins open after the start; guarded by {@link #lock}. */
+	private int joins;
+
+	/**
+	 * Components registered after the start, not yet started; guarded by {@link #lock}.
+	 */
+	private final List<Component> joined = new ArrayList<>();
+
+	/** Whether the sequence has taken its copy; guarded by {@link #lock}. */
+	private boolean frozen;
 
 	ComponentRegistry(BiFunction<String, ComponentOptions, ComponentOptions> optionsResolver, Listeners listeners) {
 		this.optionsResolver = optionsResolver;
@@ -67,6 +80,9 @@ final class ComponentRegistry {
 						"Component '" + name + "': name is already registered; " + "component names must be unique");
 			}
 			Component component = factory.create(options, this.byName.size());
+			if (this.started) {
+				this.joined.add(component);
+			}
 			this.byName.put(name, component);
 			this.components = List.copyOf(this.byName.values());
 			this.listeners.componentRegistered(component);
@@ -141,10 +157,47 @@ final class ComponentRegistry {
 		return ordered;
 	}
 
-	/** Everything registered, as the sequence will run it. */
+	/**
+	 * Opens registration after the start for one more join; before the start it is open
+	 * anyway.
+	 */
+	void openJoin() {
+		this.lock.lock();
+		try {
+			this.joins++;
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Closes one join; registration stays open while another is.
+	 * @return the components registered after the start and not handed out yet, in start
+	 * order
+	 */
+	List<Component> closeJoin() {
+		List<Component> ordered;
+		this.lock.lock();
+		try {
+			this.joins = Math.max(0, this.joins - 1);
+			ordered = new ArrayList<>(this.joined);
+			this.joined.clear();
+		}
+		finally {
+			this.lock.unlock();
+		}
+		ordered.sort(Comparator.comparingInt(Component::phase).thenComparingInt(Component::registrationIndex));
+		return ordered;
+	}
+
+	/**
+	 * Everything registered, as the sequence will run it; nothing joins after this.
+	 */
 	ShutdownSequence.Steps freeze() {
 		this.lock.lock();
 		try {
+			this.frozen = true;
 			return new ShutdownSequence.Steps(this.components, List.copyOf(this.handlers),
 					List.copyOf(this.finalActions), List.copyOf(this.closingSteps), List.copyOf(this.lastSteps));
 		}
@@ -168,8 +221,11 @@ final class ComponentRegistry {
 	}
 
 	private void checkNotStarted(String what) {
-		if (this.started) {
+		if (this.started && this.joins == 0) {
 			throw new IllegalStateException("Cannot " + what + ": the lifecycle manager has already started");
+		}
+		if (this.started && this.frozen) {
+			throw new IllegalStateException("Cannot " + what + ": the lifecycle manager's shutdown has begun");
 		}
 	}
 

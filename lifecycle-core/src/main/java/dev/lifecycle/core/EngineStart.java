@@ -2,6 +2,7 @@ package dev.lifecycle.core;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -34,6 +35,9 @@ final class EngineStart {
 
 	/** Made at the start over the components then registered; {@code null} before. */
 	private volatile @Nullable HealthMonitor healthMonitor;
+
+	/** One per join that started components, over those components. */
+	private final List<HealthMonitor> joinedMonitors = new CopyOnWriteArrayList<>();
 
 	EngineStart(EngineSettings settings, ComponentRegistry registry, RunRecords records, Triggers triggers,
 			@Nullable PreStopWatcher preStopWatcher, EngineThreads threads, CoarseClock clock) {
@@ -76,6 +80,32 @@ final class EngineStart {
 				.run(() -> this.triggers.fire(ShutdownReason.PRESTOP, TriggerSource.PRESTOP.label(), file.toString())))
 				.start();
 		}
+		startInOrder(ordered);
+		logger.info("Lifecycle: started {} component(s) for service '{}'", ordered.size(), this.settings.serviceName());
+	}
+
+	/**
+	 * Starts what joined after the start, as {@link #run()} starts the others: their
+	 * liveness deadlines are watched, and after a trigger nothing starts.
+	 * @throws IllegalStateException if a start callback threw (the engine is then
+	 * shutting down)
+	 */
+	void startJoined() {
+		List<Component> ordered = this.registry.closeJoin();
+		if (ordered.isEmpty() || this.triggers.isInitiated()) {
+			return;
+		}
+		HealthMonitor monitor = new HealthMonitor(ordered, this.clock);
+		this.joinedMonitors.add(monitor);
+		if (this.settings.automaticHealthPolling()) {
+			monitor.start(this.threads, this.settings.healthPollInterval());
+		}
+		startInOrder(ordered);
+		logger.info("Lifecycle: started {} component(s) that joined the running engine of service '{}'", ordered.size(),
+				this.settings.serviceName());
+	}
+
+	private void startInOrder(List<Component> ordered) {
 		for (Component component : ordered) {
 			if (this.triggers.isInitiated()) {
 				break;
@@ -88,7 +118,6 @@ final class EngineStart {
 				throw new IllegalStateException("Lifecycle: component '" + component.name() + "' failed to start", ex);
 			}
 		}
-		logger.info("Lifecycle: started {} component(s) for service '{}'", ordered.size(), this.settings.serviceName());
 	}
 
 	/**
@@ -100,6 +129,7 @@ final class EngineStart {
 		if (monitor != null) {
 			monitor.poll();
 		}
+		this.joinedMonitors.forEach(HealthMonitor::poll);
 	}
 
 }

@@ -50,4 +50,24 @@ public interface LifecycleHost {
 	 */
 	void recordHalt(String heldBy);
 
+	/**
+	 * Lets another part of the application join the engine after its start, such as a
+	 * child application context built once its parent runs: until {@link #startJoined()},
+	 * components, shutdown handlers, final actions and closing and last steps may be
+	 * registered again, as before the start, and one shutdown then drains them with the
+	 * others, in one order. Once the shutdown has begun, registration is refused. Before
+	 * the start this changes nothing.
+	 */
+	void openToJoin();
+
+	/**
+	 * Starts the components that joined since {@link #openToJoin()}, in ascending phase
+	 * order, as {@link LifecycleManager#start()} starts the others (their liveness
+	 * deadlines are watched too), and closes that join. After a trigger nothing starts:
+	 * the shutdown settles them. Before the start it starts nothing: the start will.
+	 * @throws IllegalStateException if a passive start callback threw (the manager is
+	 * then shutting down with reason {@link ShutdownReason#START_FAILED})
+	 */
+	void startJoined();
+
 }

@@ -43,7 +43,7 @@ public final class LifecycleManager {
 
 	private final EngineStart start;
 
-	private final LifecycleHost host = new Host();
+	private final LifecycleHost host;
 
 	private LifecycleManager(EngineSettings settings) {
 		this.settings = settings;
@@ -61,6 +61,7 @@ public final class LifecycleManager {
 		this.outcomes = new ComponentOutcomes(listeners, this.registry, this.threads, this.triggers);
 		this.start = new EngineStart(settings, this.registry, this.records, this.triggers, watcher, this.threads,
 				this.clock);
+		this.host = new EngineHost(this.traffic, this.triggers, this.termination, this.registry, this.start);
 	}
 
 	/**
@@ -207,32 +208,6 @@ public final class LifecycleManager {
 	/** The calls only the host makes, kept off this type's API. */
 	LifecycleHost host() {
 		return this.host;
-	}
-
-	private final class Host implements LifecycleHost {
-
-		@Override
-		public void recordActivity() {
-			LifecycleManager.this.traffic.recordActivity();
-		}
-
-		@Override
-		public void recordFailedRequest() {
-			if (LifecycleManager.this.triggers.isInitiated()) {
-				LifecycleManager.this.traffic.recordFailure();
-			}
-		}
-
-		@Override
-		public int forceExit() {
-			return LifecycleManager.this.termination.forceExit();
-		}
-
-		@Override
-		public void recordHalt(String heldBy) {
-			LifecycleManager.this.termination.halted(heldBy);
-		}
-
 	}
 
 	// ---- queries

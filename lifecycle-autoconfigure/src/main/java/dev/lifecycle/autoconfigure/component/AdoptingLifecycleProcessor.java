@@ -89,7 +89,7 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor impleme
 	/** Whether Spring has listed the beans it starts during this refresh. */
 	private volatile boolean startListed;
 
-	private volatile @Nullable LifecycleCoordinator coordinator;
+	private volatile @Nullable EngineLink coordinator;
 
 	private final InternalHooks hooks;
 
@@ -184,9 +184,9 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor impleme
 			this.startListed = true;
 			beans.values()
 				.stream()
-				.filter(LifecycleCoordinator.class::isInstance)
+				.filter(EngineLink.class::isInstance)
 				.findFirst()
-				.ifPresent((coordinator) -> this.coordinator = (LifecycleCoordinator) coordinator);
+				.ifPresent((coordinator) -> this.coordinator = (EngineLink) coordinator);
 		}
 		if (this.closing || this.refresh == Refresh.FAILED) {
 			beans.keySet().removeAll(this.adopted.keySet());
@@ -200,7 +200,7 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor impleme
 		FailedStartNames failedStarts = this.failedStarts;
 		String bean = (failedStarts != null) ? failedStarts.beanOf(ex) : null;
 		String name = (bean != null) ? bean : TriggerSource.REFRESH.label();
-		LifecycleCoordinator coordinator = this.coordinator;
+		EngineLink coordinator = this.coordinator;
 		if (coordinator != null) {
 			coordinator.startFailed(name, cause);
 		}
@@ -316,8 +316,11 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor impleme
 		try {
 			addWebServerClosingSteps(manager, boot);
 			// Before the management server's stop: what it serves may still tell about
-			// the wait.
-			manager.addLastStep("common pool", this.springTimeout, CommonPool::awaitQuiet);
+			// the wait. A child context that joins the engine of its parent shares its
+			// step.
+			if (!ContextJoin.joins(this.beanFactory)) {
+				manager.addLastStep("common pool", this.springTimeout, CommonPool::awaitQuiet);
+			}
 			addManagementServerLastStep(manager, boot);
 		}
 		catch (InvalidOptionException ex) {
@@ -329,8 +332,8 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor impleme
 				this.registrar::isManagedComponentBean);
 		Map<String, String> afterWebServer = new LinkedHashMap<>();
 		beans.forEach((name, bean) -> {
-			if (bean instanceof LifecycleCoordinator || boot.isBoots(bean)
-					|| this.registrar.isManagedComponentBean(name) || this.adopted.containsKey(name)) {
+			if (bean instanceof EngineLink || boot.isBoots(bean) || this.registrar.isManagedComponentBean(name)
+					|| this.adopted.containsKey(name)) {
 				return;
 			}
 			if (Boolean.FALSE.equals(ComponentOverrides.find(overrides, name).getAdopt())) {

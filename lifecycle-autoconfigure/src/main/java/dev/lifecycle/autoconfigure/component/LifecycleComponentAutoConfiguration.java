@@ -13,6 +13,7 @@ import dev.lifecycle.autoconfigure.process.SignalTrap;
 import dev.lifecycle.core.LifecycleListener;
 import dev.lifecycle.core.LifecycleManager;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.LazyInitializationExcludeFilter;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -31,8 +32,9 @@ import org.springframework.core.env.Environment;
  * Auto-configuration of the components: the registration of {@code @ManagedComponent},
  * {@code @ShutdownHandler} and {@code @FinalAction} beans, the adoption of the context's
  * other {@code Lifecycle} beans and executors through its lifecycle processor, and the
- * coordinator that ties the engine to the context's start and close. Before Spring Boot's
- * own lifecycle processor, which backs off when this one exists.
+ * coordinator that ties the engine to the context's start and close (in a child context
+ * whose parent runs the engine, the child's join to it). Before Spring Boot's own
+ * lifecycle processor, which backs off when this one exists.
  */
 @AutoConfiguration(after = LifecycleProcessAutoConfiguration.class, before = LifecycleAutoConfiguration.class)
 @ConditionalOnLifecycleEnabled
@@ -86,20 +88,29 @@ public final class LifecycleComponentAutoConfiguration {
 				executors, hooks.getIfAvailable(InternalHooks::new));
 	}
 
+	/**
+	 * The coordinator of the context that runs the engine; in a child context whose
+	 * parent runs it, the child's join to that engine.
+	 */
 	@Bean
 	SmartLifecycle lifecycleCoordinator(LifecycleManager manager, ManagedComponentRegistrar registrar,
-			ShutdownExit exit, ObjectProvider<SignalTrap> signalTrap, ObjectProvider<LifecycleListener> listeners,
-			ObjectProvider<AdoptingLifecycleProcessor> processor, LifecycleManagerProperties properties,
-			Environment environment) {
+			ObjectProvider<ShutdownExit> exit, ObjectProvider<SignalTrap> signalTrap,
+			ObjectProvider<LifecycleListener> listeners, ObjectProvider<AdoptingLifecycleProcessor> processor,
+			LifecycleManagerProperties properties, Environment environment, ListableBeanFactory beanFactory) {
 		// Asked here as well as in the conditions, which are frozen in an application
 		// processed
 		// ahead of time: the off switch and the signal trap must still work at run time.
 		if (LifecycleSwitch.isOff(environment)) {
 			return NEVER_STARTED;
 		}
+		boolean adoption = processor.getIfAvailable() != null;
+		if (ContextJoin.joins(beanFactory)) {
+			return new ContextJoin(manager, registrar, exit.getIfAvailable(), listeners.orderedStream().toList(),
+					adoption);
+		}
 		SignalTrap trap = properties.getSignals().isTrap() ? signalTrap.getIfAvailable() : null;
-		return new LifecycleCoordinator(manager, registrar, exit, trap, listeners.orderedStream().toList(),
-				processor.getIfAvailable() != null);
+		return new LifecycleCoordinator(manager, registrar, exit.getObject(), trap, listeners.orderedStream().toList(),
+				adoption);
 	}
 
 	/**

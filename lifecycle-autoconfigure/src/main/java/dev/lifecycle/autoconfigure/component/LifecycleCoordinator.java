@@ -37,8 +37,8 @@ import org.springframework.context.event.ContextRefreshedEvent;
  * {@code start-failed} when the refresh or the application's run failed.
  */
 @Internal
-public final class LifecycleCoordinator implements SmartLifecycle, SmartInitializingSingleton, DisposableBean,
-		ApplicationContextAware, ApplicationListener<ApplicationEvent> {
+public final class LifecycleCoordinator implements EngineLink, SmartLifecycle, SmartInitializingSingleton,
+		DisposableBean, ApplicationContextAware, ApplicationListener<ApplicationEvent> {
 
 	/**
 	 * Above the web server's graceful shutdown, {@code DEFAULT_PHASE - 1024}: it stops
@@ -161,7 +161,8 @@ public final class LifecycleCoordinator implements SmartLifecycle, SmartInitiali
 	 * for its report. The failed refresh owns the process (Spring Boot reports the
 	 * failure and exits with 1).
 	 */
-	void startFailed(String bean, Throwable cause) {
+	@Override
+	public void startFailed(String bean, Throwable cause) {
 		this.exit.contextClosing();
 		this.manager.triggerShutdown(ShutdownReason.START_FAILED, bean, String.valueOf(cause));
 		awaitReport();

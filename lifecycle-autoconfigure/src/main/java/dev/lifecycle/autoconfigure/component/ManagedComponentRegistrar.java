@@ -21,6 +21,7 @@ import dev.lifecycle.core.ComponentOptions;
 import dev.lifecycle.core.ComponentView;
 import dev.lifecycle.core.Internal;
 import dev.lifecycle.core.InvalidOptionException;
+import dev.lifecycle.core.LifecycleHost;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.PassiveComponent;
 import dev.lifecycle.spring.ManagedComponent;
@@ -78,6 +79,11 @@ public final class ManagedComponentRegistrar implements BeanPostProcessor, BeanF
 	@Override
 	public void setBeanFactory(BeanFactory beanFactory) {
 		this.beanFactory = (ConfigurableListableBeanFactory) beanFactory;
+		if (ContextJoin.joins(this.beanFactory)) {
+			// A child context: its components join the engine of its parent, which has
+			// started; its ContextJoin starts them and closes the join.
+			LifecycleHost.of(this.manager.getObject()).openToJoin();
+		}
 	}
 
 	@Override

@@ -1,9 +1,8 @@
 package dev.lifecycle.autoconfigure.process;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
+import java.util.OptionalInt;
 
 import dev.lifecycle.autoconfigure.LifecycleSwitch;
 import dev.lifecycle.autoconfigure.RunKind;
@@ -15,8 +14,6 @@ import dev.lifecycle.core.TriggerSource;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
-import sun.misc.Signal;
-import sun.misc.SignalHandler;
 
 import org.springframework.boot.context.event.ApplicationEnvironmentPreparedEvent;
 import org.springframework.boot.context.event.ApplicationFailedEvent;
@@ -32,18 +29,17 @@ import org.springframework.core.env.ConfigurableEnvironment;
  * installs the real handlers, a second one halts at once with 128. Never installed when
  * Lifecycle or the trap is off, in a run that only prepares the service's life
  * ({@link RunKind}) or under Spring's test framework; the JVM's handlers come back if no
- * {@link SignalTrap} takes over.
+ * {@link SignalTrap} takes over. It listens through the {@link SignalOwner}, so an
+ * application already running in the JVM keeps hearing the signals.
  */
 final class EarlySignalTrap implements ApplicationListener<SpringApplicationEvent> {
 
 	private static final Log logger = LogFactory.getLog(EarlySignalTrap.class);
 
-	/**
-	 * The JVM's handlers, replaced while the early trap is installed; guarded by the
-	 * class.
-	 */
-	private static final Map<Signal, SignalHandler> originals = new LinkedHashMap<>();
+	/** How the early trap listens to the {@link SignalOwner}. */
+	private static final SignalOwner.Listener listener = EarlySignalTrap::early;
 
+	/** Guarded by the class. */
 	private static final List<String> received = new ArrayList<>();
 
 	private static boolean installed;
@@ -65,7 +61,11 @@ final class EarlySignalTrap implements ApplicationListener<SpringApplicationEven
 		}
 	}
 
-	private static boolean wanted(ConfigurableEnvironment environment) {
+	/**
+	 * Whether Lifecycle owns the process's signals in this environment: it is on, its
+	 * trap too, the run is a service's life and no test framework runs it.
+	 */
+	static boolean wanted(ConfigurableEnvironment environment) {
 		return !LifecycleSwitch.isOff(environment)
 				&& environment.getProperty("lifecycle.signals.trap", Boolean.class, true) && !underTestFramework()
 				&& RunKind.current().trapsSignals();
@@ -81,24 +81,17 @@ final class EarlySignalTrap implements ApplicationListener<SpringApplicationEven
 		if (installed) {
 			return;
 		}
-		for (String name : SignalTrap.SIGNALS) {
-			Signal signal = new Signal(name);
-			try {
-				originals.put(signal, Signal.handle(signal, (arrived) -> early("SIG" + arrived.getName())));
-			}
-			catch (IllegalArgumentException ex) {
-				// Reserved by the JVM (-Xrs): SignalTrap will say so.
-			}
-		}
+		// Reserved signals (-Xrs) and ignored ones: SignalTrap will say so.
+		SignalOwner.jvm().listen(listener);
 		installed = true;
 	}
 
-	private static void early(String signal) {
+	private static OptionalInt early(String signal) {
 		int count;
 		LifecycleManager records;
 		synchronized (EarlySignalTrap.class) {
 			if (!installed) {
-				return;
+				return OptionalInt.empty();
 			}
 			received.add(signal);
 			count = received.size();
@@ -107,19 +100,18 @@ final class EarlySignalTrap implements ApplicationListener<SpringApplicationEven
 		if (count == 1) {
 			logger.info("Lifecycle: received " + signal + " while the application starts; it shuts down as soon as "
 					+ "Lifecycle has started");
-			return;
+			return OptionalInt.empty();
 		}
 		if (records == null) {
 			// No manager yet, so no run marker either: nothing is left that could read as
 			// a crash.
 			logger.error("Lifecycle: second shutdown signal during start-up; forcing exit with code 128");
-			Runtime.getRuntime().halt(ExitCodes.FORCED);
-			return;
+			return OptionalInt.of(ExitCodes.FORCED);
 		}
 		// The manager exists and its run marker is written: its report must say the exit
 		// was forced.
 		records.triggerShutdown(ShutdownReason.SIGNAL, TriggerSource.SIGNAL.label(), "during start-up");
-		Runtime.getRuntime().halt(LifecycleHost.of(records).forceExit());
+		return OptionalInt.of(LifecycleHost.of(records).forceExit());
 	}
 
 	/** The manager exists: a forced exit during start-up is recorded in its report. */
@@ -135,38 +127,32 @@ final class EarlySignalTrap implements ApplicationListener<SpringApplicationEven
 	}
 
 	/**
-	 * Hands over to the real trap: the JVM's original handlers (for the trap to restore
-	 * one day) and the signals that arrived so far, in order. Empty when the early trap
-	 * was not installed.
+	 * Hands over to the real trap, which listens already: the signals that arrived so
+	 * far, in order; empty when the early trap was not installed.
 	 */
-	static synchronized TakeOver takeOver() {
-		TakeOver takeOver = new TakeOver(new LinkedHashMap<>(originals), List.copyOf(received));
+	static synchronized List<String> takeOver() {
+		List<String> signals = List.copyOf(received);
+		if (installed) {
+			SignalOwner.jvm().leave(listener);
+		}
 		installed = false;
 		manager = null;
-		originals.clear();
 		received.clear();
-		return takeOver;
+		return signals;
 	}
 
-	/** Puts the JVM's handlers back if no SignalTrap took over. */
+	/**
+	 * Stops listening if no SignalTrap took over: the JVM gets its own handlers back
+	 * unless another application's trap listens.
+	 */
 	private static synchronized void release() {
 		if (!installed) {
 			return;
 		}
-		originals.forEach(Signal::handle);
-		originals.clear();
+		SignalOwner.jvm().leave(listener);
 		received.clear();
 		installed = false;
 		manager = null;
-	}
-
-	/**
-	 * What the early trap hands over.
-	 *
-	 * @param originals the JVM's own handlers, by signal
-	 * @param signals the signals received so far, in order
-	 */
-	record TakeOver(Map<Signal, SignalHandler> originals, List<String> signals) {
 	}
 
 }

@@ -23,6 +23,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
@@ -30,10 +31,12 @@ import org.springframework.core.env.Environment;
 /**
  * Auto-configuration of the process around the engine: the signal trap, the one place
  * that decides the exit code and who ends the JVM, and the watchdog that halts it past
- * the ceiling.
+ * the ceiling. Only in the context that runs the engine: a child context whose parent
+ * runs it joins that engine, and the parent's trap, exit and watchdog serve it.
  */
 @AutoConfiguration(after = LifecycleManagerAutoConfiguration.class)
 @ConditionalOnLifecycleEnabled
+@Conditional(RunsTheEngineCondition.class)
 @ImportRuntimeHints(BeanDestructionTracker.Hints.class)
 public final class LifecycleProcessAutoConfiguration {
 

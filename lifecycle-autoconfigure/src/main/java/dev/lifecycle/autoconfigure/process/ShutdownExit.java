@@ -31,8 +31,9 @@ import org.springframework.context.ConfigurableApplicationContext;
  * report's exit code to {@link LifecycleExit}; whoever else closes the context owns the
  * process. Whatever the trigger, it arms the {@link CeilingWatchdog}; as the
  * {@link ExitCodeGenerator} it makes {@code SpringApplication.exit} run the whole
- * sequence and return the report's code. See {@code docs/whole-application.md}, the
- * ceiling.
+ * sequence and return the report's code. The JVM itself is exited once by
+ * {@link ProcessExit}, with the worst code of the applications Lifecycle ends together.
+ * See {@code docs/whole-application.md}, the ceiling.
  */
 @Internal
 public final class ShutdownExit implements LifecycleListener, ExitCodeGenerator {
@@ -121,7 +122,7 @@ public final class ShutdownExit implements LifecycleListener, ExitCodeGenerator 
 		return isJvmShuttingDown();
 	}
 
-	private static boolean isJvmShuttingDown() {
+	static boolean isJvmShuttingDown() {
 		Thread probe = new Thread(() -> {
 		}, "lifecycle-shutdown-probe");
 		try {
@@ -165,6 +166,7 @@ public final class ShutdownExit implements LifecycleListener, ExitCodeGenerator 
 		if (!this.owner.compareAndSet(null, Owner.LIFECYCLE)) {
 			return;
 		}
+		ProcessExit.jvm().ending(this);
 		Thread thread = new Thread(this::closeAndExit, "lifecycle-exit");
 		// A signal handler's thread is a daemon and so would be this one: the JVM could
 		// then end
@@ -222,7 +224,8 @@ public final class ShutdownExit implements LifecycleListener, ExitCodeGenerator 
 		int exitCode = awaitExitCode();
 		logger.info("Lifecycle: shutdown finished" + (this.closeContext ? " and application context closed" : "")
 				+ "; exit code " + exitCode);
-		this.exit.exit(exitCode);
+		// Other applications of this JVM that the same signal reached end with this one.
+		ProcessExit.jvm().exit(this, exitCode, this.exit, this.reportWait);
 	}
 
 	private int awaitExitCode() {

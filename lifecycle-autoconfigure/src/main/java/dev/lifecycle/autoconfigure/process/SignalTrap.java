@@ -1,10 +1,9 @@
 package dev.lifecycle.autoconfigure.process;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
@@ -17,15 +16,14 @@ import dev.lifecycle.core.ShutdownTrigger;
 import dev.lifecycle.core.TriggerSource;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import sun.misc.Signal;
-import sun.misc.SignalHandler;
 
 /**
  * Handles SIGTERM, SIGINT and SIGHUP alike from early in the context's refresh. The first
  * signal starts the coordinated shutdown, whatever is already under way (a pre-stop file
  * then SIGTERM is one shutdown); a second one before the report halts at once with 128;
  * one after the report changes nothing. Without it the JVM would exit with 143 whatever
- * the shutdown's outcome and ignore a second signal.
+ * the shutdown's outcome and ignore a second signal. Each application in the JVM has its
+ * own trap, and the {@link SignalOwner} hands every signal to all of them at once.
  */
 @Internal
 public final class SignalTrap {
@@ -43,7 +41,11 @@ public final class SignalTrap {
 
 	private final AtomicInteger received = new AtomicInteger();
 
-	private final Map<Signal, SignalHandler> previous = new LinkedHashMap<>();
+	/** How this trap listens to the {@link SignalOwner}. */
+	private final SignalOwner.Listener listener = this::receive;
+
+	/** Whether it listens; guarded by this. */
+	private boolean installed;
 
 	private final List<String> early = new ArrayList<>();
 
@@ -58,32 +60,21 @@ public final class SignalTrap {
 	}
 
 	/**
-	 * Installs the handlers; a signal the JVM reserves (e.g. under {@code -Xrs}) is left
-	 * alone.
+	 * Starts listening to the signals through the JVM's {@link SignalOwner}, beside every
+	 * other application's trap; a signal the JVM reserves (e.g. under {@code -Xrs}) is
+	 * left alone.
 	 */
 	synchronized void install() {
-		for (String name : SIGNALS) {
-			Signal signal = new Signal(name);
-			try {
-				SignalHandler before = Signal.handle(signal, (received) -> handle("SIG" + received.getName()));
-				if (before == SignalHandler.SIG_IGN) {
-					ignored(name);
-				}
-				this.previous.put(signal, before);
-			}
-			catch (IllegalArgumentException ex) {
-				logger.warn("Lifecycle: cannot handle SIG" + name + " (" + ex.getMessage()
-						+ "); it will end the JVM without Lifecycle's exit code");
-			}
-		}
-		// The early trap held the signals since the application started: restore the
-		// JVM's handlers
-		// one day, not the early ones, and act on what already arrived once the engine
-		// has started
-		// and every listener hears of it (see replayEarlySignals).
-		EarlySignalTrap.TakeOver early = EarlySignalTrap.takeOver();
-		this.previous.putAll(early.originals());
-		this.early.addAll(early.signals());
+		SignalOwner.Dispositions dispositions = SignalOwner.jvm().listen(this.listener);
+		dispositions.ignored().forEach(SignalTrap::ignored);
+		dispositions.reserved()
+			.forEach((reserved) -> logger.warn(
+					"Lifecycle: cannot handle SIG" + reserved + "; it will end the JVM without Lifecycle's exit code"));
+		this.installed = true;
+		// The early trap held the signals since the application started: act on what
+		// already arrived once the engine has started and every listener hears of it
+		// (see replayEarlySignals).
+		this.early.addAll(EarlySignalTrap.takeOver());
 	}
 
 	/**
@@ -115,15 +106,16 @@ public final class SignalTrap {
 	}
 
 	/**
-	 * Restores the previous handlers, unless a signal already arrived: then a second one
-	 * must still force the exit.
+	 * Stops listening, so that the JVM gets its own handling back once no other
+	 * application listens, unless a signal already arrived: then a second one must still
+	 * force the exit.
 	 */
 	public synchronized void uninstall() {
-		if (this.received.get() > 0) {
+		if (this.received.get() > 0 || !this.installed) {
 			return;
 		}
-		this.previous.forEach(Signal::handle);
-		this.previous.clear();
+		SignalOwner.jvm().leave(this.listener);
+		this.installed = false;
 	}
 
 	/**
@@ -137,11 +129,25 @@ public final class SignalTrap {
 	}
 
 	/**
-	 * What a trapped signal does; called on the JVM's signal thread, so it must not
-	 * block.
+	 * What a trapped signal does, halting at once when it forces the exit; called on the
+	 * JVM's signal thread, so it must not block.
 	 */
 	void handle(String signal) {
 		long arrived = System.nanoTime();
+		OptionalInt code = receive(signal);
+		if (code.isPresent()) {
+			logger.error("Lifecycle: halting with code " + code.getAsInt() + ", "
+					+ TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - arrived) + " ms after " + signal);
+			this.halt.accept(code.getAsInt());
+		}
+	}
+
+	/**
+	 * What a trapped signal does to this application: the first starts its shutdown, a
+	 * second one before its report records a forced exit.
+	 * @return the code to halt with at once, or empty
+	 */
+	private OptionalInt receive(String signal) {
 		if (this.received.incrementAndGet() == 1) {
 			Optional<ShutdownTrigger> under = this.manager.trigger();
 			if (under.isPresent()) {
@@ -155,18 +161,14 @@ public final class SignalTrap {
 				this.manager.triggerShutdown(ShutdownReason.SIGNAL, TriggerSource.SIGNAL.label());
 			}
 			this.exit.begin();
-			return;
+			return OptionalInt.empty();
 		}
 		if (this.manager.report().isPresent()) {
 			logger.info("Lifecycle: received " + signal + " after the shutdown completed; the exit with the "
 					+ "report's code is under way");
-			return;
+			return OptionalInt.empty();
 		}
-		int code = LifecycleHost.of(this.manager).forceExit();
-		// Nothing else runs between the record and the halt: no hook, no close, no flush.
-		logger.error("Lifecycle: halting with code " + code + ", "
-				+ TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - arrived) + " ms after " + signal);
-		this.halt.accept(code);
+		return OptionalInt.of(LifecycleHost.of(this.manager).forceExit());
 	}
 
 }

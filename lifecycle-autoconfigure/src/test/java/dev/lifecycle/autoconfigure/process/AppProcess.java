@@ -72,6 +72,14 @@ final class AppProcess {
 	}
 
 	/**
+	 * Starts another main class on the same classpath and arguments, and waits until it
+	 * is ready (its port file exists).
+	 */
+	static AppProcess start(Class<?> main, String name, Path directory, String... arguments) throws IOException {
+		return awaitStart(launch(main, name, directory, List.of(), arguments));
+	}
+
+	/**
 	 * Starts the application as a parent that ignores a signal would: through a shell
 	 * that sets the signal to be ignored ({@code trap '' TERM}, as {@code nohup} does for
 	 * HUP) and then replaces itself with the JVM, which inherits the ignored signal.
@@ -127,8 +135,18 @@ final class AppProcess {
 		return launch(name, directory, List.of(), arguments);
 	}
 
+	/** Starts another main class without waiting for it to be ready. */
+	static AppProcess launch(Class<?> main, String name, Path directory, String... arguments) throws IOException {
+		return launch(main, name, directory, List.of(), arguments);
+	}
+
 	private static AppProcess launch(String name, Path directory, List<String> prefix, String... arguments)
 			throws IOException {
+		return launch(ProcessTestApplication.class, name, directory, prefix, arguments);
+	}
+
+	private static AppProcess launch(Class<?> main, String name, Path directory, List<String> prefix,
+			String... arguments) throws IOException {
 		Path log = directory.resolve(name + ".log");
 		Path portFile = directory.resolve(name + ".port");
 		Files.deleteIfExists(portFile);
@@ -139,7 +157,7 @@ final class AppProcess {
 		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
 		// Start fast on a busy machine: these JVMs live for seconds.
 		command.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m", "-Xshare:auto"));
-		command.addAll(List.of("-cp", classpath(), ProcessTestApplication.class.getName()));
+		command.addAll(List.of("-cp", classpath(), main.getName()));
 		command.addAll(List.of("--server.port=0", "--spring.application.name=process-test",
 				"--spring.main.banner-mode=off", "--management.endpoints.web.exposure.include=health,prometheus",
 				"--lifecycle.pre-stop.path=" + preStopFile(directory),
@@ -251,6 +269,23 @@ final class AppProcess {
 			Path portFile = this.directory.resolve(this.name + ".port.management");
 			int managementPort = Integer.parseInt(Files.readString(portFile).trim());
 			return send(HttpRequest.newBuilder(URI.create("http://localhost:" + managementPort + path))
+				.timeout(Duration.ofSeconds(5))
+				.build()).statusCode();
+		}
+		catch (IOException ex) {
+			return -1;
+		}
+	}
+
+	/**
+	 * The HTTP status of a GET to another server of the process, whose port is in the
+	 * file next to the port file with this suffix; -1 when it does not answer.
+	 */
+	int status(String suffix, String path) {
+		try {
+			Path portFile = this.directory.resolve(this.name + ".port" + suffix);
+			int port = Integer.parseInt(Files.readString(portFile).trim());
+			return send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
 				.timeout(Duration.ofSeconds(5))
 				.build()).statusCode();
 		}

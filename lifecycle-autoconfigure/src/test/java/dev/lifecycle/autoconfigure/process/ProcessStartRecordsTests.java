@@ -92,6 +92,18 @@ class ProcessStartRecordsTests {
 	}
 
 	@Test
+	void aFailedStartWhoseBeansLeftNonDaemonThreadsRunningStillExitsOneWithItsRecord() throws Exception {
+		// A scheduler started a worker thread that never ends, then a later bean's start
+		// threw.
+		AppProcess failing = launch("stray", "--process-test.fail-start=true", "--process-test.stray-thread=true");
+
+		assertThat(failing.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.FAILURE);
+		assertThat(failing.log()).contains("Lifecycle: shutdown complete (clean=false, exitCode=1",
+				"Lifecycle: the start failed and threads it started still hold the JVM", "stray-scheduler-worker");
+		assertFailedStart("licenceCheck", "java.lang.IllegalStateException: licence expired");
+	}
+
+	@Test
 	void aSecondSignalDuringStartUpIsRecordedAsAForcedExitNotACrash() throws Exception {
 		AppProcess starting = launch("forced", "--process-test.pause-after-manager=20s");
 		starting.awaitLog("pause after manager: waiting", START_TO_EXIT);

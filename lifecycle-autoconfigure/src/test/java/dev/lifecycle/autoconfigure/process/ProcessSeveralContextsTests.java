@@ -1,0 +1,142 @@
+package dev.lifecycle.autoconfigure.process;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+import dev.lifecycle.core.ExitCodes;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledOnOs;
+import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A JVM that runs more than one application context with Lifecycle, stopped by a real
+ * SIGTERM: two {@code SpringApplication}s side by side, and a parent and child context.
+ */
+@EnabledOnOs({ OS.LINUX, OS.MAC })
+class ProcessSeveralContextsTests {
+
+	private static final Duration START_TO_EXIT = Duration.ofSeconds(90);
+
+	private static final String READINESS = "/actuator/health/readiness";
+
+	private final List<AppProcess> processes = new ArrayList<>();
+
+	@TempDir
+	Path directory;
+
+	@RegisterExtension
+	final AfterTestExecutionCallback printLogsOnFailure = (context) -> {
+		if (context.getExecutionException().isPresent()) {
+			for (AppProcess process : this.processes) {
+				System.err.println("----- " + process.name() + " (pid " + process.pid() + ", " + process.logFile()
+						+ ") -----\n" + process.log());
+			}
+		}
+	};
+
+	@AfterEach
+	void destroy() throws InterruptedException {
+		for (AppProcess process : this.processes) {
+			process.destroyForcibly();
+		}
+	}
+
+	@Test
+	void aSigtermReachesBothApplicationsAtOnceAndTheProcessExitsOnceWithTheWorstCode() throws Exception {
+		// The first application's worker outlives its budget: its report says 3, the
+		// second's 0.
+		AppProcess apps = start(TwoApplications.class, "two", "--lifecycle.drain-delay=2500ms",
+				"--first.process-test.drain=5s", "--first.lifecycle.components.worker.graceful-shutdown=300ms");
+		assertThat(apps.status(READINESS)).isEqualTo(200);
+		assertThat(apps.status(".first", READINESS)).isEqualTo(200);
+
+		apps.signal("TERM");
+
+		// Both refuse traffic through the same drain delay, so at one moment both say
+		// 503.
+		await("both readiness probes 503").atMost(Duration.ofSeconds(20))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> apps.status(READINESS) == 503 && apps.status(".first", READINESS) == 503);
+		assertThat(apps.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.INCOMPLETE);
+		String log = apps.log();
+		assertThat(occurrences(log, "Lifecycle: received SIGTERM; starting the coordinated shutdown")).isEqualTo(2);
+		assertThat(log).contains("Lifecycle: shutdown complete (clean=true, exitCode=0",
+				"Lifecycle: shutdown complete (clean=false, exitCode=3",
+				"Lifecycle: exit code 3, the worst of the 2 applications of this JVM that the signal reached");
+		assertThat(report("marker")).contains("\"reason\": \"signal\"", "\"clean\": true", "\"exitCode\": 0");
+		assertThat(report("marker-first")).contains("\"reason\": \"signal\"", "\"clean\": false", "\"exitCode\": 3");
+	}
+
+	@Test
+	void aParentAndChildContextShareOneEngineThatDrainsTheChildsComponentsBeforeTheParentsAndExitsZero()
+			throws Exception {
+		AppProcess app = start(HierarchyApplication.class, "hierarchy", "--lifecycle.drain-delay=1s",
+				"--process-test.drain=500ms");
+		assertThat(app.status(READINESS)).isEqualTo(200);
+		assertThat(app.log()).contains("Lifecycle: this child application context joined the engine of its parent");
+
+		app.signal("TERM");
+
+		await("readiness 503").atMost(Duration.ofSeconds(20))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> app.status(READINESS) == 503);
+		assertThat(app.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.CLEAN);
+		String log = app.log();
+		assertThat(occurrences(log, "Lifecycle: received SIGTERM")).isOne();
+		// The child's worker (phase 10) drains before the parent's store (phase 5), then
+		// the child's web server stops, all in the one sequence.
+		assertThat(log).containsSubsequence("Lifecycle: received SIGTERM; starting the coordinated shutdown",
+				"worker: drained", "store: stopped", "Lifecycle: closing step 'web server stop' finished",
+				"Lifecycle: shutdown complete (clean=true, exitCode=0");
+		assertThat(report("marker")).contains("\"reason\": \"signal\"", "\"clean\": true", "\"exitCode\": 0",
+				"\"worker\"", "\"store\"");
+		assertThat(AppProcess.runMarker(this.directory)).doesNotExist();
+	}
+
+	@Test
+	void aChildContextThatFailsToStartIsAFailedStartOfTheApplicationAndTheProcessExitsOne() throws Exception {
+		AppProcess app = AppProcess.launch(HierarchyApplication.class, "failing", this.directory,
+				"--process-test.throwing-constructor=true");
+		this.processes.add(app);
+
+		assertThat(app.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.FAILURE);
+		assertThat(report("marker")).contains("\"reason\": \"start-failed\"", "\"component\": \"refresh\"",
+				"a child application context failed to start", "database unreachable", "\"clean\": false",
+				"\"exitCode\": 1");
+		assertThat(AppProcess.runMarker(this.directory)).doesNotExist();
+	}
+
+	private static int occurrences(String text, String part) {
+		return text.split(Pattern.quote(part), -1).length - 1;
+	}
+
+	/** The one report next to this run marker. */
+	private String report(String marker) throws IOException {
+		List<Path> reports = new ArrayList<>();
+		try (DirectoryStream<Path> stream = Files.newDirectoryStream(this.directory, marker + ".shutdown-*.json")) {
+			stream.forEach(reports::add);
+		}
+		assertThat(reports).hasSize(1);
+		return Files.readString(reports.get(0));
+	}
+
+	private AppProcess start(Class<?> main, String name, String... arguments) throws IOException {
+		AppProcess process = AppProcess.start(main, name, this.directory, arguments);
+		this.processes.add(process);
+		return process;
+	}
+
+}
