@@ -6,6 +6,8 @@
 #   image-tmp        no training leftovers in the image's /tmp
 #   image-binaries   every binary the manifests' exec hooks may use runs in the image
 #   early-sigterm    a SIGTERM right after `podman run -d` ends the container at once
+#   arbitrary-uid    under an arbitrary user id in group 0 (OpenShift's restricted policy) the
+#                    sample starts, writes its data directory, and exits 0 on SIGTERM
 #   kube-stop        deploy/k8s played with `podman kube play`, under a small load, stopped with the
 #                    manifest's grace period: readiness 503 first, no failed request, exit 0,
 #                    a clean shutdown report
@@ -143,7 +145,8 @@ build_image() {
 	local out previous
 	previous="$(podman image inspect "$image" --format '{{.Id}}' 2>/dev/null || true)"
 	if out="$(podman build --pull=never -f "$root/deploy/aot-cache/Dockerfile" --build-arg BASE="$base" \
-		--build-arg JAR="app/$(basename "$jar")" --build-arg AOT_CACHE="$aot" -t "$image" "$ctx" 2>&1)"; then
+		--build-arg JAR="app/$(basename "$jar")" --build-arg AOT_CACHE="$aot" \
+		--build-arg "TRAINING_ARGS=--sample.data-dir=/tmp/build/training-data" -t "$image" "$ctx" 2>&1)"; then
 		# the previous build of this tag, and bases of other keys, would pile up run after run
 		if [[ -n "$previous" && "$previous" != "$(podman image inspect "$image" --format '{{.Id}}')" ]]; then
 			podman rmi "$previous" >/dev/null 2>&1 || true
@@ -236,6 +239,33 @@ check_early_sigterm() {
 		fail early-sigterm "still running 35 s after a SIGTERM sent right after the start (the signal was lost: it would wait for SIGKILL)"
 	else
 		pass early-sigterm "a SIGTERM right after the start ended the container in ${took} s (exit $code)"
+	fi
+	podman rm -f -t 0 "$cid" >/dev/null 2>&1 || true
+}
+
+# The image under an arbitrary user id in group 0, as OpenShift's restricted policy runs it: the
+# sample writes its data directory (/application/data, its default ./data), so it starts only if
+# what the image gives the service to write is group 0 and group-writable.
+check_arbitrary_uid() {
+	local cid code started
+	cid="$(podman run -d --name "$names-uid" --user 1000680000:0 "$image")"
+	started=$SECONDS
+	until podman logs "$cid" 2>&1 | grep -q 'Started SampleApplication' \
+		|| [[ "$(podman inspect "$cid" --format '{{.State.Running}}')" != true ]] || ((SECONDS - started > 120)); do
+		sleep 0.5
+	done
+	if ! podman logs "$cid" 2>&1 | grep -q 'Started SampleApplication'; then
+		fail arbitrary-uid "the sample did not start as user 1000680000:0:"
+		podman logs "$cid" 2>&1 | grep -E 'ERROR|Exception|denied' | head -5 | sed 's/^/    /'
+	else
+		podman kill --signal TERM "$cid" >/dev/null
+		code="$(timeout 60 podman wait "$cid" 2>/dev/null || echo timeout)"
+		if [[ "$code" == 0 ]] && podman logs "$cid" 2>&1 | grep -q 'shutdown complete (clean=true'; then
+			pass arbitrary-uid "as user 1000680000:0 the sample started in $((SECONDS - started)) s with its data directory, and exited 0, clean, on SIGTERM"
+		else
+			fail arbitrary-uid "as user 1000680000:0 SIGTERM ended the sample with $code"
+			podman logs "$cid" 2>&1 | tail -5 | sed 's/^/    /'
+		fi
 	fi
 	podman rm -f -t 0 "$cid" >/dev/null 2>&1 || true
 }
@@ -427,6 +457,7 @@ main() {
 	(
 		t=$SECONDS; check_image; echo "$((SECONDS - t))" >"$work/image.time"
 		t=$SECONDS; check_early_sigterm; echo "$((SECONDS - t))" >"$work/early.time"
+		t=$SECONDS; check_arbitrary_uid; echo "$((SECONDS - t))" >"$work/uid.time"
 	) >"$work/image.out" 2>&1 &
 	i=$!
 	wait "$i" || true
@@ -434,6 +465,7 @@ main() {
 	wait "$p" || true
 	timings+=("$(printf '%4d s  %s' "$(cat "$work/image.time" 2>/dev/null || echo 0)" "image checks (during the pods' start)")")
 	timings+=("$(printf '%4d s  %s' "$(cat "$work/early.time" 2>/dev/null || echo 0)" "early SIGTERM (during the pods' start)")")
+	timings+=("$(printf '%4d s  %s' "$(cat "$work/uid.time" 2>/dev/null || echo 0)" "arbitrary user id (during the pods' start)")")
 	timings+=("$(printf '%4d s  %s' "$((SECONDS - checks_started))" "kube play + stop of both Deployments, all checks (concurrent)")")
 	cat "$work/image.out" "$work/kube.out" "$work/prestop.out"
 	cat "$work/kube.err" "$work/prestop.err" >&2
