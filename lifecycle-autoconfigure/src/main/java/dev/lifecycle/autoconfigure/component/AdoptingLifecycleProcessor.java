@@ -258,6 +258,21 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor impleme
 	}
 
 	/**
+	 * What the web servers serve on (Reactor Netty's shared event loops) stops after the
+	 * separate management server, which serves on it too, so the probes and the metrics
+	 * answer to the end; Spring then finds it stopped.
+	 */
+	private void stopAfterTheManagementServer(LifecycleManager manager, String name, Lifecycle bean) {
+		manager.addLastStep(name + " stop", this.springTimeout, () -> {
+			if (bean.isRunning()) {
+				bean.stop();
+			}
+		});
+		this.adopted.put(name, bean);
+		logger.info("Lifecycle: bean '" + name + "' serves the web servers and stops after the management server");
+	}
+
+	/**
 	 * Spring stops the beans that depend on a bean before the bean itself; the engine
 	 * stops a phase concurrently, so each adopted bean waits for its adopted dependents
 	 * of the same phase. A dependent in a lower phase would stop after the bean it needs:
@@ -341,6 +356,10 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor impleme
 				return;
 			}
 			AdoptedExecutor executor = (bean instanceof Executor pool) ? executor(name, pool) : null;
+			if (executor == null && boot.managementServer() != null && order.servesWebServers(name)) {
+				stopAfterTheManagementServer(manager, name, bean);
+				return;
+			}
 			AdoptionOrder.Place place = order.place(name, bean, getPhase(bean));
 			Tier tier = (executor != null) ? Tier.INFRASTRUCTURE : place.tier();
 			if (executor == null && place.why() != null) {

@@ -81,6 +81,16 @@ final class AdoptionOrder {
 	}
 
 	/**
+	 * Whether a web server factory uses the bean, directly or through other beans: the
+	 * resources a web server serves on (Reactor Netty's event loops), which a separate
+	 * management server of the same stack shares.
+	 */
+	boolean servesWebServers(String name) {
+		String user = user(name);
+		return user != null && isWebServerFactory(user);
+	}
+
+	/**
 	 * The web server factory or component that uses a bean, directly or through other
 	 * beans.
 	 */
