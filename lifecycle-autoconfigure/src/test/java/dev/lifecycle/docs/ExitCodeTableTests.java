@@ -80,16 +80,33 @@ class ExitCodeTableTests {
 		assertThat(listsExitCodes("exit codes: stopped (75), forced (128), ceiling (129)", codes("75 128 129")))
 			.isTrue();
 		assertThat(listsExitCodes("the exit code is 129 after 1 s and 0 ms", codes("129 1 0"))).isFalse();
+		String table = "| code | the job |\n|---|---|\n| 0 | done |\n| 75 | stopped |\n| 128 | forced |";
+		assertThat(listsExitCodes(table, codes(table))).isTrue();
 	}
 
 	/**
 	 * A list names at least three codes, two of them beyond 0 and 1 (which count and
-	 * durations use too), where it speaks of an exit.
+	 * durations use too), where it speaks of an exit; or it is a table whose rows begin
+	 * with such codes.
 	 */
 	private static boolean listsExitCodes(String place, Set<String> codes) {
+		if (place.startsWith("|")) {
+			Set<String> rowCodes = codes(place.lines()
+				.map((row) -> row.replaceFirst("^\\|\\s*(\\d+)\\s*\\|.*$", "$1"))
+				.filter((cell) -> cell.matches("\\d+"))
+				.reduce("", (all, cell) -> all + " " + cell));
+			if (place.contains("\n")) {
+				// A whole table: its rows are read one by one too.
+				return enough(rowCodes);
+			}
+		}
 		if (!place.toLowerCase().contains("exit")) {
 			return false;
 		}
+		return enough(codes);
+	}
+
+	private static boolean enough(Set<String> codes) {
 		long distinctive = codes.stream().filter((code) -> !code.equals("0") && !code.equals("1")).count();
 		return codes.size() >= 3 && distinctive >= 2;
 	}
@@ -118,6 +135,7 @@ class ExitCodeTableTests {
 		if (markdown) {
 			for (String paragraph : text.split("\\n\\s*\\n")) {
 				if (paragraph.lines().allMatch((line) -> line.startsWith("|") || line.isBlank())) {
+					places.add(paragraph.strip());
 					places.addAll(paragraph.lines().toList());
 				}
 				else {
