@@ -120,6 +120,9 @@ public class LifecycleManagerProperties {
 	private final LifecycleRunMarkerProperties runMarker = new LifecycleRunMarkerProperties();
 
 	@NestedConfigurationProperty
+	private final LifecycleExitCodeProperties exitCode = new LifecycleExitCodeProperties();
+
+	@NestedConfigurationProperty
 	private final LifecycleMetricsProperties metrics = new LifecycleMetricsProperties();
 
 	@NestedConfigurationProperty
@@ -234,6 +237,10 @@ public class LifecycleManagerProperties {
 
 	public LifecycleRunMarkerProperties getRunMarker() {
 		return this.runMarker;
+	}
+
+	public LifecycleExitCodeProperties getExitCode() {
+		return this.exitCode;
 	}
 
 	public LifecycleMetricsProperties getMetrics() {

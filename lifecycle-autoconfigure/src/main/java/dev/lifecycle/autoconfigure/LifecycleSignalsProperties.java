@@ -9,10 +9,10 @@ package dev.lifecycle.autoconfigure;
 public class LifecycleSignalsProperties {
 
 	/**
-	 * Whether Lifecycle handles SIGTERM, SIGINT and SIGHUP and exits the JVM with its
-	 * exit code (0 clean, 1 failure, 128 forced by a second signal, 129 ceiling). When
-	 * false, Spring's own shutdown hook still runs the whole sequence but Lifecycle never
-	 * calls System.exit. Defaults to false in tests with lifecycle-test.
+	 * Whether Lifecycle handles SIGTERM, SIGINT and SIGHUP and exits the JVM with the
+	 * exit code that says what happened (the manual's table of exit codes). When false,
+	 * Spring's own shutdown hook still runs the whole sequence but Lifecycle never calls
+	 * System.exit. Defaults to false in tests with lifecycle-test.
 	 */
 	private boolean trap = true;
 

@@ -29,11 +29,13 @@ import org.springframework.util.StringUtils;
  * @param drainQuietPeriod the adaptive drain's quiet period, or {@code null} for a fixed
  * delay
  * @param drainMinimum the adaptive drain's minimum
+ * @param incompleteExitCode the exit code of a shutdown that left work for a later run
  */
 @Internal
 public record ManagerSettings(String serviceName, Duration globalShutdownTimeout, Duration drainDelay,
 		Duration healthPollInterval, @Nullable Path preStopFile, @Nullable Path runMarker, int shutdownReports,
-		@Nullable String applicationVersion, @Nullable Duration drainQuietPeriod, Duration drainMinimum) {
+		@Nullable String applicationVersion, @Nullable Duration drainQuietPeriod, Duration drainMinimum,
+		int incompleteExitCode) {
 
 	/**
 	 * The drain delay on Kubernetes, long enough for endpoint controllers and kube-proxy
@@ -55,7 +57,8 @@ public record ManagerSettings(String serviceName, Duration globalShutdownTimeout
 				drainDelay(properties, environment, globalTimeout), properties.getHealthPollInterval(),
 				preStopFile(properties, environment), runMarker(properties, serviceName),
 				properties.getRunMarker().getReports(), environment.getProperty("spring.application.version"),
-				properties.getDrainQuietPeriod(), properties.getDrainMinimum());
+				properties.getDrainQuietPeriod(), properties.getDrainMinimum(),
+				properties.getExitCode().getIncomplete());
 		settings.builder();
 		return settings;
 	}
@@ -105,6 +108,7 @@ public record ManagerSettings(String serviceName, Duration globalShutdownTimeout
 				.shutdownReports(this.shutdownReports)
 				.applicationVersion(this.applicationVersion)
 				.drainQuietPeriod(this.drainQuietPeriod, this.drainMinimum)
+				.incompleteExitCode(this.incompleteExitCode)
 				.validate();
 		}
 		catch (InvalidOptionException ex) {

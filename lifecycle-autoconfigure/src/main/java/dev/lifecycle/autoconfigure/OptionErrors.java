@@ -27,7 +27,8 @@ public final class OptionErrors {
 			"lifecycle.global-shutdown-timeout", "healthPollInterval", "lifecycle.health-poll-interval", "drainDelay",
 			"lifecycle.drain-delay", "preStopFile", "lifecycle.pre-stop.path", "shutdownReports",
 			"lifecycle.run-marker.reports", "drainQuietPeriod", "lifecycle.drain-quiet-period", "drainMinimum",
-			"lifecycle.drain-minimum", "runMarker", "lifecycle.run-marker.path");
+			"lifecycle.drain-minimum", "runMarker", "lifecycle.run-marker.path", "incompleteExitCode",
+			"lifecycle.exit-code.incomplete");
 
 	/** What a good value of each manager option looks like, to follow "Set it to ...". */
 	private static final Map<String, String> MANAGER_ADVICE = Map.of("globalShutdownTimeout",
@@ -36,7 +37,9 @@ public final class OptionErrors {
 			"healthPollInterval", "such as 5s, shorter than the smallest liveness deadline", "drainDelay",
 			"0s (no delay) or more, shorter than 'lifecycle.global-shutdown-timeout'", "drainQuietPeriod",
 			"such as 1s, or remove it", "drainMinimum", "between 0s and 'lifecycle.drain-delay'", "shutdownReports",
-			"0 (no reports) or more, such as 5");
+			"0 (no reports) or more, such as 5", "incompleteExitCode",
+			"such as 75 (the default) or 0, and not a code that means something else (see the manual's table of "
+					+ "exit codes)");
 
 	/** The property name of each component option whose name differs. */
 	private static final Map<String, String> DASHED = Map.of("gracefulShutdown", "graceful-shutdown",
@@ -61,7 +64,9 @@ public final class OptionErrors {
 		String fix = switch (ex.kind()) {
 			case TOO_SMALL ->
 				"Set '" + property + "' to at least " + ex.limit() + ((advice != null) ? ", " + advice : "") + ".";
-			case TOO_LARGE -> atMost(property, ex.limit());
+			case TOO_LARGE -> ex.option().equals("incompleteExitCode")
+					? "Set '" + property + "' to at most " + ex.limit() + ", " + advice + "."
+					: atMost(property, ex.limit());
 			case CONFLICT -> ex.option().equals("drainDelay")
 					? "Lower 'lifecycle.drain-delay' or raise 'lifecycle.global-shutdown-timeout': the ceiling bounds "
 							+ "the drain delay."
@@ -76,6 +81,7 @@ public final class OptionErrors {
 				case "runMarker" -> "Point 'lifecycle.run-marker.path' at a file of its own that nothing else uses "
 						+ "(the default is lifecycle-<service>.running in java.io.tmpdir), or set "
 						+ "'lifecycle.run-marker.enabled=false'.";
+				case "incompleteExitCode" -> "Set '" + property + "' to a code of its own, " + advice + ".";
 				default -> "Correct '" + property + "'.";
 			};
 			case REQUIRED, NOT_ALLOWED -> "Correct '" + property + "'.";

@@ -3,12 +3,12 @@ package dev.lifecycle.spring;
 /**
  * Ends the process, or not, after a shutdown that Lifecycle started (a trapped signal,
  * the pre-stop file, a component, {@code LifecycleTestSupport.triggerShutdown()}) has
- * ended and the context has closed; it receives the report's exit code (0, 1 or 129). It
- * is never called when something else closed the context (Spring's shutdown hook,
+ * ended and the context has closed; it receives the report's exit code. It is never
+ * called when something else closed the context (Spring's shutdown hook,
  * {@code SpringApplication.exit}, a test): whoever closes the context owns the process.
  * The default is {@link #system()} when {@code lifecycle.signals.trap} is true, else
- * {@link #none()}; declare a bean to replace it, to record the code in a test say. Exit
- * codes: {@code docs/concepts.md}.
+ * {@link #none()}; declare a bean to replace it, to record the code in a test say. What
+ * each code means: {@link dev.lifecycle.core.ExitCodes}.
  */
 @FunctionalInterface
 public interface LifecycleExit {

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.lifecycle.core.ExitCodes;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -51,6 +52,12 @@ class ConfigurationMetadataTests {
 			}
 			else if (!COMPUTED_DEFAULTS.contains(property.get("name"))) {
 				assertThat(property).as("default of %s", property.get("name")).containsKey("defaultValue");
+				if (property.get("name").equals("lifecycle.exit-code.incomplete")) {
+					// Written in the additional metadata: the processor cannot read
+					// another
+					// class's constant.
+					assertThat(property.get("defaultValue")).isEqualTo(ExitCodes.INCOMPLETE);
+				}
 			}
 			else if (!property.get("name").equals("lifecycle.components")) {
 				assertThat((String) property.get("description")).containsIgnoringCase("default");
@@ -79,7 +86,7 @@ class ConfigurationMetadataTests {
 			.map(Field::getType)
 			.filter((type) -> type.getSimpleName().endsWith("Properties"))
 			.toList();
-		assertThat(groups).hasSize(6);
+		assertThat(groups).hasSize(7);
 		RuntimeHints hints = new RuntimeHints();
 		BindableRuntimeHintsRegistrar.forTypes(LifecycleManagerProperties.class).registerHints(hints);
 		assertThat(groups).allSatisfy((group) -> assertThat(RuntimeHintsPredicates.reflection().onType(group))

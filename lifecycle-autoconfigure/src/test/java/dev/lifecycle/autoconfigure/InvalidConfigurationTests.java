@@ -146,7 +146,15 @@ class InvalidConfigurationTests {
 								"lifecycle.components.sink.stall-threshold=2147483647" },
 						"lifecycle.components.sink.stall-threshold", "must be at most 10000", "to at most 10000"),
 				Arguments.of("too many reports", new String[] { "lifecycle.run-marker.reports=1000000" },
-						"lifecycle.run-marker.reports", "must be at most 10000", "to at most 10000"));
+						"lifecycle.run-marker.reports", "must be at most 10000", "to at most 10000"),
+				Arguments.of("an exit code beyond a process status",
+						new String[] { "lifecycle.exit-code.incomplete=256" }, "lifecycle.exit-code.incomplete",
+						"must be at most 255",
+						"Set 'lifecycle.exit-code.incomplete' to at most 255, such as 75 (the default) or 0"),
+				Arguments.of("an exit code that means something else",
+						new String[] { "lifecycle.exit-code.incomplete=3" }, "lifecycle.exit-code.incomplete",
+						"must not be 3, which already means 'out of memory (the JVM's)'",
+						"Set 'lifecycle.exit-code.incomplete' to a code of its own, such as 75 (the default) or 0"));
 	}
 
 	@ParameterizedTest(name = "{0}")
@@ -169,11 +177,13 @@ class InvalidConfigurationTests {
 
 	@Test
 	void everyKeyThatSomethingBindsUnderLifecycleIsAccepted() {
-		this.runner.withPropertyValues("lifecycle.grpc.enabled=false", "lifecycle.grpc.end-streams=false",
-				"lifecycle.grpc.health=false", "lifecycle.streams.end-at=shutdown", "lifecycle.pre-stop.enabled=false",
-				"lifecycle.run-marker.reports=3", "lifecycle.metrics.push-on-shutdown=false",
-				"lifecycle.adoption.enabled=true", "lifecycle.components.sink.graceful-shutdown=5s",
-				"lifecycle.components.sink.stallThreshold=2", "lifecycle.drainDelay=0s")
+		this.runner
+			.withPropertyValues("lifecycle.grpc.enabled=false", "lifecycle.grpc.end-streams=false",
+					"lifecycle.grpc.health=false", "lifecycle.streams.end-at=shutdown",
+					"lifecycle.pre-stop.enabled=false", "lifecycle.run-marker.reports=3",
+					"lifecycle.metrics.push-on-shutdown=false", "lifecycle.exit-code.incomplete=0",
+					"lifecycle.adoption.enabled=true", "lifecycle.components.sink.graceful-shutdown=5s",
+					"lifecycle.components.sink.stallThreshold=2", "lifecycle.drainDelay=0s")
 			.run((context) -> assertThat(context).hasNotFailed());
 	}
 

@@ -39,14 +39,14 @@ class BatchRestartTests {
 		assertThat(first.log()).contains("Lifecycle: stopping job 'importJob' execution 1")
 			.contains(
 					"Lifecycle: work left unfinished for a later run: batch-jobs: job 'importJob' execution 1: STOPPED")
-			.contains("clean=false, exitCode=3");
-		assertThat(BatchRun.report(this.directory)).contains("\"exitCode\": 3")
+			.contains("clean=false, exitCode=75");
+		assertThat(BatchRun.report(this.directory)).contains("\"exitCode\": 75")
 			.contains("\"batch-jobs: job 'importJob' execution 1: STOPPED\"");
 
 		BatchRun relaunch = BatchRun.launch("relaunch", this.directory);
 		assertThat(relaunch.awaitExit()).as(relaunch.log()).isZero();
 		assertThat(relaunch.log())
-			.containsPattern("Lifecycle: previous shutdown \\(.*\\): signal, not clean, .*, exit 3")
+			.containsPattern("Lifecycle: previous shutdown \\(.*\\): signal, not clean, .*, exit 75")
 			.doesNotContain("Lifecycle: recovered");
 		assertThat(BatchRun.statuses(this.directory)).containsExactly("STOPPED", "COMPLETED");
 		assertThat(BatchRun.items(this.directory)).isEqualTo(ALL_ITEMS);
@@ -113,7 +113,7 @@ class BatchRestartTests {
 		BatchRun relaunch = BatchRun.launch("relaunch", this.directory);
 		assertThat(relaunch.awaitExit()).as(relaunch.log()).isZero();
 		assertThat(relaunch.log())
-			.containsPattern("Lifecycle: previous shutdown \\(.*\\): signal, not clean, .*, exit 3");
+			.containsPattern("Lifecycle: previous shutdown \\(.*\\): signal, not clean, .*, exit 75");
 		assertThat(BatchRun.statuses(this.directory)).last().isEqualTo("COMPLETED");
 		assertThat(BatchRun.items(this.directory)).isEqualTo(ALL_ITEMS);
 	}

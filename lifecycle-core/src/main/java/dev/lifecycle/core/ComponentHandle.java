@@ -198,7 +198,8 @@ public final class ComponentHandle {
 	 * later run, such as a batch job stopped between two chunks: each entry names one
 	 * piece of work and its state. Each call replaces the previous list; an empty list
 	 * says nothing is left. A shutdown that ends with entries here is not clean and exits
-	 * with {@link ExitCodes#INCOMPLETE} unless a worse code applies, and its report lists
+	 * with the service's code for incomplete work (by default
+	 * {@link ExitCodes#INCOMPLETE}) unless a worse code applies, and its report lists
 	 * them; so does one whose budget cut the component while the entries stood.
 	 * @param work one entry per unfinished piece of work, e.g.
 	 * {@code "job 'import' execution 7: STOPPED"}

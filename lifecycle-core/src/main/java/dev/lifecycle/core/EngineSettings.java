@@ -25,6 +25,7 @@ import org.jspecify.annotations.Nullable;
  * @param runMarkerAtStart whether the records open at start rather than at build
  * @param shutdownReports how many shutdown reports to keep
  * @param applicationVersion recorded in the reports, or {@code null}
+ * @param incompleteExitCode the exit code of a shutdown that left work for a later run
  * @param automaticHealthPolling whether the engine polls health itself
  * @param threadFactory where every engine thread comes from
  * @param ticker the health monitor's clock
@@ -34,7 +35,7 @@ import org.jspecify.annotations.Nullable;
 record EngineSettings(String serviceName, Duration globalShutdownTimeout, Duration healthPollInterval,
 		Duration drainDelay, @Nullable Duration drainQuietPeriod, Duration drainMinimum, @Nullable Path preStopFile,
 		@Nullable Path runMarker, boolean runMarkerAtStart, int shutdownReports, @Nullable String applicationVersion,
-		boolean automaticHealthPolling, ThreadFactory threadFactory, Ticker ticker,
+		int incompleteExitCode, boolean automaticHealthPolling, ThreadFactory threadFactory, Ticker ticker,
 		BiFunction<String, ComponentOptions, ComponentOptions> optionsResolver, List<LifecycleListener> listeners) {
 
 	/**
@@ -61,6 +62,7 @@ record EngineSettings(String serviceName, Duration globalShutdownTimeout, Durati
 			}
 		}
 		OptionRules.count(null, "shutdownReports", shutdownReports, 0);
+		OptionRules.incompleteExitCode("incompleteExitCode", incompleteExitCode);
 		if (preStopFile != null && !preStopFile.isAbsolute()) {
 			throw new InvalidOptionException(null, "preStopFile", InvalidOptionException.Kind.NOT_ABSOLUTE, null,
 					"must be an absolute path but was '" + preStopFile + "'");

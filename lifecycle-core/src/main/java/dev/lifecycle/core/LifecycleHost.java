@@ -42,7 +42,7 @@ public interface LifecycleHost {
 	/**
 	 * Records that the host halts the process with {@link ExitCodes#CEILING} because it
 	 * was still alive after the global ceiling, held by what ran after the sequence: the
-	 * report on disk then says {@code ceiling}, exit code 129 and not clean, with what
+	 * report on disk then says {@code ceiling}, that exit code and not clean, with what
 	 * held the process, even if the sequence had finished cleanly. Nothing is recorded
 	 * before a shutdown began or after a forced exit. Returns within a fraction of a
 	 * second.

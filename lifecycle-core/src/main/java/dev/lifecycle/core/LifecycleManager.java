@@ -314,6 +314,8 @@ public final class LifecycleManager {
 
 		private @Nullable String applicationVersion;
 
+		private int incompleteExitCode = ExitCodes.INCOMPLETE;
+
 		private boolean automaticHealthPolling = true;
 
 		private ThreadFactory threadFactory = EngineThreads.defaultFactory();
@@ -406,6 +408,17 @@ public final class LifecycleManager {
 		}
 
 		/**
+		 * The exit code of a shutdown that left work for a later run (default
+		 * {@link ExitCodes#INCOMPLETE}); 0 makes such a shutdown exit as a clean one,
+		 * though its report still says it is not clean. It must be between 0 and 255 and
+		 * must not be another of the {@link ExitCodes#declared() declared codes}.
+		 */
+		public Builder incompleteExitCode(int code) {
+			this.incompleteExitCode = code;
+			return this;
+		}
+
+		/**
 		 * Where every engine thread comes from; each is named after its work and made a
 		 * daemon.
 		 */
@@ -462,8 +475,8 @@ public final class LifecycleManager {
 		private EngineSettings settings() {
 			return new EngineSettings(this.serviceName, this.globalShutdownTimeout, this.healthPollInterval,
 					this.drainDelay, this.drainQuietPeriod, this.drainMinimum, this.preStopFile, this.runMarker,
-					this.runMarkerAtStart, this.shutdownReports, this.applicationVersion, this.automaticHealthPolling,
-					this.threadFactory, this.ticker, this.optionsResolver, this.listeners);
+					this.runMarkerAtStart, this.shutdownReports, this.applicationVersion, this.incompleteExitCode,
+					this.automaticHealthPolling, this.threadFactory, this.ticker, this.optionsResolver, this.listeners);
 		}
 
 	}

@@ -33,6 +33,9 @@ final class OptionRules {
 	/** The highest count any option accepts. */
 	static final int MAX_COUNT = 10_000;
 
+	/** The highest exit code: a process's status keeps only its low eight bits. */
+	static final int MAX_EXIT_CODE = 255;
+
 	private OptionRules() {
 	}
 
@@ -80,6 +83,31 @@ final class OptionRules {
 		if (value > MAX_COUNT) {
 			throw new InvalidOptionException(component, option, InvalidOptionException.Kind.TOO_LARGE,
 					Integer.toString(MAX_COUNT), "must be at most " + MAX_COUNT + " but was " + value);
+		}
+	}
+
+	/**
+	 * Checks the code a service chooses for an incomplete shutdown: within a process
+	 * status's range, and never a code that already says something else, so that the code
+	 * alone still tells what happened. Clean (0) is allowed: a service may decide that
+	 * unfinished work is no concern of whoever watches its exit.
+	 * @throws InvalidOptionException naming the option when the code is out of range or
+	 * taken
+	 */
+	static void incompleteExitCode(String option, int value) {
+		if (value < 0) {
+			throw new InvalidOptionException(null, option, InvalidOptionException.Kind.TOO_SMALL, "0",
+					"must not be negative but was " + value);
+		}
+		if (value > MAX_EXIT_CODE) {
+			throw new InvalidOptionException(null, option, InvalidOptionException.Kind.TOO_LARGE,
+					Integer.toString(MAX_EXIT_CODE), "must be at most " + MAX_EXIT_CODE + " but was " + value);
+		}
+		for (ExitCodes.Code code : ExitCodes.declared()) {
+			if (code.code() == value && value != ExitCodes.CLEAN && value != ExitCodes.INCOMPLETE) {
+				throw new InvalidOptionException(null, option, InvalidOptionException.Kind.INVALID, null,
+						"must not be " + value + ", which already means '" + code.name() + "'");
+			}
 		}
 	}
 

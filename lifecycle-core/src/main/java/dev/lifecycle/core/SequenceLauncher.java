@@ -32,7 +32,7 @@ final class SequenceLauncher {
 	void launch(ShutdownTrigger trigger, long initiatedAt) {
 		new ShutdownSequence(this.registry.freeze(), this.settings.globalShutdownTimeout(),
 				this.settings.drain(this.traffic::activity), this.threads, this.listeners, trigger, initiatedAt,
-				this.traffic::failed, this.termination::finish)
+				this.traffic::failed, this.settings.incompleteExitCode(), this.termination::finish)
 			.start();
 	}
 

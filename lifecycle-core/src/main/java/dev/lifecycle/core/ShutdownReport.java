@@ -13,8 +13,8 @@ import java.util.Optional;
  * component that ended, in registration order
  * @param clean {@code true} when the trigger was clean, the ceiling did not fire, every
  * component the sequence waited for completed and no work was left unfinished
- * @param exitCode the process exit code: {@link ExitCodes#CLEAN},
- * {@link ExitCodes#FAILURE}, {@link ExitCodes#INCOMPLETE} or {@link ExitCodes#CEILING}
+ * @param exitCode the process exit code, one of {@link ExitCodes#declared() Lifecycle's
+ * own} (with the code the service chose for incomplete work)
  * @param ceilingFired whether the global ceiling cut the sequence short
  * @param elapsed from initiation to the end of the sequence
  * @param failedSteps shutdown handlers and closing steps that threw or timed out, e.g.
@@ -30,9 +30,9 @@ import java.util.Optional;
  * @param unfinishedWork work left for a later run, each as {@code "component: work"}:
  * what a component said it left unfinished, and each component its budget or the ceiling
  * cut ({@code "orders: cut at its budget"}, {@code "orders: cut by the global ceiling"});
- * any makes the report not clean with exit code {@link ExitCodes#INCOMPLETE} unless a
- * worse code applies. What a stop cancelled of its clients' calls and requests is each
- * component's {@link ComponentReport#cut()}
+ * any makes the report not clean with the service's code for incomplete work (by default
+ * {@link ExitCodes#INCOMPLETE}) unless a worse code applies. What a stop cancelled of its
+ * clients' calls and requests is each component's {@link ComponentReport#cut()}
  */
 public record ShutdownReport(ShutdownTrigger trigger, List<ComponentReport> components, boolean clean, int exitCode,
 		boolean ceilingFired, Duration elapsed, List<String> failedSteps, List<StepReport> steps, String diagnostics,

@@ -91,9 +91,12 @@ final class ShutdownSequence {
 
 	private volatile @Nullable ScheduledFuture<?> ceiling;
 
+	private final int incompleteExitCode;
+
 	ShutdownSequence(Steps steps, Duration globalShutdownTimeout, DrainWait drain, EngineThreads threads,
 			Listeners listeners, ShutdownTrigger trigger, long initiatedAt, LongSupplier failedRequests,
-			Consumer<ShutdownReport> finisher) {
+			int incompleteExitCode, Consumer<ShutdownReport> finisher) {
+		this.incompleteExitCode = incompleteExitCode;
 		this.listeners = listeners;
 		this.globalShutdownTimeout = globalShutdownTimeout;
 		this.drain = drain;
@@ -447,7 +450,7 @@ final class ShutdownSequence {
 	private ShutdownReport report(@Nullable Set<String> cutByCeiling, String diagnostics) {
 		return ShutdownVerdict.report(this.trigger, this.components, cutByCeiling, List.copyOf(this.failedSteps),
 				List.copyOf(this.steps), diagnostics, System.nanoTime() - this.initiatedAt,
-				this.failedRequests.getAsLong());
+				this.failedRequests.getAsLong(), this.incompleteExitCode);
 	}
 
 	record NamedHandler(String name, Duration timeout, ShutdownTask handler) {

@@ -9,11 +9,12 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Turns what a sequence saw into its {@link ShutdownReport}. The exit code is decided
- * here only: the ceiling wins, then an unclean trigger, a death or a failed step, then
- * work left for a later run (a component cut by its budget or the ceiling, or work a
- * component left unfinished); and a report is clean only with exit code 0, every
- * waited-for component completed and none cut work short, so a dashboard and an exit code
- * agree.
+ * here only, by the order {@link ExitCodes#severity(int)} gives: the ceiling wins, then
+ * an unclean trigger, a death or a failed step, then work left for a later run (a
+ * component cut by its budget or the ceiling, or work a component left unfinished), which
+ * exits with the code the service chose. A report is clean only when none of these
+ * happened, every waited-for component completed and none cut work short, so a dashboard
+ * and an exit code agree.
  */
 final class ShutdownVerdict {
 
@@ -23,10 +24,12 @@ final class ShutdownVerdict {
 	/**
 	 * @param cutByCeiling the components the ceiling settled, {@code null} when the
 	 * ceiling did not fire
+	 * @param incompleteExitCode the code of work left for a later run, which the service
+	 * chose
 	 */
 	static ShutdownReport report(ShutdownTrigger trigger, List<Component> components,
 			@Nullable Set<String> cutByCeiling, List<String> failedSteps, List<StepReport> steps, String diagnostics,
-			long elapsedNanos, long failedRequests) {
+			long elapsedNanos, long failedRequests, int incompleteExitCode) {
 		List<ComponentReport> reports = new ArrayList<>();
 		boolean abnormal = false;
 		boolean allCompleted = true;
@@ -58,19 +61,21 @@ final class ShutdownVerdict {
 		}
 		boolean ceilingFired = cutByCeiling != null;
 		int exitCode;
+		boolean failed = !trigger.reason().isClean() || abnormal || !failedSteps.isEmpty();
 		if (ceilingFired) {
 			exitCode = ExitCodes.CEILING;
 		}
-		else if (!trigger.reason().isClean() || abnormal || !failedSteps.isEmpty()) {
+		else if (failed) {
 			exitCode = ExitCodes.FAILURE;
 		}
 		else if (!unfinished.isEmpty()) {
-			exitCode = ExitCodes.INCOMPLETE;
+			exitCode = incompleteExitCode;
 		}
 		else {
 			exitCode = ExitCodes.CLEAN;
 		}
-		boolean clean = exitCode == ExitCodes.CLEAN && allCompleted && nothingCut;
+		// Decided apart from the code: a service may choose 0 for unfinished work.
+		boolean clean = !ceilingFired && !failed && unfinished.isEmpty() && allCompleted && nothingCut;
 		return new ShutdownReport(trigger, reports, clean, exitCode, ceilingFired, Duration.ofNanos(elapsedNanos),
 				failedSteps, steps, diagnostics, failedRequests, unfinished);
 	}

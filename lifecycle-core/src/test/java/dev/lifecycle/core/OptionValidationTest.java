@@ -242,4 +242,27 @@ class OptionValidationTest {
 			.withMessage("shutdownReports must be at most 10000 but was 1000000");
 	}
 
+	@Test
+	void theCodeOfIncompleteWorkIsAProcessStatusThatMeansNothingElse() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> LifecycleManager.builder("svc").incompleteExitCode(-1).validate())
+			.withMessage("incompleteExitCode must not be negative but was -1");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> LifecycleManager.builder("svc").incompleteExitCode(256).validate())
+			.withMessage("incompleteExitCode must be at most 255 but was 256");
+		for (ExitCodes.Code taken : ExitCodes.declared()) {
+			if (taken.code() != ExitCodes.CLEAN && taken.code() != ExitCodes.INCOMPLETE) {
+				InvalidOptionException rejected = org.assertj.core.api.Assertions.catchThrowableOfType(
+						() -> LifecycleManager.builder("svc").incompleteExitCode(taken.code()).validate(),
+						InvalidOptionException.class);
+				assertThat(rejected.kind()).isEqualTo(InvalidOptionException.Kind.INVALID);
+				assertThat(rejected.option()).isEqualTo("incompleteExitCode");
+				assertThat(rejected.problem()).contains("which already means '" + taken.name() + "'");
+			}
+		}
+		LifecycleManager.builder("svc").incompleteExitCode(0).validate();
+		LifecycleManager.builder("svc").incompleteExitCode(2).validate();
+		LifecycleManager.builder("svc").incompleteExitCode(255).validate();
+	}
+
 }

@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Work cut short and left for a later run: the exit code is 3, not 0, and the report
- * names it, whether the component said so or its budget ran out.
+ * Work cut short and left for a later run: the exit code is incomplete's, not 0, and the
+ * report names it, whether the component said so or its budget ran out.
  */
 class UnfinishedWorkTest {
 
@@ -103,6 +103,33 @@ class UnfinishedWorkTest {
 
 		assertThat(report.exitCode()).isEqualTo(ExitCodes.FAILURE);
 		assertThat(report.unfinishedWork()).containsExactly("jobs: job 'import' execution 7: FAILED");
+	}
+
+	@Test
+	void theServiceChoosesTheCodeOfUnfinishedWorkAndTheReportStillSaysNotClean() throws InterruptedException {
+		LifecycleManager manager = builder().incompleteExitCode(0).build();
+		manager.registerPassive("jobs", ComponentOptions.defaults(),
+				(handle) -> handle.unfinishedWork(List.of("job 'import' execution 7: STOPPED")));
+		manager.start();
+
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		ShutdownReport report = manager.awaitTermination();
+
+		assertThat(report.exitCode()).isEqualTo(ExitCodes.CLEAN);
+		assertThat(report.clean()).isFalse();
+		assertThat(report.unfinishedWork()).containsExactly("jobs: job 'import' execution 7: STOPPED");
+	}
+
+	@Test
+	void theDefaultCodeOfUnfinishedWorkIsNoOtherCodesAndEveryDeclaredCodeHasOneMeaning() {
+		assertThat(ExitCodes.INCOMPLETE).isEqualTo(75);
+		assertThat(ExitCodes.declared()).extracting(ExitCodes.Code::code).doesNotHaveDuplicates();
+		assertThat(ExitCodes.declared()).extracting(ExitCodes.Code::name).doesNotHaveDuplicates();
+		assertThat(ExitCodes.severity(ExitCodes.CEILING)).isGreaterThan(ExitCodes.severity(ExitCodes.FORCED));
+		assertThat(ExitCodes.severity(ExitCodes.FORCED)).isGreaterThan(ExitCodes.severity(ExitCodes.FAILURE));
+		assertThat(ExitCodes.severity(ExitCodes.FAILURE)).isGreaterThan(ExitCodes.severity(ExitCodes.INCOMPLETE));
+		assertThat(ExitCodes.severity(ExitCodes.INCOMPLETE)).isGreaterThan(ExitCodes.severity(ExitCodes.CLEAN));
+		assertThat(ExitCodes.severity(42)).isEqualTo(ExitCodes.severity(ExitCodes.INCOMPLETE));
 	}
 
 }

@@ -28,10 +28,6 @@ final class ProcessExit {
 
 	private static final Log logger = LogFactory.getLog(ProcessExit.class);
 
-	/** From best to worst: clean, work left for a retry, failure, forced, ceiling. */
-	private static final List<Integer> RANK = List.of(ExitCodes.CLEAN, ExitCodes.INCOMPLETE, ExitCodes.FAILURE,
-			ExitCodes.FORCED, ExitCodes.CEILING);
-
 	private static final ProcessExit jvm = new ProcessExit();
 
 	/** The round a signal being handed out on this thread gathers. */
@@ -45,14 +41,12 @@ final class ProcessExit {
 		return jvm;
 	}
 
-	/** The worse of two exit codes; a code Lifecycle does not use counts as a failure. */
+	/**
+	 * The worse of two exit codes, by {@link ExitCodes#severity(int)}: a code an
+	 * application chose for incomplete work counts as incomplete work.
+	 */
 	static int worse(int one, int other) {
-		return (rank(other) > rank(one)) ? other : one;
-	}
-
-	private static int rank(int code) {
-		int rank = RANK.indexOf(code);
-		return (rank >= 0) ? rank : RANK.indexOf(ExitCodes.FAILURE);
+		return (ExitCodes.severity(other) > ExitCodes.severity(one)) ? other : one;
 	}
 
 	/**

@@ -56,7 +56,7 @@ class LifecycleHealthAndEndpointTests {
 					.newDocumentBuilder()
 					.parse(new java.io.ByteArrayInputStream(svg.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
 				assertThat(document.getDocumentElement().getNodeName()).isEqualTo("svg");
-				assertThat(svg).contains("orders: shutdown (signal), not clean, exit 3")
+				assertThat(svg).contains("orders: shutdown (signal), not clean, exit 75")
 					.contains("pipeline (phase 10, standard)")
 					.contains("stuck-client (phase 0, standard)")
 					.contains("fill=\"#43a047\"")

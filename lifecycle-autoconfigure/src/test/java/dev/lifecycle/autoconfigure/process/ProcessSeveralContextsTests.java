@@ -74,10 +74,10 @@ class ProcessSeveralContextsTests {
 		String log = apps.log();
 		assertThat(occurrences(log, "Lifecycle: received SIGTERM; starting the coordinated shutdown")).isEqualTo(2);
 		assertThat(log).contains("Lifecycle: shutdown complete (clean=true, exitCode=0",
-				"Lifecycle: shutdown complete (clean=false, exitCode=3",
-				"Lifecycle: exit code 3, the worst of the 2 applications of this JVM that the signal reached");
+				"Lifecycle: shutdown complete (clean=false, exitCode=75",
+				"Lifecycle: exit code 75, the worst of the 2 applications of this JVM that the signal reached");
 		assertThat(report("marker")).contains("\"reason\": \"signal\"", "\"clean\": true", "\"exitCode\": 0");
-		assertThat(report("marker-first")).contains("\"reason\": \"signal\"", "\"clean\": false", "\"exitCode\": 3");
+		assertThat(report("marker-first")).contains("\"reason\": \"signal\"", "\"clean\": false", "\"exitCode\": 75");
 	}
 
 	@Test

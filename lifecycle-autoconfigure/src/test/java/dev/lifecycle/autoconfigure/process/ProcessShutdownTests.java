@@ -28,9 +28,9 @@ import static org.awaitility.Awaitility.await;
 /**
  * Real JVMs running {@link ProcessTestApplication} with the signal trap on, as in
  * production: signals sent with {@code kill}, exit codes read from the process, probes
- * read over HTTP. These check what no in-JVM test can: DESIGN.md's exit codes (0 clean, 1
- * failure, 128 second signal, 129 ceiling) really reach the operating system, and the web
- * server answers through the drain.
+ * read over HTTP. These check what no in-JVM test can: the exit codes that
+ * {@link ExitCodes} declares really reach the operating system, and the web server
+ * answers through the drain.
  */
 @EnabledOnOs({ OS.LINUX, OS.MAC })
 class ProcessShutdownTests {

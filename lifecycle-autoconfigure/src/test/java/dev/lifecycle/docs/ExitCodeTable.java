@@ -1,0 +1,66 @@
+package dev.lifecycle.docs;
+
+import dev.lifecycle.core.ExitCodes;
+
+/**
+ * The manual's table of exit codes, generated from {@link ExitCodes#declared()}, and the
+ * markers that hold it in its page.
+ */
+final class ExitCodeTable {
+
+	/** The page that holds the table. */
+	static final String PAGE = "docs/concepts.md";
+
+	static final String BEGIN = "<!-- exit codes: generated from dev.lifecycle.core.ExitCodes (ExitCodeTableTests); "
+			+ "do not edit -->";
+
+	static final String END = "<!-- end of the generated exit codes -->";
+
+	private ExitCodeTable() {
+	}
+
+	/** The table as Markdown, one row per declared code, in the declared order. */
+	static String markdown() {
+		StringBuilder table = new StringBuilder();
+		table.append("Lifecycle's own codes, from the least to the most severe (when two apply, the later one wins),")
+			.append(" then the codes the JVM or Kubernetes gives:\n\n");
+		table.append("| code | name | meaning | when |\n|---|---|---|---|\n");
+		for (ExitCodes.Code code : ExitCodes.declared()) {
+			table.append("| ")
+				.append(code.code())
+				.append(" | ")
+				.append(code.name())
+				.append(" | ")
+				.append(code.meaning())
+				.append(" | ")
+				.append(code.when())
+				.append(" |\n");
+		}
+		return table.toString();
+	}
+
+	/** The page with its table replaced by the given one. */
+	static String replace(String page, String table) {
+		int begin = page.indexOf(BEGIN);
+		int end = page.indexOf(END);
+		if (begin < 0 || end < begin) {
+			throw new IllegalStateException(PAGE + " has no " + BEGIN + " ... " + END + " part");
+		}
+		return page.substring(0, begin + BEGIN.length()) + "\n" + table + page.substring(end);
+	}
+
+	/** The table the page holds now, empty when it has none. */
+	static String current(String page) {
+		int begin = page.indexOf(BEGIN);
+		int end = page.indexOf(END);
+		return (begin < 0 || end < begin) ? "" : page.substring(begin + BEGIN.length() + 1, end);
+	}
+
+	/** The page without its generated table. */
+	static String outside(String page) {
+		int begin = page.indexOf(BEGIN);
+		int end = page.indexOf(END);
+		return (begin < 0 || end < begin) ? page : page.substring(0, begin) + page.substring(end + END.length());
+	}
+
+}
