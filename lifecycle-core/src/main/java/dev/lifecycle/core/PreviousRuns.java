@@ -39,14 +39,14 @@ final class PreviousRuns {
 		if (markerContent != null) {
 			if (record == null || !markerContent.equals(record.run())) {
 				return new PreviousRun(true, "previous run (" + markerContent + ") ended without a shutdown: "
-						+ "SIGKILL, OOM kill or crash", null, null);
+						+ "SIGKILL, OOM kill or crash", null, null, RunMarker.instanceOf(markerContent));
 			}
-			return new PreviousRun(true, summary(record), newest, record);
+			return new PreviousRun(true, summary(record), newest, record, RunMarker.instanceOf(markerContent));
 		}
 		if (record == null) {
 			return null;
 		}
-		return new PreviousRun(false, summary(record), newest, record);
+		return new PreviousRun(false, summary(record), newest, record, RunMarker.instanceOf(record.run()));
 	}
 
 	/** The one line a start logs about the previous shutdown. */
