@@ -42,7 +42,8 @@ import org.springframework.transaction.PlatformTransactionManager;
  * {@code batch-test.output} names another table (two replicas of one repository);
  * {@code batch-test.hold-file} holds each item while that file exists;
  * {@code batch-test.before-job} and {@code batch-test.after-job} give the job a listener
- * that takes that long in its callback.
+ * that takes that long in its callback; {@code batch-test.start-delay} makes the start
+ * take that long before the job is launched.
  */
 @SpringBootApplication(proxyBeanMethods = false)
 public class BatchTestApplication {
@@ -74,6 +75,20 @@ public class BatchTestApplication {
 				}
 			}
 		}).start(importStep).build();
+	}
+
+	/**
+	 * A bean that takes {@code batch-test.start-delay} to create: a start that a signal
+	 * can cut before Spring Boot's runner launches the job.
+	 */
+	@Bean
+	Object slowStart(Environment environment) {
+		Duration delay = environment.getProperty("batch-test.start-delay", Duration.class, Duration.ZERO);
+		if (!delay.isZero()) {
+			logger.info("batch-test: starting slowly");
+			sleep(delay);
+		}
+		return new Object();
 	}
 
 	private static void sleep(Duration time) {

@@ -15,8 +15,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * end may disagree: in the application's {@code beforeJob} listener (the job has not
  * begun its steps, the repository says {@code STARTED}), and in its {@code afterJob}
  * listener (its steps are done and the repository says {@code COMPLETED}, but its thread
- * has not returned). The exit code, the repository and the report say what the job's end
- * really is.
+ * has not returned); and during the start, before Spring Boot's runner has launched the
+ * job. The exit code, the repository, the report and the next start's summary say what
+ * the job's end really is.
  */
 class BatchCutTests {
 
@@ -41,9 +42,31 @@ class BatchCutTests {
 
 		BatchRun relaunch = BatchRun.launch("relaunch", this.directory);
 		assertThat(relaunch.awaitExit()).as(relaunch.log()).isZero();
-		assertThat(relaunch.log()).containsPattern("Lifecycle: previous shutdown \\(.*\\): signal, not clean, .*, exit "
-				+ ExitCodes.INCOMPLETE + ", 1 unfinished for a later run");
+		assertThat(relaunch.log()).containsPattern(
+				"Lifecycle: previous shutdown \\(.*\\): signal, not clean, .*, exit " + ExitCodes.INCOMPLETE
+						+ ", 1 unfinished for a later run \\(batch-jobs: job 'importJob' execution 1: STOPPED\\)");
 		assertThat(BatchRun.statuses(this.directory)).containsExactly("STOPPED", "COMPLETED");
+		assertThat(BatchRun.items(this.directory)).isEqualTo(ALL_ITEMS);
+	}
+
+	@Test
+	void sigtermDuringTheStartBeforeSpringBootsRunnerLaunchesTheJobIsAFailedStartThatNamesTheJob() throws Exception {
+		BatchRun first = BatchRun.launch("first", this.directory, "--batch-test.start-delay=3s");
+		first.awaitLog("batch-test: starting slowly");
+		first.signal("TERM");
+
+		assertThat(first.awaitExit()).as(first.log()).isEqualTo(ExitCodes.FAILURE);
+		String neverRan = "batch-jobs: job 'importJob' never ran: the start was cut before Spring Boot's runner launched it";
+		assertThat(first.log()).contains("Lifecycle: work left unfinished for a later run: " + neverRan)
+			.contains("clean=false");
+		assertThat(BatchRun.report(this.directory)).contains("\"" + neverRan + "\"");
+		assertThat(BatchRun.statuses(this.directory)).doesNotContain("STARTED", "STOPPING");
+
+		BatchRun relaunch = BatchRun.launch("relaunch", this.directory);
+		assertThat(relaunch.awaitExit()).as(relaunch.log()).isZero();
+		assertThat(relaunch.log()).containsPattern("Lifecycle: previous shutdown \\(.*\\): signal, not clean, .*, exit "
+				+ ExitCodes.FAILURE + ", 1 unfinished for a later run \\(batch-jobs: job 'importJob' never ran");
+		assertThat(BatchRun.statuses(this.directory)).last().isEqualTo("COMPLETED");
 		assertThat(BatchRun.items(this.directory)).isEqualTo(ALL_ITEMS);
 	}
 

@@ -80,8 +80,8 @@ final class PreviousRuns {
 	}
 
 	/**
-	 * The components whose stop cut work, and how much work was left for this run; empty
-	 * if neither.
+	 * The components whose stop cut work, and how much work was left for this run and
+	 * which; empty if neither.
 	 */
 	private static String cutAndUnfinished(ShutdownRecord report) {
 		StringBuilder text = new StringBuilder();
@@ -94,7 +94,12 @@ final class PreviousRuns {
 			text.append(", work cut in ").append(String.join(", ", cut));
 		}
 		if (!report.unfinishedWork().isEmpty()) {
-			text.append(", ").append(report.unfinishedWork().size()).append(" unfinished for a later run");
+			// Named, so that the start that retries it says which work it takes up.
+			text.append(", ")
+				.append(report.unfinishedWork().size())
+				.append(" unfinished for a later run (")
+				.append(String.join("; ", report.unfinishedWork()))
+				.append(")");
 		}
 		return text.toString();
 	}

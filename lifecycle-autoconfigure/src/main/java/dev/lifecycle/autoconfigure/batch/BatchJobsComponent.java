@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Supplier;
 
 import dev.lifecycle.core.ComponentHandle;
 import dev.lifecycle.core.PassiveComponent;
@@ -64,9 +65,16 @@ final class BatchJobsComponent implements PassiveComponent {
 
 	private final StaleJobRecovery recovery;
 
+	private final Supplier<List<String>> pendingLaunches;
+
+	/**
+	 * @param pendingLaunches the jobs Spring Boot's runner has yet to launch
+	 * ({@link RunnerLaunch})
+	 */
 	BatchJobsComponent(RunningJobs running, ObjectProvider<JobRepository> repository,
-			ObjectProvider<JobOperator> operator, StaleJobRecovery recovery) {
+			ObjectProvider<JobOperator> operator, StaleJobRecovery recovery, Supplier<List<String>> pendingLaunches) {
 		this.running = running;
+		this.pendingLaunches = pendingLaunches;
 		this.repository = repository;
 		this.operator = operator;
 		this.recovery = recovery;
@@ -79,8 +87,18 @@ final class BatchJobsComponent implements PassiveComponent {
 
 	@Override
 	public void stop(ComponentHandle handle) throws Exception {
+		this.running.close();
 		List<RunningJob> jobs = this.running.snapshot();
 		if (jobs.isEmpty()) {
+			List<String> neverRan = this.pendingLaunches.get()
+				.stream()
+				.map((job) -> "job '" + job + "' never ran: the start was cut before Spring Boot's runner launched it")
+				.toList();
+			if (!neverRan.isEmpty()) {
+				handle.unfinishedWork(neverRan);
+				throw new IllegalStateException(
+						"Batch job(s) not run, the start was cut: " + String.join("; ", neverRan));
+			}
 			return;
 		}
 		// Until each has returned, each is unfinished: what the report says if the budget

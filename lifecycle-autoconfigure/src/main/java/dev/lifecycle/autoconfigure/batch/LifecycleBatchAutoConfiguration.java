@@ -14,6 +14,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -48,10 +49,11 @@ public final class LifecycleBatchAutoConfiguration {
 	@ConditionalOnMissingBean(name = "lifecycleBatchJobs")
 	BatchJobsComponent lifecycleBatchJobs(LifecycleManager manager, RunningJobs running, LifecycleBatchProperties batch,
 			ObjectProvider<JobRepository> repository, ObjectProvider<JobOperator> operator,
-			ObjectProvider<InternalHooks> hooks) {
+			ObjectProvider<InternalHooks> hooks, ApplicationContext context) {
 		JobThread.resolve(hooks.getIfAvailable(InternalHooks::new));
 		StaleJobRecovery recovery = new StaleJobRecovery(batch.isRecover(), manager, repository, operator);
-		BatchJobsComponent component = new BatchJobsComponent(running, repository, operator, recovery);
+		RunnerLaunch launch = new RunnerLaunch(context, running);
+		BatchJobsComponent component = new BatchJobsComponent(running, repository, operator, recovery, launch::pending);
 		// It serves the jobs the application launches: like an adopted bean, it neither
 		// holds back nor
 		// triggers the automatic completed shutdown of an application whose finite work

@@ -46,6 +46,15 @@ final class RunningJobs implements JobExecutionListener {
 
 	private final First first = new First();
 
+	/** Whether an execution has begun in this process. */
+	private volatile boolean began;
+
+	/**
+	 * Set once the jobs' component has stopped: a job launched later could not be
+	 * drained.
+	 */
+	private volatile boolean closed;
+
 	/**
 	 * @param owner this process's identity, or {@code null} while it holds no run marker:
 	 * then no execution is stamped and none is ever recovered
@@ -60,7 +69,27 @@ final class RunningJobs implements JobExecutionListener {
 		return this.first;
 	}
 
+	/** Whether an execution has begun in this process. */
+	boolean began() {
+		return this.began;
+	}
+
+	/**
+	 * From now on, an execution that begins fails before its first step: nothing would
+	 * wait for it, and what it uses is stopping.
+	 */
+	void close() {
+		this.closed = true;
+	}
+
 	private void began(JobExecution execution) {
+		if (this.closed) {
+			// Thrown before any step: Spring Batch ends the execution FAILED, which a
+			// relaunch restarts.
+			throw new IllegalStateException("Lifecycle: job '" + execution.getJobInstance().getJobName()
+					+ "' launched after the batch jobs were stopped for the shutdown; not run");
+		}
+		this.began = true;
 		this.running.values().removeIf(RunningJob::returned);
 		this.running.put(execution.getId(), new RunningJob(execution, Thread.currentThread(),
 				JobThread.depth(Thread.currentThread().getStackTrace())));
