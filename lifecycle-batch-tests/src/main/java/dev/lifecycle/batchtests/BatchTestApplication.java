@@ -2,6 +2,8 @@ package dev.lifecycle.batchtests;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -9,8 +11,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.batch.core.job.Job;
+import org.springframework.batch.core.job.JobExecution;
 import org.springframework.batch.core.job.builder.JobBuilder;
 import org.springframework.batch.core.launch.JobOperator;
+import org.springframework.batch.core.listener.JobExecutionListener;
 import org.springframework.batch.core.repository.JobRepository;
 import org.springframework.batch.core.step.Step;
 import org.springframework.batch.core.step.builder.StepBuilder;
@@ -34,7 +38,12 @@ import org.springframework.transaction.PlatformTransactionManager;
  * the table {@code OUTPUT} in the same transaction as the step's progress. Spring Boot's
  * runner launches it with the command line's job parameters. For the tests only,
  * {@code batch-test.stop-fails} makes the first that many {@code JobOperator.stop} calls
- * throw an optimistic-locking failure, as a job's concurrent write does.
+ * throw an optimistic-locking failure, as a job's concurrent write does;
+ * {@code batch-test.output} names another table (two replicas of one repository);
+ * {@code batch-test.hold-file} holds each item while that file exists;
+ * {@code batch-test.before-job} and {@code batch-test.after-job} give the job a listener
+ * that takes that long in its callback; {@code batch-test.start-delay} makes the start
+ * take that long before the job is launched.
  */
 @SpringBootApplication(proxyBeanMethods = false)
 public class BatchTestApplication {
@@ -46,8 +55,49 @@ public class BatchTestApplication {
 	}
 
 	@Bean
-	Job importJob(JobRepository repository, Step importStep) {
-		return new JobBuilder("importJob", repository).start(importStep).build();
+	Job importJob(JobRepository repository, Step importStep, Environment environment) {
+		Duration beforeJob = environment.getProperty("batch-test.before-job", Duration.class, Duration.ZERO);
+		Duration afterJob = environment.getProperty("batch-test.after-job", Duration.class, Duration.ZERO);
+		return new JobBuilder("importJob", repository).listener(new JobExecutionListener() {
+			@Override
+			public void beforeJob(JobExecution execution) {
+				if (!beforeJob.isZero()) {
+					logger.info("batch-test: before job");
+					sleep(beforeJob);
+				}
+			}
+
+			@Override
+			public void afterJob(JobExecution execution) {
+				if (!afterJob.isZero()) {
+					logger.info("batch-test: after job {}", execution.getStatus());
+					sleep(afterJob);
+				}
+			}
+		}).start(importStep).build();
+	}
+
+	/**
+	 * A bean that takes {@code batch-test.start-delay} to create: a start that a signal
+	 * can cut before Spring Boot's runner launches the job.
+	 */
+	@Bean
+	Object slowStart(Environment environment) {
+		Duration delay = environment.getProperty("batch-test.start-delay", Duration.class, Duration.ZERO);
+		if (!delay.isZero()) {
+			logger.info("batch-test: starting slowly");
+			sleep(delay);
+		}
+		return new Object();
+	}
+
+	private static void sleep(Duration time) {
+		try {
+			Thread.sleep(time.toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	@Bean
@@ -56,14 +106,23 @@ public class BatchTestApplication {
 		int items = environment.getProperty("batch-test.items", Integer.class, 60);
 		int chunk = environment.getProperty("batch-test.chunk", Integer.class, 10);
 		Duration itemTime = environment.getProperty("batch-test.item-time", Duration.class, Duration.ofMillis(30));
-		jdbc.execute("CREATE TABLE IF NOT EXISTS OUTPUT (ITEM INT NOT NULL)");
+		String output = environment.getProperty("batch-test.output", "OUTPUT").replaceAll("[^A-Z_]", "");
+		String holdFile = environment.getProperty("batch-test.hold-file");
+		Path hold = (holdFile != null) ? Path.of(holdFile) : null;
+		jdbc.execute("CREATE TABLE IF NOT EXISTS " + output + " (ITEM INT NOT NULL)");
 		ItemProcessor<Integer, Integer> processor = (item) -> {
+			if (hold != null && Files.exists(hold)) {
+				logger.info("batch-test: holding at item {}", item);
+				while (Files.exists(hold)) {
+					Thread.sleep(20);
+				}
+			}
 			Thread.sleep(itemTime.toMillis());
 			return item;
 		};
 		ItemWriter<Integer> writer = (written) -> {
 			for (Integer item : written) {
-				jdbc.update("INSERT INTO OUTPUT (ITEM) VALUES (?)", item);
+				jdbc.update("INSERT INTO " + output + " (ITEM) VALUES (?)", item);
 			}
 			logger.info("batch-test: wrote items {} to {}", written.getItems().get(0),
 					written.getItems().get(written.size() - 1));

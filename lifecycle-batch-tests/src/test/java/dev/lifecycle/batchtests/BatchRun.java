@@ -42,14 +42,23 @@ final class BatchRun {
 	 * same job instance.
 	 */
 	static BatchRun launch(String name, Path directory, String... arguments) throws IOException {
+		return launch(name, directory, url(directory), directory.toAbsolutePath().resolve("marker"), arguments);
+	}
+
+	/**
+	 * Launches the job with parameter {@code run=1} against the database of the URL, with
+	 * the run marker given; its log goes into the directory.
+	 */
+	static BatchRun launch(String name, Path directory, String url, Path marker, String... arguments)
+			throws IOException {
 		Path log = directory.resolve(name + ".log");
 		List<String> command = new ArrayList<>();
 		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
 		command.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m", "-Xshare:auto"));
 		command.addAll(List.of("-cp", classpath(), BatchTestApplication.class.getName()));
-		command.add("--spring.datasource.url=" + url(directory));
+		command.add("--spring.datasource.url=" + url);
 		command.add("--spring.datasource.username=sa");
-		command.add("--lifecycle.run-marker.path=" + directory.toAbsolutePath().resolve("marker"));
+		command.add("--lifecycle.run-marker.path=" + marker);
 		command.addAll(List.of(arguments));
 		command.add("run=1");
 		Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
@@ -60,6 +69,14 @@ final class BatchRun {
 		// Each commit reaches the file at once, so a SIGKILL loses nothing that was
 		// committed.
 		return "jdbc:h2:file:" + directory.toAbsolutePath().resolve("db") + ";WRITE_DELAY=0";
+	}
+
+	/**
+	 * The directory's database, served to other processes by the first that opens it
+	 * (H2's automatic mixed mode): one job repository for several JVMs at once.
+	 */
+	static String sharedUrl(Path directory) {
+		return url(directory) + ";AUTO_SERVER=TRUE";
 	}
 
 	private static String classpath() {
@@ -111,8 +128,13 @@ final class BatchRun {
 	}
 
 	private static List<String> query(Path directory, String sql) throws SQLException {
+		return query(url(directory), sql);
+	}
+
+	/** The first column of each row the query returns. */
+	static List<String> query(String url, String sql) throws SQLException {
 		List<String> rows = new ArrayList<>();
-		try (Connection connection = DriverManager.getConnection(url(directory), "sa", "");
+		try (Connection connection = DriverManager.getConnection(url, "sa", "");
 				Statement statement = connection.createStatement();
 				ResultSet result = statement.executeQuery(sql)) {
 			while (result.next()) {

@@ -259,6 +259,16 @@ public final class LifecycleManager {
 		return this.records.previousRun();
 	}
 
+	/**
+	 * This process's identity (its host's name and a random part), written in its run
+	 * marker; empty while it holds none (no marker set, another live process holds it, or
+	 * it opens at the start). What a process stamps with it, the next process of the same
+	 * marker knows for its predecessor's through {@link PreviousRun#instance()}.
+	 */
+	public Optional<String> instance() {
+		return this.records.instance();
+	}
+
 	/** The report, once the sequence has ended. */
 	public Optional<ShutdownReport> report() {
 		return this.termination.report();

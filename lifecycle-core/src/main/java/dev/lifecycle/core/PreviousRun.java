@@ -16,7 +16,11 @@ import org.jspecify.annotations.Nullable;
  * @param reportFile the report of the previous process's shutdown, if one was written and
  * could be read
  * @param report that report, or {@code null} without one
+ * @param instance the identity the previous process wrote into its run marker (its host's
+ * name and a random part), or {@code null} when its marker had none; what it owned is
+ * known by it, and that process is known to be gone
  */
-public record PreviousRun(boolean unclean, String summary, @Nullable Path reportFile, @Nullable ShutdownRecord report) {
+public record PreviousRun(boolean unclean, String summary, @Nullable Path reportFile, @Nullable ShutdownRecord report,
+		@Nullable String instance) {
 
 }

@@ -39,14 +39,14 @@ final class PreviousRuns {
 		if (markerContent != null) {
 			if (record == null || !markerContent.equals(record.run())) {
 				return new PreviousRun(true, "previous run (" + markerContent + ") ended without a shutdown: "
-						+ "SIGKILL, OOM kill or crash", null, null);
+						+ "SIGKILL, OOM kill or crash", null, null, RunMarker.instanceOf(markerContent));
 			}
-			return new PreviousRun(true, summary(record), newest, record);
+			return new PreviousRun(true, summary(record), newest, record, RunMarker.instanceOf(markerContent));
 		}
 		if (record == null) {
 			return null;
 		}
-		return new PreviousRun(false, summary(record), newest, record);
+		return new PreviousRun(false, summary(record), newest, record, RunMarker.instanceOf(record.run()));
 	}
 
 	/** The one line a start logs about the previous shutdown. */
@@ -80,8 +80,8 @@ final class PreviousRuns {
 	}
 
 	/**
-	 * The components whose stop cut work, and how much work was left for this run; empty
-	 * if neither.
+	 * The components whose stop cut work, and how much work was left for this run and
+	 * which; empty if neither.
 	 */
 	private static String cutAndUnfinished(ShutdownRecord report) {
 		StringBuilder text = new StringBuilder();
@@ -94,7 +94,12 @@ final class PreviousRuns {
 			text.append(", work cut in ").append(String.join(", ", cut));
 		}
 		if (!report.unfinishedWork().isEmpty()) {
-			text.append(", ").append(report.unfinishedWork().size()).append(" unfinished for a later run");
+			// Named, so that the start that retries it says which work it takes up.
+			text.append(", ")
+				.append(report.unfinishedWork().size())
+				.append(" unfinished for a later run (")
+				.append(String.join("; ", report.unfinishedWork()))
+				.append(")");
 		}
 		return text.toString();
 	}

@@ -9,7 +9,9 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -34,16 +36,28 @@ final class RunMarker {
 
 	private static final Logger logger = LoggerFactory.getLogger(RunMarker.class);
 
-	/** The whole of a marker: the fields this writes, and nothing else. */
-	private static final Pattern FORMAT = Pattern.compile("pid=(\\d{1,19}) started=([0-9TZ:.+-]{1,64})\\n?");
+	/**
+	 * The whole of a marker: the fields this writes, and nothing else. A marker written
+	 * before instances were named has no {@code instance} field.
+	 */
+	private static final Pattern FORMAT = Pattern
+		.compile("pid=(\\d{1,19}) started=([0-9TZ:.+-]{1,64})(?: instance=([A-Za-z0-9._-]{1,63}/[0-9a-f]{16}))?\\n?");
 
 	/** Longer than any marker; a longer file is not one and is not read. */
-	private static final int MAX_BYTES = 128;
+	private static final int MAX_BYTES = 256;
 
 	private final Path file;
 
-	/** What this process writes into its marker: its pid and start time. */
-	private final String content = "pid=" + ProcessHandle.current().pid() + " started=" + Instant.now();
+	/**
+	 * This process's identity: its host's name (a pod's name on Kubernetes) and a random
+	 * part, so that two replicas whose markers have the same path on their own disks, and
+	 * two processes of one host, never share it.
+	 */
+	private final String instance = newInstance();
+
+	/** What this process writes into its marker: its pid, start time and identity. */
+	private final String content = "pid=" + ProcessHandle.current().pid() + " started=" + Instant.now() + " instance="
+			+ this.instance;
 
 	RunMarker(Path file) {
 		this.file = file;
@@ -150,6 +164,36 @@ final class RunMarker {
 		return this.content;
 	}
 
+	/** This process's identity, as its marker records it. */
+	String instance() {
+		return this.instance;
+	}
+
+	/**
+	 * The identity a marker's content records, or {@code null} for a marker written
+	 * before instances were named (or for anything that is not a marker's content).
+	 */
+	static @Nullable String instanceOf(@Nullable String content) {
+		if (content == null) {
+			return null;
+		}
+		Matcher matcher = FORMAT.matcher(content);
+		return matcher.matches() ? matcher.group(3) : null;
+	}
+
+	private static String newInstance() {
+		String host = System.getenv("HOSTNAME");
+		if (host == null || host.isBlank()) {
+			host = System.getenv("COMPUTERNAME");
+		}
+		if (host == null || host.isBlank()) {
+			host = "host";
+		}
+		host = host.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9._-]", "_");
+		String random = UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+		return host.substring(0, Math.min(63, host.length())) + "/" + random;
+	}
+
 	Path file() {
 		return this.file;
 	}
@@ -204,7 +248,8 @@ final class RunMarker {
 			throw notOurs(file, "holds a file that is not a Lifecycle run marker"
 					+ ((head.length > MAX_BYTES) ? " (more than " + MAX_BYTES + " bytes)" : ""));
 		}
-		return "pid=" + matcher.group(1) + " started=" + matcher.group(2);
+		return "pid=" + matcher.group(1) + " started=" + matcher.group(2)
+				+ ((matcher.group(3) != null) ? " instance=" + matcher.group(3) : "");
 	}
 
 	private static InvalidOptionException notOurs(Path file, String what) {

@@ -92,6 +92,12 @@ final class RunRecords {
 		this.listeners.previousRun(previous);
 	}
 
+	/** This process's identity, while it holds its run marker. */
+	Optional<String> instance() {
+		RunMarker opened = this.marker;
+		return (opened != null) ? Optional.of(opened.instance()) : Optional.empty();
+	}
+
 	Optional<PreviousRun> previousRun() {
 		return Optional.ofNullable(this.previousRun);
 	}

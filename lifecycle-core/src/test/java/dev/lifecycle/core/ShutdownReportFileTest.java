@@ -236,7 +236,9 @@ class ShutdownReportFileTest {
 			.containsExactlyInAnyOrder("orders: cut by the global ceiling", "hung: cut by the global ceiling");
 		PreviousRun previous = builder().build().previousRun().orElseThrow();
 		assertThat(previous.summary()).contains(": signal, cut by the global ceiling, ")
-			.endsWith(", exit 129, work cut in 'orders', 'hung', 2 unfinished for a later run");
+			.contains(", exit 129, work cut in 'orders', 'hung', 2 unfinished for a later run (")
+			.contains("orders: cut by the global ceiling")
+			.endsWith("hung: cut by the global ceiling)");
 	}
 
 	@Test

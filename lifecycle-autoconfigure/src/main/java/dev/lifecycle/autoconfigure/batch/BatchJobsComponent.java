@@ -5,28 +5,35 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Supplier;
 
 import dev.lifecycle.core.ComponentHandle;
 import dev.lifecycle.core.PassiveComponent;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.batch.core.BatchStatus;
+import org.springframework.batch.core.job.JobExecution;
 import org.springframework.batch.core.launch.JobExecutionNotRunningException;
 import org.springframework.batch.core.launch.JobOperator;
 import org.springframework.batch.core.launch.NoSuchJobExecutionException;
+import org.springframework.batch.core.repository.JobRepository;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.dao.OptimisticLockingFailureException;
 
 /**
  * The job executions running in this process, as one standard component,
  * {@code batch-jobs}. At its start it runs the {@link StaleJobRecovery}. Told to stop, it
- * asks the {@link JobOperator} to stop each running execution (again while the repository
- * answers with an optimistic-locking failure, which a job's own writes cause), then waits
- * until each job's thread has returned, so that every chunk in progress commits and the
- * job writes its end before anything it uses stops. Executions that end other than
- * {@code COMPLETED}, or still run when the budget ends, are unfinished work for the
- * report; one that ends {@code FAILED} makes the component die.
+ * re-reads each running execution from the repository and asks the {@link JobOperator} to
+ * stop only those the repository still shows running and whose job has not reached its
+ * {@code afterJob} (a stop then could only rewrite an end already reached), again while
+ * the repository answers with an optimistic-locking failure, which a job's own writes
+ * cause; then waits until each job's thread has returned, so that every chunk in progress
+ * commits and the job writes its end before anything it uses stops. Each job's end is
+ * then read from the repository: one other than {@code COMPLETED}, or a job still running
+ * when the budget ends, is unfinished work for the report; one that ends {@code FAILED}
+ * makes the component die.
  */
 final class BatchJobsComponent implements PassiveComponent {
 
@@ -52,12 +59,23 @@ final class BatchJobsComponent implements PassiveComponent {
 
 	private final RunningJobs running;
 
+	private final ObjectProvider<JobRepository> repository;
+
 	private final ObjectProvider<JobOperator> operator;
 
 	private final StaleJobRecovery recovery;
 
-	BatchJobsComponent(RunningJobs running, ObjectProvider<JobOperator> operator, StaleJobRecovery recovery) {
+	private final Supplier<List<String>> pendingLaunches;
+
+	/**
+	 * @param pendingLaunches the jobs Spring Boot's runner has yet to launch
+	 * ({@link RunnerLaunch})
+	 */
+	BatchJobsComponent(RunningJobs running, ObjectProvider<JobRepository> repository,
+			ObjectProvider<JobOperator> operator, StaleJobRecovery recovery, Supplier<List<String>> pendingLaunches) {
 		this.running = running;
+		this.pendingLaunches = pendingLaunches;
+		this.repository = repository;
 		this.operator = operator;
 		this.recovery = recovery;
 	}
@@ -69,17 +87,35 @@ final class BatchJobsComponent implements PassiveComponent {
 
 	@Override
 	public void stop(ComponentHandle handle) throws Exception {
+		this.running.close();
 		List<RunningJob> jobs = this.running.snapshot();
 		if (jobs.isEmpty()) {
+			List<String> neverRan = this.pendingLaunches.get()
+				.stream()
+				.map((job) -> "job '" + job + "' never ran: the start was cut before Spring Boot's runner launched it")
+				.toList();
+			if (!neverRan.isEmpty()) {
+				handle.unfinishedWork(neverRan);
+				throw new IllegalStateException(
+						"Batch job(s) not run, the start was cut: " + String.join("; ", neverRan));
+			}
 			return;
 		}
 		// Until each has returned, each is unfinished: what the report says if the budget
 		// ends first.
 		handle.unfinishedWork(jobs.stream().map((job) -> job.describe() + " (still running)").toList());
 		JobOperator jobOperator = this.operator.getIfAvailable();
+		JobRepository jobRepository = this.repository.getIfAvailable();
 		for (RunningJob job : jobs) {
 			if (jobOperator == null) {
 				logger.warn("Lifecycle: no JobOperator bean; cannot stop " + job.describe());
+				continue;
+			}
+			BatchStatus stored = stored(jobRepository, job);
+			if (!shouldStop(job, stored)) {
+				logger.info("Lifecycle: not stopping " + job.describe(stored)
+						+ ((stored != null && stored.isRunning()) ? " (its steps are done; it is ending)" : "")
+						+ "; waiting for it to return");
 				continue;
 			}
 			stop(jobOperator, job);
@@ -93,14 +129,15 @@ final class BatchJobsComponent implements PassiveComponent {
 					continue;
 				}
 				waiting.remove(job);
-				BatchStatus status = job.execution().getStatus();
-				logger.info("Lifecycle: " + job.describe() + " ended"
+				BatchStatus stored = stored(jobRepository, job);
+				BatchStatus status = (stored != null) ? stored : job.execution().getStatus();
+				logger.info("Lifecycle: " + job.describe(status) + " ended"
 						+ ((status == BatchStatus.STOPPED) ? "; a relaunch with the same parameters restarts it" : ""));
 				if (status == BatchStatus.FAILED) {
-					failed.add(job.describe());
+					failed.add(job.describe(status));
 				}
 				if (status != BatchStatus.COMPLETED) {
-					unfinished.add(job.describe());
+					unfinished.add(job.describe(status));
 				}
 				List<String> now = new ArrayList<>(unfinished);
 				waiting.forEach((left) -> now.add(left.describe() + " (still running)"));
@@ -112,6 +149,32 @@ final class BatchJobsComponent implements PassiveComponent {
 		}
 		if (!failed.isEmpty()) {
 			throw new IllegalStateException("Batch job failed while stopping: " + String.join("; ", failed));
+		}
+	}
+
+	/**
+	 * Whether to send the stop: only while the repository still shows the execution
+	 * running (or cannot be read) and its job has not reached its {@code afterJob}.
+	 */
+	static boolean shouldStop(RunningJob job, @Nullable BatchStatus stored) {
+		return !job.ending() && (stored == null || stored.isRunning());
+	}
+
+	/**
+	 * The execution's status as the repository has it now, {@code null} if it cannot be
+	 * read.
+	 */
+	private static @Nullable BatchStatus stored(@Nullable JobRepository jobRepository, RunningJob job) {
+		if (jobRepository == null) {
+			return null;
+		}
+		try {
+			JobExecution execution = jobRepository.getJobExecution(job.execution().getId());
+			return (execution != null) ? execution.getStatus() : null;
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Lifecycle: could not read " + job.describe() + " from the job repository (" + ex + ")");
+			return null;
 		}
 	}
 

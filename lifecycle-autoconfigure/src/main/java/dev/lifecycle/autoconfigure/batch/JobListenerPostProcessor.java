@@ -5,8 +5,9 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 
 /**
- * Gives every {@link AbstractJob} bean (what {@code JobBuilder} builds) the listener that
- * tells {@link RunningJobs} which executions run, so jobs need no code to be drained.
+ * Gives every {@link AbstractJob} bean (what {@code JobBuilder} builds) the listeners
+ * that tell {@link RunningJobs} which executions run, so jobs need no code to be drained:
+ * one ordered first, one registered last (so its {@code afterJob} is called first).
  */
 final class JobListenerPostProcessor implements BeanPostProcessor {
 
@@ -21,6 +22,7 @@ final class JobListenerPostProcessor implements BeanPostProcessor {
 		if (bean instanceof AbstractJob job) {
 			RunningJobs listener = this.running.getIfAvailable();
 			if (listener != null) {
+				job.registerJobExecutionListener(listener.first());
 				job.registerJobExecutionListener(listener);
 			}
 		}

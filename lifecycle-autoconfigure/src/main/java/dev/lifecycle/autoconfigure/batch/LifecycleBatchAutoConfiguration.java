@@ -1,15 +1,10 @@
 package dev.lifecycle.autoconfigure.batch;
 
-import java.nio.file.Path;
-
 import dev.lifecycle.autoconfigure.ConditionalOnLifecycleEnabled;
 import dev.lifecycle.autoconfigure.InternalHooks;
-import dev.lifecycle.autoconfigure.LifecycleManagerProperties;
-import dev.lifecycle.autoconfigure.ManagerSettings;
 import dev.lifecycle.autoconfigure.component.LifecycleComponentAutoConfiguration;
 import dev.lifecycle.core.ComponentOptions;
 import dev.lifecycle.core.LifecycleManager;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.batch.core.launch.JobOperator;
 import org.springframework.batch.core.repository.JobRepository;
@@ -19,8 +14,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
-import org.springframework.core.env.Environment;
 
 /**
  * Spring Batch jobs at a restart, with no code from the application: every
@@ -41,9 +36,8 @@ public final class LifecycleBatchAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(name = "lifecycleBatchRunningJobs")
-	RunningJobs lifecycleBatchRunningJobs(LifecycleManagerProperties properties, Environment environment,
-			ObjectProvider<JobRepository> repository) {
-		return new RunningJobs(owner(properties, environment), repository);
+	RunningJobs lifecycleBatchRunningJobs(LifecycleManager manager, ObjectProvider<JobRepository> repository) {
+		return new RunningJobs(() -> manager.instance().orElse(null), repository);
 	}
 
 	@Bean
@@ -54,12 +48,12 @@ public final class LifecycleBatchAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(name = "lifecycleBatchJobs")
 	BatchJobsComponent lifecycleBatchJobs(LifecycleManager manager, RunningJobs running, LifecycleBatchProperties batch,
-			LifecycleManagerProperties properties, Environment environment, ObjectProvider<JobRepository> repository,
-			ObjectProvider<JobOperator> operator, ObjectProvider<InternalHooks> hooks) {
+			ObjectProvider<JobRepository> repository, ObjectProvider<JobOperator> operator,
+			ObjectProvider<InternalHooks> hooks, ApplicationContext context) {
 		JobThread.resolve(hooks.getIfAvailable(InternalHooks::new));
-		StaleJobRecovery recovery = new StaleJobRecovery(batch.isRecover(), owner(properties, environment), manager,
-				repository, operator);
-		BatchJobsComponent component = new BatchJobsComponent(running, operator, recovery);
+		StaleJobRecovery recovery = new StaleJobRecovery(batch.isRecover(), manager, repository, operator);
+		RunnerLaunch launch = new RunnerLaunch(context, running);
+		BatchJobsComponent component = new BatchJobsComponent(running, repository, operator, recovery, launch::pending);
 		// It serves the jobs the application launches: like an adopted bean, it neither
 		// holds back nor
 		// triggers the automatic completed shutdown of an application whose finite work
@@ -70,15 +64,6 @@ public final class LifecycleBatchAutoConfiguration {
 					.withSupporting(true),
 				component);
 		return component;
-	}
-
-	/**
-	 * This instance's identity: its run marker, which the next process of this instance
-	 * finds.
-	 */
-	private static @Nullable String owner(LifecycleManagerProperties properties, Environment environment) {
-		Path marker = ManagerSettings.of(properties, environment).runMarker();
-		return (marker != null) ? marker.toAbsolutePath().normalize().toString() : null;
 	}
 
 }

@@ -14,8 +14,9 @@ public class LifecycleBatchProperties {
 	 * Whether, after a previous run that ended without a shutdown (SIGKILL, OOM kill,
 	 * crash), the job executions it left running are recovered through
 	 * JobOperator.recover at start, so that a relaunch with the same parameters restarts
-	 * them. Only executions launched by a process with this run marker are touched; turn
-	 * it off when another process may still run them.
+	 * them. Only executions stamped with the instance identity the previous run wrote
+	 * into this process's run marker are touched; other replicas' are left alone. Turn it
+	 * off when another process may still run them.
 	 */
 	private boolean recover = true;
 

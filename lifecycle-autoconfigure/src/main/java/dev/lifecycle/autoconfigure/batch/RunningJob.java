@@ -36,6 +36,14 @@ final class RunningJob {
 	}
 
 	/**
+	 * Whether the job has reached its {@code afterJob}: its steps are done and its status
+	 * is its end; a stop now could only rewrite that end.
+	 */
+	boolean ending() {
+		return this.afterJob;
+	}
+
+	/**
 	 * Whether the job's thread has returned from the job: it has run the job's listeners
 	 * and left the job's {@code execute}, where the execution's end is written. Without a
 	 * frame to watch (the hook missed), the listeners' end is taken for it.
@@ -55,8 +63,13 @@ final class RunningJob {
 	 * thread sees it.
 	 */
 	String describe() {
+		return describe(this.execution.getStatus());
+	}
+
+	/** For the report and the log: the job, its execution and the given status. */
+	String describe(Object status) {
 		return "job '" + this.execution.getJobInstance().getJobName() + "' execution " + this.execution.getId() + ": "
-				+ this.execution.getStatus();
+				+ status;
 	}
 
 }

@@ -3,6 +3,7 @@ package dev.lifecycle.autoconfigure.batch;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -13,13 +14,19 @@ import org.springframework.batch.core.job.JobExecution;
 import org.springframework.batch.core.listener.JobExecutionListener;
 import org.springframework.batch.core.repository.JobRepository;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.core.Ordered;
 
 /**
- * The job executions running in this process, told by a listener every
- * {@link AbstractJob} bean carries: each one from its {@code beforeJob} until its thread
- * has returned from the job. Each execution is stamped with this instance's identity in
- * its execution context, saved at once, so that the next start knows which stale
- * executions were this instance's.
+ * The job executions running in this process, told by two listeners every
+ * {@link AbstractJob} bean carries: each execution from the first of its
+ * {@code beforeJob} callbacks ({@link #first()}, ordered before the application's own
+ * listeners, so a signal during theirs finds the job running) until its thread has
+ * returned from the job; and the first of its {@code afterJob} callbacks (this one,
+ * unordered and registered last, so called first), from which the job's steps are done
+ * and its status is its end. Each execution is stamped with this process's identity
+ * ({@code LifecycleManager.instance()}) in its execution context, saved at once, so that
+ * the next start of the same run marker knows which stale executions were its
+ * predecessor's.
  */
 final class RunningJobs implements JobExecutionListener {
 
@@ -33,28 +40,64 @@ final class RunningJobs implements JobExecutionListener {
 
 	private final Map<Long, RunningJob> running = new ConcurrentHashMap<>();
 
-	private final @Nullable String owner;
+	private final Supplier<@Nullable String> owner;
 
 	private final ObjectProvider<JobRepository> repository;
 
+	private final First first = new First();
+
+	/** Whether an execution has begun in this process. */
+	private volatile boolean began;
+
 	/**
-	 * @param owner this instance's identity (its run marker), or {@code null} without
-	 * one: then no execution is stamped and none is ever recovered
+	 * Set once the jobs' component has stopped: a job launched later could not be
+	 * drained.
 	 */
-	RunningJobs(@Nullable String owner, ObjectProvider<JobRepository> repository) {
+	private volatile boolean closed;
+
+	/**
+	 * @param owner this process's identity, or {@code null} while it holds no run marker:
+	 * then no execution is stamped and none is ever recovered
+	 */
+	RunningJobs(Supplier<@Nullable String> owner, ObjectProvider<JobRepository> repository) {
 		this.owner = owner;
 		this.repository = repository;
 	}
 
-	@Override
-	public void beforeJob(JobExecution execution) {
+	/** The listener that sees each execution before the application's listeners do. */
+	JobExecutionListener first() {
+		return this.first;
+	}
+
+	/** Whether an execution has begun in this process. */
+	boolean began() {
+		return this.began;
+	}
+
+	/**
+	 * From now on, an execution that begins fails before its first step: nothing would
+	 * wait for it, and what it uses is stopping.
+	 */
+	void close() {
+		this.closed = true;
+	}
+
+	private void began(JobExecution execution) {
+		if (this.closed) {
+			// Thrown before any step: Spring Batch ends the execution FAILED, which a
+			// relaunch restarts.
+			throw new IllegalStateException("Lifecycle: job '" + execution.getJobInstance().getJobName()
+					+ "' launched after the batch jobs were stopped for the shutdown; not run");
+		}
+		this.began = true;
 		this.running.values().removeIf(RunningJob::returned);
 		this.running.put(execution.getId(), new RunningJob(execution, Thread.currentThread(),
 				JobThread.depth(Thread.currentThread().getStackTrace())));
-		if (this.owner == null) {
+		String identity = this.owner.get();
+		if (identity == null) {
 			return;
 		}
-		execution.getExecutionContext().putString(OWNER_KEY, this.owner);
+		execution.getExecutionContext().putString(OWNER_KEY, identity);
 		JobRepository jobRepository = this.repository.getIfAvailable();
 		if (jobRepository == null) {
 			return;
@@ -78,6 +121,24 @@ final class RunningJobs implements JobExecutionListener {
 		if (job != null) {
 			job.afterJob();
 		}
+	}
+
+	/**
+	 * Ordered first among a job's listeners: its {@code beforeJob} comes before the
+	 * application's.
+	 */
+	private final class First implements JobExecutionListener, Ordered {
+
+		@Override
+		public void beforeJob(JobExecution execution) {
+			began(execution);
+		}
+
+		@Override
+		public int getOrder() {
+			return Ordered.HIGHEST_PRECEDENCE;
+		}
+
 	}
 
 	/**

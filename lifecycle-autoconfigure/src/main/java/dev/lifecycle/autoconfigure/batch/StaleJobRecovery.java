@@ -3,7 +3,6 @@ package dev.lifecycle.autoconfigure.batch;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 
 import dev.lifecycle.core.LifecycleManager;
@@ -12,7 +11,6 @@ import dev.lifecycle.core.PreviousRun;
 import dev.lifecycle.core.ShutdownRecord;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.batch.core.job.JobExecution;
 import org.springframework.batch.core.launch.JobOperator;
@@ -25,11 +23,13 @@ import org.springframework.beans.factory.ObjectProvider;
  * marks the job executions it left running as failed through
  * {@link JobOperator#recover(JobExecution)}, so that a relaunch with the same parameters
  * restarts them instead of failing with {@code JobExecutionAlreadyRunningException}. Safe
- * only because that run is known dead (it left the run marker or its report behind) and
- * the executions are known to be its own (stamped with the same run marker): executions
- * stamped by another instance, or by none, are named and left alone, since another
- * process may still be running them. Runs before any job launches: at the component's
- * start, before Spring Boot's runners.
+ * only because that run is known dead (it left this process's run marker or its report
+ * behind) and the executions are known to be its own: stamped with the identity that run
+ * wrote into its marker ({@link PreviousRun#instance()}), which names one process of one
+ * host, never a path other replicas share. Executions stamped by any other process, or by
+ * none, are named in one line and left alone, since another process may still be running
+ * them. Runs before any job launches: at the component's start, before Spring Boot's
+ * runners.
  */
 final class StaleJobRecovery {
 
@@ -37,18 +37,15 @@ final class StaleJobRecovery {
 
 	private final boolean enabled;
 
-	private final @Nullable String owner;
-
 	private final LifecycleManager manager;
 
 	private final ObjectProvider<JobRepository> repository;
 
 	private final ObjectProvider<JobOperator> operator;
 
-	StaleJobRecovery(boolean enabled, @Nullable String owner, LifecycleManager manager,
-			ObjectProvider<JobRepository> repository, ObjectProvider<JobOperator> operator) {
+	StaleJobRecovery(boolean enabled, LifecycleManager manager, ObjectProvider<JobRepository> repository,
+			ObjectProvider<JobOperator> operator) {
 		this.enabled = enabled;
-		this.owner = owner;
 		this.manager = manager;
 		this.repository = repository;
 		this.operator = operator;
@@ -65,7 +62,8 @@ final class StaleJobRecovery {
 		}
 		JobRepository jobRepository = this.repository.getIfAvailable();
 		JobOperator jobOperator = this.operator.getIfAvailable();
-		if (jobRepository == null || jobOperator == null || this.owner == null) {
+		String owner = previous.get().instance();
+		if (jobRepository == null || jobOperator == null) {
 			return;
 		}
 		List<String> recovered = new ArrayList<>();
@@ -73,7 +71,8 @@ final class StaleJobRecovery {
 		for (String jobName : jobRepository.getJobNames()) {
 			for (JobExecution execution : jobRepository.findRunningJobExecutions(jobName)) {
 				String name = "job '" + jobName + "' execution " + execution.getId();
-				if (!Objects.equals(this.owner, execution.getExecutionContext().getString(RunningJobs.OWNER_KEY, ""))) {
+				if (owner == null
+						|| !owner.equals(execution.getExecutionContext().getString(RunningJobs.OWNER_KEY, ""))) {
 					foreign.add(name);
 				}
 				else if (!this.enabled) {
@@ -96,9 +95,11 @@ final class StaleJobRecovery {
 					+ "; a relaunch with the same parameters restarts them");
 		}
 		if (!foreign.isEmpty()) {
-			logger.warn("Lifecycle: left " + foreign.size() + " running job execution(s) alone, not recovered: "
-					+ String.join(", ", foreign)
-					+ "; recover them with JobOperator.recover once sure no process runs them");
+			// Another replica's running jobs are the normal case of a shared repository.
+			logger.info("Lifecycle: left " + foreign.size() + " running job execution(s) alone, not recovered: "
+					+ String.join(", ", foreign) + "; they are not the previous run's ("
+					+ ((owner != null) ? "instance " + owner : "its run marker names no instance")
+					+ "); recover them with JobOperator.recover once sure no process runs them");
 		}
 	}
 

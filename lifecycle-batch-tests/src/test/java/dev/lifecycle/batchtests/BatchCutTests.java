@@ -1,0 +1,87 @@
+package dev.lifecycle.batchtests;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.IntStream;
+
+import dev.lifecycle.core.ExitCodes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A SIGTERM at the edges of a job, where its status in the repository, its thread and the
+ * end may disagree: in the application's {@code beforeJob} listener (the job has not
+ * begun its steps, the repository says {@code STARTED}), and in its {@code afterJob}
+ * listener (its steps are done and the repository says {@code COMPLETED}, but its thread
+ * has not returned); and during the start, before Spring Boot's runner has launched the
+ * job. The exit code, the repository, the report and the next start's summary say what
+ * the job's end really is.
+ */
+class BatchCutTests {
+
+	private static final List<String> ALL_ITEMS = IntStream.rangeClosed(1, 60).mapToObj(String::valueOf).toList();
+
+	@TempDir
+	Path directory;
+
+	@Test
+	void sigtermDuringABeforeJobListenerStopsTheJobBeforeItsFirstChunkAndExitsIncomplete() throws Exception {
+		BatchRun first = BatchRun.launch("first", this.directory, "--batch-test.before-job=2s");
+		first.awaitLog("batch-test: before job");
+		first.signal("TERM");
+
+		assertThat(first.awaitExit()).as(first.log()).isEqualTo(ExitCodes.INCOMPLETE);
+		assertThat(BatchRun.statuses(this.directory)).containsExactly("STOPPED");
+		assertThat(first.log()).contains("Lifecycle: stopping job 'importJob' execution 1")
+			.contains(
+					"Lifecycle: work left unfinished for a later run: batch-jobs: job 'importJob' execution 1: STOPPED")
+			.contains("clean=false");
+		assertThat(BatchRun.report(this.directory)).contains("\"batch-jobs: job 'importJob' execution 1: STOPPED\"");
+
+		BatchRun relaunch = BatchRun.launch("relaunch", this.directory);
+		assertThat(relaunch.awaitExit()).as(relaunch.log()).isZero();
+		assertThat(relaunch.log()).containsPattern(
+				"Lifecycle: previous shutdown \\(.*\\): signal, not clean, .*, exit " + ExitCodes.INCOMPLETE
+						+ ", 1 unfinished for a later run \\(batch-jobs: job 'importJob' execution 1: STOPPED\\)");
+		assertThat(BatchRun.statuses(this.directory)).containsExactly("STOPPED", "COMPLETED");
+		assertThat(BatchRun.items(this.directory)).isEqualTo(ALL_ITEMS);
+	}
+
+	@Test
+	void sigtermDuringTheStartBeforeSpringBootsRunnerLaunchesTheJobIsAFailedStartThatNamesTheJob() throws Exception {
+		BatchRun first = BatchRun.launch("first", this.directory, "--batch-test.start-delay=3s");
+		first.awaitLog("batch-test: starting slowly");
+		first.signal("TERM");
+
+		assertThat(first.awaitExit()).as(first.log()).isEqualTo(ExitCodes.FAILURE);
+		String neverRan = "batch-jobs: job 'importJob' never ran: the start was cut before Spring Boot's runner launched it";
+		assertThat(first.log()).contains("Lifecycle: work left unfinished for a later run: " + neverRan)
+			.contains("clean=false");
+		assertThat(BatchRun.report(this.directory)).contains("\"" + neverRan + "\"");
+		assertThat(BatchRun.statuses(this.directory)).doesNotContain("STARTED", "STOPPING");
+
+		BatchRun relaunch = BatchRun.launch("relaunch", this.directory);
+		assertThat(relaunch.awaitExit()).as(relaunch.log()).isZero();
+		assertThat(relaunch.log()).containsPattern("Lifecycle: previous shutdown \\(.*\\): signal, not clean, .*, exit "
+				+ ExitCodes.FAILURE + ", 1 unfinished for a later run \\(batch-jobs: job 'importJob' never ran");
+		assertThat(BatchRun.statuses(this.directory)).last().isEqualTo("COMPLETED");
+		assertThat(BatchRun.items(this.directory)).isEqualTo(ALL_ITEMS);
+	}
+
+	@Test
+	void sigtermDuringAnAfterJobListenerDoesNotStopTheCompletedJobAndExitsClean() throws Exception {
+		BatchRun run = BatchRun.launch("run", this.directory, "--batch-test.items=20", "--batch-test.after-job=2s");
+		run.awaitLog("batch-test: after job COMPLETED");
+		run.signal("TERM");
+
+		assertThat(run.awaitExit()).as(run.log()).isEqualTo(ExitCodes.CLEAN);
+		assertThat(BatchRun.statuses(this.directory)).containsExactly("COMPLETED");
+		assertThat(BatchRun.items(this.directory)).isEqualTo(ALL_ITEMS.subList(0, 20));
+		assertThat(run.log()).contains("Lifecycle: not stopping job 'importJob' execution 1: COMPLETED")
+			.doesNotContain("Lifecycle: stopping job")
+			.contains("clean=true");
+	}
+
+}
