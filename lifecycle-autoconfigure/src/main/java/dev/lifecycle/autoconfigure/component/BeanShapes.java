@@ -1,8 +1,5 @@
 package dev.lifecycle.autoconfigure.component;
 
-import java.lang.annotation.Annotation;
-import java.util.List;
-
 import dev.lifecycle.core.ShutdownTask;
 import dev.lifecycle.spring.FinalAction;
 import dev.lifecycle.spring.ManagedComponent;
@@ -15,9 +12,7 @@ import org.springframework.aop.scope.ScopedObject;
 import org.springframework.beans.factory.FactoryBean;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
-import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
-import org.springframework.core.annotation.AnnotationUtils;
 
 /**
  * What a bean is, decided the way Spring's own post-processors decide it: from its
@@ -29,9 +24,6 @@ import org.springframework.core.annotation.AnnotationUtils;
 final class BeanShapes {
 
 	private static final Log logger = LogFactory.getLog(BeanShapes.class);
-
-	private static final List<Class<? extends Annotation>> METHOD_ANNOTATIONS = List.of(ShutdownHandler.class,
-			FinalAction.class);
 
 	private BeanShapes() {
 	}
@@ -99,18 +91,7 @@ final class BeanShapes {
 	 */
 	static boolean mustBeSeenAtStart(Class<?> type) {
 		return AnnotatedElementUtils.hasAnnotation(type, ManagedComponent.class)
-				|| ShutdownTask.class.isAssignableFrom(type) || declaresShutdownMethods(type);
-	}
-
-	private static boolean declaresShutdownMethods(Class<?> type) {
-		if (!AnnotationUtils.isCandidateClass(type, METHOD_ANNOTATIONS)) {
-			return false;
-		}
-		return !MethodIntrospector
-			.selectMethods(type, (MethodIntrospector.MetadataLookup<Boolean>) (
-					method) -> (AnnotatedElementUtils.hasAnnotation(method, ShutdownHandler.class)
-							|| AnnotatedElementUtils.hasAnnotation(method, FinalAction.class)) ? Boolean.TRUE : null)
-			.isEmpty();
+				|| ShutdownTask.class.isAssignableFrom(type) || ShutdownMethods.declaredBy(type);
 	}
 
 }

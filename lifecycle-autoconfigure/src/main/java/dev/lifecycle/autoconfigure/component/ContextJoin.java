@@ -1,8 +1,6 @@
 package dev.lifecycle.autoconfigure.component;
 
-import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 
 import dev.lifecycle.autoconfigure.process.ShutdownExit;
 import dev.lifecycle.autoconfigure.process.StartProgress;
@@ -10,7 +8,6 @@ import dev.lifecycle.core.LifecycleHost;
 import dev.lifecycle.core.LifecycleListener;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.ShutdownReason;
-import dev.lifecycle.core.ShutdownReport;
 import dev.lifecycle.core.TriggerSource;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -86,10 +83,7 @@ final class ContextJoin implements EngineLink, SmartLifecycle, SmartInitializing
 
 	@Override
 	public void afterSingletonsInstantiated() {
-		this.registrar.instantiateLazyComponents();
-		if (!this.adoption) {
-			this.registrar.checkOverrides(this.manager);
-		}
+		this.registrar.singletonsInstantiated(this.manager, this.adoption);
 	}
 
 	@Override
@@ -103,7 +97,7 @@ final class ContextJoin implements EngineLink, SmartLifecycle, SmartInitializing
 			// let it drain, then let the failed refresh report the failure and end the
 			// process.
 			closedByOthers();
-			awaitReport();
+			EngineLink.awaitReport(this.manager);
 			throw ex;
 		}
 		this.running = true;
@@ -132,7 +126,7 @@ final class ContextJoin implements EngineLink, SmartLifecycle, SmartInitializing
 						"the child application context's refresh failed after its components started");
 			}
 		}
-		awaitReport();
+		EngineLink.awaitReport(this.manager);
 		this.running = false;
 	}
 
@@ -140,7 +134,7 @@ final class ContextJoin implements EngineLink, SmartLifecycle, SmartInitializing
 	public void startFailed(String bean, Throwable cause) {
 		closedByOthers();
 		this.manager.triggerShutdown(ShutdownReason.START_FAILED, bean, String.valueOf(cause));
-		awaitReport();
+		EngineLink.awaitReport(this.manager);
 	}
 
 	@Override
@@ -187,19 +181,6 @@ final class ContextJoin implements EngineLink, SmartLifecycle, SmartInitializing
 	private void closedByOthers() {
 		if (this.exit != null) {
 			this.exit.contextClosing();
-		}
-	}
-
-	private void awaitReport() {
-		Duration bound = this.manager.globalShutdownTimeout().plus(ShutdownExit.CEILING_SLACK);
-		try {
-			Optional<ShutdownReport> report = this.manager.awaitTermination(bound);
-			if (report.isEmpty()) {
-				logger.error("Lifecycle: no shutdown report within " + bound + "; closing the context without it");
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
 		}
 	}
 

@@ -1,8 +1,6 @@
 package dev.lifecycle.autoconfigure.component;
 
-import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
 
 import dev.lifecycle.autoconfigure.process.ShutdownExit;
 import dev.lifecycle.autoconfigure.process.SignalTrap;
@@ -11,10 +9,7 @@ import dev.lifecycle.core.Internal;
 import dev.lifecycle.core.LifecycleListener;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.ShutdownReason;
-import dev.lifecycle.core.ShutdownReport;
 import dev.lifecycle.core.TriggerSource;
-import org.apache.commons.logging.Log;
-import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;
@@ -45,8 +40,6 @@ public final class LifecycleCoordinator implements EngineLink, SmartLifecycle, S
 	 * first.
 	 */
 	public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 512;
-
-	private static final Log logger = LogFactory.getLog(LifecycleCoordinator.class);
 
 	private final LifecycleManager manager;
 
@@ -85,10 +78,7 @@ public final class LifecycleCoordinator implements EngineLink, SmartLifecycle, S
 
 	@Override
 	public void afterSingletonsInstantiated() {
-		this.registrar.instantiateLazyComponents();
-		if (!this.adoption) {
-			this.registrar.checkOverrides(this.manager);
-		}
+		this.registrar.singletonsInstantiated(this.manager, this.adoption);
 	}
 
 	@Override
@@ -104,7 +94,7 @@ public final class LifecycleCoordinator implements EngineLink, SmartLifecycle, S
 			// what did start, then let the failed refresh report the failure and end the
 			// process.
 			this.exit.contextClosing();
-			awaitReport();
+			EngineLink.awaitReport(this.manager);
 			throw ex;
 		}
 		this.running = true;
@@ -145,7 +135,7 @@ public final class LifecycleCoordinator implements EngineLink, SmartLifecycle, S
 						"the application context's refresh failed after the components started");
 			}
 		}
-		awaitReport();
+		EngineLink.awaitReport(this.manager);
 		this.running = false;
 		if (this.signalTrap != null && !this.exit.ownsProcess()) {
 			// The context closed by someone else's hand and the JVM may live on (a test,
@@ -165,7 +155,7 @@ public final class LifecycleCoordinator implements EngineLink, SmartLifecycle, S
 	public void startFailed(String bean, Throwable cause) {
 		this.exit.contextClosing();
 		this.manager.triggerShutdown(ShutdownReason.START_FAILED, bean, String.valueOf(cause));
-		awaitReport();
+		EngineLink.awaitReport(this.manager);
 	}
 
 	@Override
@@ -212,20 +202,6 @@ public final class LifecycleCoordinator implements EngineLink, SmartLifecycle, S
 	@Override
 	public void destroy() {
 		stop();
-	}
-
-	private void awaitReport() {
-		Duration bound = this.manager.globalShutdownTimeout().plus(ShutdownExit.CEILING_SLACK);
-		try {
-			Optional<ShutdownReport> report = this.manager.awaitTermination(bound);
-			if (report.isEmpty()) {
-				logger.error("Lifecycle: no shutdown report within " + bound + "; closing the context without it");
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			logger.warn("Lifecycle: interrupted while waiting for the shutdown sequence; closing the context now");
-		}
 	}
 
 }

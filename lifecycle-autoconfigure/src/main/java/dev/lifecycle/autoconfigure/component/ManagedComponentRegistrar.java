@@ -95,7 +95,8 @@ public final class ManagedComponentRegistrar implements BeanPostProcessor, BeanF
 	public Object postProcessBeforeInitialization(Object bean, String beanName) throws BeansException {
 		Class<?> type = ClassUtils.getUserClass(bean);
 		ManagedComponent annotation = AnnotatedElementUtils.findMergedAnnotation(type, ManagedComponent.class);
-		// A component of another scope fails the start in checkComponentScopes(), named.
+		// A component of another scope fails the start in instantiateLazyComponents(),
+		// named.
 		if (annotation != null && isSharedInstance(bean, beanName)) {
 			registerComponent(bean, beanName, type, annotation);
 		}
@@ -211,6 +212,18 @@ public final class ManagedComponentRegistrar implements BeanPostProcessor, BeanF
 			if (!this.exposedBeans.containsKey(beanName)) {
 				beanFactory.getBean(beanName);
 			}
+		}
+	}
+
+	/**
+	 * What the context's link to the engine does once every singleton exists: the lazy
+	 * components are created, and without adoption (which checks them when the context
+	 * refreshes) the {@code lifecycle.components} entries are checked.
+	 */
+	void singletonsInstantiated(LifecycleManager manager, boolean adoption) {
+		instantiateLazyComponents();
+		if (!adoption) {
+			checkOverrides(manager);
 		}
 	}
 

@@ -70,6 +70,18 @@ final class ShutdownMethods {
 		this.placeholders = placeholders;
 	}
 
+	/**
+	 * Whether a class declares {@link ShutdownHandler} or {@link FinalAction} methods.
+	 */
+	static boolean declaredBy(Class<?> type) {
+		return AnnotationUtils.isCandidateClass(type, METHOD_ANNOTATIONS) && !MethodIntrospector
+			.selectMethods(type,
+					(MethodIntrospector.MetadataLookup<Boolean>) (method) -> METHOD_ANNOTATIONS.stream()
+						.anyMatch((annotation) -> AnnotatedElementUtils.hasAnnotation(method, annotation))
+								? Boolean.TRUE : null)
+			.isEmpty();
+	}
+
 	void collect(Object bean, String beanName) {
 		Class<?> type = AopUtils.getTargetClass(bean);
 		if (bean instanceof dev.lifecycle.core.ShutdownTask handler) {
