@@ -54,8 +54,7 @@ class ConfigurationMetadataTests {
 				assertThat(property).as("default of %s", property.get("name")).containsKey("defaultValue");
 				if (property.get("name").equals("lifecycle.exit-code.incomplete")) {
 					// Written in the additional metadata: the processor cannot read
-					// another
-					// class's constant.
+					// another class's constant.
 					assertThat(property.get("defaultValue")).isEqualTo(ExitCodes.INCOMPLETE);
 				}
 			}

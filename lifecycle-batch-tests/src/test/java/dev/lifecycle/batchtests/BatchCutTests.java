@@ -63,11 +63,9 @@ class BatchCutTests {
 		assertThat(BatchRun.statuses(this.directory)).doesNotContain("STARTED", "STOPPING");
 
 		// No relaunch here: a signal that lands while the runner creates the job's
-		// instance
-		// can leave the instance without an execution, which Spring Batch's runner then
-		// refuses to relaunch (docs/batch.md, known limits); whether it lands there
-		// depends
-		// on the machine's speed.
+		// instance can leave the instance without an execution, which Spring Batch's
+		// runner then refuses to relaunch (docs/batch.md, known limits); whether it lands
+		// there depends on the machine's speed.
 	}
 
 	@Test

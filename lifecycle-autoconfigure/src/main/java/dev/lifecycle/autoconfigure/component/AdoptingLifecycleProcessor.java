@@ -299,9 +299,8 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor impleme
 							+ "); give it a phase of at least " + view.phase() + " if it needs '" + name
 							+ "' while it stops";
 					// A framework's own beans (a Spring Integration flow and its
-					// endpoints)
-					// order themselves and their phases are not the application's to
-					// give.
+					// endpoints) order themselves and their phases are not the
+					// application's to give.
 					if (isFrameworks(this.adopted.get(dependentName))) {
 						logger.debug(message);
 					}

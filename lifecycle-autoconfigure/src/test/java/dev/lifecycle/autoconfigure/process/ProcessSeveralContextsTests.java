@@ -56,8 +56,8 @@ class ProcessSeveralContextsTests {
 
 	@Test
 	void aSigtermReachesBothApplicationsAtOnceAndTheProcessExitsOnceWithTheWorstCode() throws Exception {
-		// The first application's worker outlives its budget: its report says 3, the
-		// second's 0.
+		// The first application's worker outlives its budget: its report says incomplete,
+		// the second's clean.
 		AppProcess apps = start(TwoApplications.class, "two", "--lifecycle.drain-delay=2500ms",
 				"--first.process-test.drain=5s", "--first.lifecycle.components.worker.graceful-shutdown=300ms");
 		assertThat(apps.status(READINESS)).isEqualTo(200);
