@@ -67,6 +67,9 @@ public final class ShutdownExit implements LifecycleListener, ExitCodeGenerator 
 
 	private boolean pending;
 
+	/** The thread that closes the context and exits, once Lifecycle owns the process. */
+	private volatile @Nullable Thread exiting;
+
 	/**
 	 * @param closeContext whether to close the context
 	 * @param reportWait how long to wait for the report after the close; the coordinator
@@ -168,11 +171,34 @@ public final class ShutdownExit implements LifecycleListener, ExitCodeGenerator 
 		}
 		ProcessExit.jvm().ending(this);
 		Thread thread = new Thread(this::closeAndExit, "lifecycle-exit");
+		this.exiting = thread;
 		// A signal handler's thread is a daemon and so would be this one: the JVM could
 		// then end
 		// with code 0 as soon as the web server's last thread stops, before exit() runs.
 		thread.setDaemon(false);
 		thread.start();
+	}
+
+	/**
+	 * Called on the run's thread once the refresh is done, before Spring Boot calls the
+	 * runners: if Lifecycle is already ending the process (a signal or a shutdown request
+	 * during the start), the run goes no further, so that no runner begins work that the
+	 * shutdown has already decided not to wait for (a batch job would be left
+	 * {@code STARTED} by the exit). Returns at once otherwise, and also if the exit it
+	 * waits for ends without ending the JVM (a test's exit).
+	 */
+	public void stopTheRunIfEnding() {
+		Thread thread = this.exiting;
+		if (thread == null || !ownsProcess()) {
+			return;
+		}
+		logger.info("Lifecycle: the shutdown began during the start; the application's runners are not called");
+		try {
+			thread.join(this.reportWait.plus(CEILING_SLACK).toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	/**

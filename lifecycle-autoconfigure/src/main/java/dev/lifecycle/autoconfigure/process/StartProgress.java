@@ -49,6 +49,9 @@ public final class StartProgress implements SpringApplicationRunListener, Ordere
 	@Override
 	public void started(ConfigurableApplicationContext context, Duration timeTaken) {
 		stages.put(context, Stage.REFRESHED);
+		if (!LifecycleSwitch.isOff(context.getEnvironment())) {
+			context.getBeanProvider(ShutdownExit.class).ifAvailable(ShutdownExit::stopTheRunIfEnding);
+		}
 	}
 
 	@Override

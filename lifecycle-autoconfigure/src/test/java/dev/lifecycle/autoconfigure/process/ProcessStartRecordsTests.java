@@ -104,6 +104,20 @@ class ProcessStartRecordsTests {
 	}
 
 	@Test
+	void aSignalDuringStartUpEndsTheRunCleanlyBeforeTheApplicationsRunnersAreCalled() throws Exception {
+		AppProcess starting = launch("signalled", "--process-test.pause-after-manager=5s",
+				"--process-test.runner=true");
+		starting.awaitLog("pause after manager: waiting", START_TO_EXIT);
+		starting.signal("TERM");
+
+		assertThat(starting.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.CLEAN);
+		assertThat(starting.log())
+			.contains("Lifecycle: the shutdown began during the start; the application's runners are not called")
+			.doesNotContain("process-test: runner called");
+		assertThat(nextStart().report().exitCode()).isEqualTo(ExitCodes.CLEAN);
+	}
+
+	@Test
 	void aSecondSignalDuringStartUpIsRecordedAsAForcedExitNotACrash() throws Exception {
 		AppProcess starting = launch("forced", "--process-test.pause-after-manager=20s");
 		starting.awaitLog("pause after manager: waiting", START_TO_EXIT);

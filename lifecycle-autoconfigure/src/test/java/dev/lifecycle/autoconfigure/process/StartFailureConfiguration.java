@@ -7,6 +7,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.boot.ApplicationRunner;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
@@ -26,7 +27,9 @@ import org.springframework.core.env.Environment;
  * listener that throws;</li>
  * <li>{@code process-test.pause-after-manager} — hold the start this long right after the
  * Lifecycle manager exists (its run marker is written), before the signal trap is
- * installed.</li>
+ * installed;</li>
+ * <li>{@code process-test.runner} — an {@code ApplicationRunner} that says when it is
+ * called.</li>
  * </ul>
  */
 @Configuration(proxyBeanMethods = false)
@@ -54,6 +57,12 @@ class StartFailureConfiguration {
 		return (event) -> {
 			throw new IllegalStateException("registration failed");
 		};
+	}
+
+	@Bean
+	@ConditionalOnBooleanProperty("process-test.runner")
+	ApplicationRunner announcingRunner() {
+		return (arguments) -> logger.info("process-test: runner called");
 	}
 
 	@Bean
