@@ -26,7 +26,7 @@ class ConfigurationMetadataTests {
 	/** Defaults computed at start-up, described in their descriptions instead. */
 	private static final Set<String> COMPUTED_DEFAULTS = Set.of("lifecycle.service-name", "lifecycle.drain-delay",
 			"lifecycle.pre-stop.enabled", "lifecycle.run-marker.path", "lifecycle.components",
-			"lifecycle.drain-quiet-period");
+			"lifecycle.drain-quiet-period", "lifecycle.streams.end-window");
 
 	@Test
 	@SuppressWarnings("unchecked")
@@ -43,7 +43,7 @@ class ConfigurationMetadataTests {
 					"lifecycle.drain-delay", "lifecycle.health-poll-interval", "lifecycle.close-context",
 					"lifecycle.pre-stop.enabled", "lifecycle.pre-stop.path", "lifecycle.signals.trap",
 					"lifecycle.run-marker.enabled", "lifecycle.run-marker.path", "lifecycle.components",
-					"lifecycle.drain-quiet-period");
+					"lifecycle.drain-quiet-period", "lifecycle.streams.end-window");
 		assertThat(properties).allSatisfy((property) -> {
 			assertThat((String) property.get("description")).as("description of %s", property.get("name")).isNotBlank();
 			if (((String) property.get("name")).startsWith("lifecycle.components.*.")) {

@@ -44,6 +44,16 @@ public final class LifecycleComponentAutoConfiguration {
 	/** Spring Boot's default for {@code spring.lifecycle.timeout-per-shutdown-phase}. */
 	static final Duration SPRING_DEFAULT_TIMEOUT_PER_SHUTDOWN_PHASE = Duration.ofSeconds(30);
 
+	/**
+	 * Spring's {@code spring.lifecycle.timeout-per-shutdown-phase}: the budget of adopted
+	 * beans and of the web server's graceful shutdown.
+	 */
+	public static Duration springTimeoutPerShutdownPhase(Environment environment) {
+		return Binder.get(environment)
+			.bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
+			.orElse(SPRING_DEFAULT_TIMEOUT_PER_SHUTDOWN_PHASE);
+	}
+
 	@Bean
 	static ManagedComponentRegistrar lifecycleManagedComponentRegistrar(ObjectProvider<LifecycleManager> manager,
 			ObjectProvider<LifecycleManagerProperties> properties, ComponentLedger origins) {
@@ -78,9 +88,7 @@ public final class LifecycleComponentAutoConfiguration {
 			LifecycleManagerProperties properties, ManagedComponentRegistrar registrar, ComponentLedger origins,
 			Environment environment, ObjectProvider<AdoptedExecutorsPostProcessor> executors,
 			ObjectProvider<InternalHooks> hooks) {
-		Duration springTimeout = Binder.get(environment)
-			.bind("spring.lifecycle.timeout-per-shutdown-phase", Duration.class)
-			.orElse(SPRING_DEFAULT_TIMEOUT_PER_SHUTDOWN_PHASE);
+		Duration springTimeout = springTimeoutPerShutdownPhase(environment);
 		// Asked at run time too: conditions are frozen in an application processed ahead
 		// of time.
 		boolean adopting = !LifecycleSwitch.isOff(environment);

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.lifecycle.autoconfigure.web.StreamDrain;
 import io.grpc.ForwardingServerCall;
 import io.grpc.ForwardingServerCallListener;
 import io.grpc.Grpc;
@@ -26,7 +27,7 @@ import org.apache.commons.logging.LogFactory;
  * clients retry on, and the application's side reads them as cancelled; unary and
  * client-streaming calls are never ended here, they finish within the server's budget.
  */
-final class GrpcCallTracker implements ServerInterceptor {
+final class GrpcCallTracker implements ServerInterceptor, StreamDrain.OpenStreams {
 
 	private static final Log logger = LogFactory.getLog(GrpcCallTracker.class);
 
@@ -89,21 +90,26 @@ final class GrpcCallTracker implements ServerInterceptor {
 	}
 
 	/**
-	 * Ends every open server-streaming and bidirectional call, and each one that starts
-	 * later. Safe to run more than once.
+	 * From now on a server-streaming or bidirectional call that starts ends at once; the
+	 * open ones end through {@link #open()}.
 	 */
-	void endStreams() {
-		boolean first = !this.streamsEnded;
+	@Override
+	public void ending() {
 		this.streamsEnded = true;
-		int ended = 0;
+		long streams = this.open.stream().filter(TrackedCall::isStream).count();
+		logger.info("Lifecycle: ending " + streams + " gRPC stream(s) with UNAVAILABLE");
+	}
+
+	/** Each open server-streaming and bidirectional call, ended with UNAVAILABLE. */
+	@Override
+	public List<Runnable> open() {
+		List<Runnable> streams = new ArrayList<>();
 		for (TrackedCall<?, ?> call : this.open) {
-			if (call.isStream() && call.endByDrain()) {
-				ended++;
+			if (call.isStream() && !call.endedByDrain) {
+				streams.add(call::endByDrain);
 			}
 		}
-		if (first || ended > 0) {
-			logger.info("Lifecycle: ended " + ended + " gRPC stream(s) with UNAVAILABLE");
-		}
+		return streams;
 	}
 
 	/**

@@ -49,7 +49,7 @@ public final class LifecycleGrpcAutoConfiguration {
 	GrpcCallTracker lifecycleGrpcCallTracker(LifecycleGrpcProperties properties, ObjectProvider<StreamDrain> streams) {
 		GrpcCallTracker tracker = new GrpcCallTracker();
 		if (properties.isEndStreams()) {
-			streams.ifAvailable((drain) -> drain.register(tracker::endStreams));
+			streams.ifAvailable((drain) -> drain.register(tracker));
 		}
 		return tracker;
 	}

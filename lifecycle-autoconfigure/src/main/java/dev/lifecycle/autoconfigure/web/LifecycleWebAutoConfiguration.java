@@ -2,6 +2,7 @@ package dev.lifecycle.autoconfigure.web;
 
 import dev.lifecycle.autoconfigure.ConditionalOnLifecycleEnabled;
 import dev.lifecycle.autoconfigure.LifecycleManagerProperties;
+import dev.lifecycle.autoconfigure.ManagerSettings;
 import dev.lifecycle.autoconfigure.component.LifecycleComponentAutoConfiguration;
 import dev.lifecycle.core.LifecycleManager;
 
@@ -10,6 +11,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 
 /**
  * What every web stack's drain shares: the schedule that ends long-lived streams at
@@ -26,8 +28,11 @@ public final class LifecycleWebAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	StreamDrain lifecycleStreamDrain(LifecycleManagerProperties properties) {
-		return new StreamDrain(properties.getStreams().getEndAt());
+	StreamDrain lifecycleStreamDrain(LifecycleManagerProperties properties, Environment environment) {
+		ManagerSettings settings = ManagerSettings.of(properties, environment);
+		return new StreamDrain(properties.getStreams().getEndAt(),
+				StreamPacing.of(properties.getStreams(), settings.drainDelay(), settings.globalShutdownTimeout(),
+						LifecycleComponentAutoConfiguration.springTimeoutPerShutdownPhase(environment)));
 	}
 
 	@Bean

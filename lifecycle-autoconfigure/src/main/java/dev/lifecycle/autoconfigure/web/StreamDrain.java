@@ -1,8 +1,13 @@
 package dev.lifecycle.autoconfigure.web;
 
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 
 import dev.lifecycle.autoconfigure.LifecycleStreamsProperties;
@@ -14,14 +19,19 @@ import dev.lifecycle.core.ShutdownTrigger;
 import dev.lifecycle.core.StepReport;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Ends long-lived responses (server-sent events, streaming responses, WebSocket sessions)
- * at one documented point of a shutdown, so that no stream holds the web server's
- * graceful shutdown: its first instant, or by default the end of the drain delay, once
- * load balancers route elsewhere. A stream that starts after that point ends at once, or
- * at the next step if nothing said it was a stream before its body began. Public so that
- * Lifecycle's other integrations (gRPC) end their streams at the same point.
+ * Ends long-lived responses (server-sent events, streaming responses, WebSocket sessions,
+ * gRPC streams) from one documented point of a shutdown, so that no stream holds the web
+ * server's graceful shutdown: its first instant, or by default the end of the drain
+ * delay, once load balancers route elsewhere. From that point a stream that starts ends
+ * at once, or at the next step if nothing said it was a stream before its body began. The
+ * streams open at that point end one by one, spread evenly with jitter over the
+ * {@link StreamPacing pacing}'s spread, so that their clients do not all reconnect to the
+ * instances that stay up in the same instant; sessions first, then streams, then what the
+ * servers themselves hold. Public so that Lifecycle's other integrations (gRPC) end their
+ * streams the same way.
  */
 @Internal
 public final class StreamDrain implements LifecycleListener {
@@ -30,37 +40,45 @@ public final class StreamDrain implements LifecycleListener {
 
 	private final LifecycleStreamsProperties.EndAt endAt;
 
-	private final List<Runnable> sessionEnders = new CopyOnWriteArrayList<>();
+	private final StreamPacing pacing;
 
-	private final List<Runnable> enders = new CopyOnWriteArrayList<>();
+	private final List<OpenStreams> sessions = new CopyOnWriteArrayList<>();
+
+	private final List<OpenStreams> streams = new CopyOnWriteArrayList<>();
 
 	private final List<Runnable> serverEnders = new CopyOnWriteArrayList<>();
 
 	private final AtomicBoolean ended = new AtomicBoolean();
 
-	StreamDrain(LifecycleStreamsProperties.EndAt endAt) {
+	/** Set once every stream open at the ending point has been ended. */
+	private volatile boolean settled;
+
+	/** Set when the shutdown ends while streams still wait for their turn. */
+	private volatile boolean hurry;
+
+	private volatile @Nullable Thread pacer;
+
+	StreamDrain(LifecycleStreamsProperties.EndAt endAt, StreamPacing pacing) {
 		this.endAt = endAt;
+		this.pacing = pacing;
 	}
 
 	/**
-	 * Adds how one web stack ends its open streams. It runs at the ending point and again
-	 * as each later step of the sequence starts, for a response that began streaming
-	 * since; it ends only what streams.
-	 * @param ender ends the open streams of one stack; it must tolerate running more than
-	 * once
+	 * Adds one web stack's open streams. They end from the ending point; as each later
+	 * step of the sequence starts, a response that began streaming since ends too.
 	 */
-	public void register(Runnable ender) {
-		this.enders.add(ender);
+	public void register(OpenStreams stack) {
+		this.streams.add(stack);
 	}
 
 	/**
-	 * Adds how one web stack closes its open sessions (WebSocket, SockJS). Sessions close
-	 * before streams end: a session carried by a streaming response (SockJS over HTTP)
-	 * sends its own close frame first, where ending the response under it would leave its
-	 * client to find the session gone.
+	 * Adds one web stack's open sessions (WebSocket, SockJS). Sessions end before
+	 * streams: a session carried by a streaming response (SockJS over HTTP) sends its own
+	 * close frame first, where ending the response under it would leave its client to
+	 * find the session gone.
 	 */
-	public void registerSessions(Runnable ender) {
-		this.sessionEnders.add(ender);
+	public void registerSessions(OpenStreams stack) {
+		this.sessions.add(stack);
 	}
 
 	/**
@@ -73,7 +91,7 @@ public final class StreamDrain implements LifecycleListener {
 		this.serverEnders.add(ender);
 	}
 
-	/** Whether the streams have been ended; a stream starting now ends at once. */
+	/** Whether the streams are ending; a stream starting now ends at once. */
 	public boolean isEnded() {
 		return this.ended.get();
 	}
@@ -87,8 +105,9 @@ public final class StreamDrain implements LifecycleListener {
 
 	@Override
 	public void onStepStarted(String step) {
-		if (isEnded()) {
-			run(this.enders);
+		// While the pacer works, a stream that began since waits for its last sweep.
+		if (this.settled) {
+			sweep();
 		}
 	}
 
@@ -102,29 +121,118 @@ public final class StreamDrain implements LifecycleListener {
 	@Override
 	public void onShutdownCompleted(ShutdownReport report) {
 		end("the shutdown ended");
-	}
-
-	private List<Runnable> inOrder() {
-		return Stream.of(this.sessionEnders, this.enders, this.serverEnders).flatMap(List::stream).toList();
+		Thread waiting = this.pacer;
+		if (waiting != null && !this.settled) {
+			this.hurry = true;
+			LockSupport.unpark(waiting);
+			settle();
+		}
 	}
 
 	private void end(String when) {
 		if (!this.ended.compareAndSet(false, true)) {
 			return;
 		}
-		logger.info("Lifecycle: ending long-lived streams (" + when + ")");
-		run(inOrder());
+		Stream.concat(this.sessions.stream(), this.streams.stream()).forEach(StreamDrain::ending);
+		List<Runnable> units = shuffled(this.sessions);
+		units.addAll(shuffled(this.streams));
+		Duration spread = this.pacing.spread(units.size());
+		logger.info("Lifecycle: ending long-lived streams (" + when + "): " + units.size() + " open"
+				+ (spread.isZero() ? "" : ", their ends spread over " + spread.toMillis() + " ms"));
+		if (spread.isZero()) {
+			units.forEach(StreamDrain::run);
+			settle();
+			return;
+		}
+		Thread thread = new Thread(() -> pace(units), "lifecycle-stream-ends");
+		thread.setDaemon(true);
+		this.pacer = thread;
+		thread.start();
 	}
 
-	private static void run(List<Runnable> enders) {
-		for (Runnable ender : enders) {
-			try {
-				ender.run();
+	private void pace(List<Runnable> units) {
+		long[] schedule = this.pacing.schedule(units.size(), ThreadLocalRandom.current());
+		long start = System.nanoTime();
+		for (int k = 0; k < units.size(); k++) {
+			long due = start + schedule[k];
+			for (long wait = due - System.nanoTime(); wait > 0 && !this.hurry; wait = due - System.nanoTime()) {
+				LockSupport.parkNanos(this, wait);
 			}
-			catch (RuntimeException ex) {
-				logger.warn("Lifecycle: could not end some streams", ex);
-			}
+			run(units.get(k));
 		}
+		settle();
+	}
+
+	/**
+	 * Ends whatever still streams, then what the servers hold; from now on each step's
+	 * start sweeps again.
+	 */
+	private synchronized void settle() {
+		sweep();
+		this.serverEnders.forEach(StreamDrain::run);
+		this.settled = true;
+	}
+
+	private void sweep() {
+		for (OpenStreams stack : this.sessions) {
+			open(stack).forEach(StreamDrain::run);
+		}
+		for (OpenStreams stack : this.streams) {
+			open(stack).forEach(StreamDrain::run);
+		}
+	}
+
+	private static List<Runnable> shuffled(List<OpenStreams> stacks) {
+		List<Runnable> units = new ArrayList<>();
+		stacks.forEach((stack) -> units.addAll(open(stack)));
+		Collections.shuffle(units, ThreadLocalRandom.current());
+		return units;
+	}
+
+	private static List<Runnable> open(OpenStreams stack) {
+		try {
+			return stack.open();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Lifecycle: could not list some open streams", ex);
+			return List.of();
+		}
+	}
+
+	private static void ending(OpenStreams stack) {
+		try {
+			stack.ending();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Lifecycle: could not end some streams", ex);
+		}
+	}
+
+	private static void run(Runnable ender) {
+		try {
+			ender.run();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Lifecycle: could not end some streams", ex);
+		}
+	}
+
+	/** The long-lived streams of one web stack, each of which can be ended on its own. */
+	public interface OpenStreams {
+
+		/**
+		 * Called once, at the ending point, before {@link #open()}: from now on a stream
+		 * that starts must end at once.
+		 */
+		default void ending() {
+		}
+
+		/**
+		 * One action for each stream open now, ending that stream. An action whose stream
+		 * has ended meanwhile does nothing, and so does one run twice.
+		 */
+		List<Runnable> open();
+
 	}
 
 }

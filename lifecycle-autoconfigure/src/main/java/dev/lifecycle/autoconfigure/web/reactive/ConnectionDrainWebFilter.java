@@ -1,6 +1,8 @@
 package dev.lifecycle.autoconfigure.web.reactive;
 
 import java.net.InetSocketAddress;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import dev.lifecycle.autoconfigure.web.Http2Drain;
 import dev.lifecycle.autoconfigure.web.OwnRequests;
@@ -52,7 +54,10 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 	/** {@code null} without Reactor Netty: no other server is known to pipeline. */
 	private final @Nullable PipelinedNettyRequests pipelines;
 
-	private final Sinks.Empty<Void> streamsEnded = Sinks.empty();
+	/** The streaming bodies being written, each with what ends it. */
+	private final Set<Sinks.Empty<Void>> streaming = ConcurrentHashMap.newKeySet();
+
+	private final StreamDrain streams;
 
 	ConnectionDrainWebFilter(LifecycleManager manager, boolean connectionClose, StreamDrain streams, Http2Drain http2,
 			OwnRequests own, @Nullable PipelinedNettyRequests pipelines) {
@@ -61,7 +66,8 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 		this.http2 = http2;
 		this.own = own;
 		this.pipelines = pipelines;
-		streams.register(this.streamsEnded::tryEmitEmpty);
+		this.streams = streams;
+		streams.register(() -> this.streaming.stream().map((end) -> (Runnable) end::tryEmitEmpty).toList());
 	}
 
 	@Override
@@ -72,7 +78,7 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 		if (this.connectionClose) {
 			closeWhenCommittedAfterTheShutdownBegan(exchange);
 		}
-		ServerHttpResponse response = new EndingStreams(exchange.getResponse(), this.streamsEnded.asMono());
+		ServerHttpResponse response = new EndingStreams(exchange.getResponse());
 		// A failure is judged on the chain's own signal, before it travels on: on Tomcat
 		// and Jetty
 		// the completion ends the servlet request, and the server then recycles the
@@ -184,20 +190,18 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 	}
 
 	/**
-	 * Completes a streaming body when the streams end, as if its publisher had completed.
+	 * Completes a streaming body when the drain ends it, as if its publisher had
+	 * completed; a body that begins after the streams began ending ends at once.
 	 */
-	private static final class EndingStreams extends ServerHttpResponseDecorator {
+	private final class EndingStreams extends ServerHttpResponseDecorator {
 
-		private final Mono<Void> ended;
-
-		EndingStreams(ServerHttpResponse delegate, Mono<Void> ended) {
+		EndingStreams(ServerHttpResponse delegate) {
 			super(delegate);
-			this.ended = ended;
 		}
 
 		@Override
 		public Mono<Void> writeWith(Publisher<? extends DataBuffer> body) {
-			return super.writeWith(isStream(body) ? Flux.from(body).takeUntilOther(this.ended) : body);
+			return super.writeWith(isStream(body) ? ending(Flux.from(body)) : body);
 		}
 
 		/**
@@ -214,7 +218,19 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 
 		@Override
 		public Mono<Void> writeAndFlushWith(Publisher<? extends Publisher<? extends DataBuffer>> body) {
-			return super.writeAndFlushWith(Flux.from(body).takeUntilOther(this.ended));
+			return super.writeAndFlushWith(ending(Flux.from(body)));
+		}
+
+		private <T> Flux<T> ending(Flux<T> body) {
+			return Flux.defer(() -> {
+				Sinks.Empty<Void> end = Sinks.empty();
+				ConnectionDrainWebFilter.this.streaming.add(end);
+				if (ConnectionDrainWebFilter.this.streams.isEnded()) {
+					end.tryEmitEmpty();
+				}
+				return body.takeUntilOther(end.asMono())
+					.doFinally((signal) -> ConnectionDrainWebFilter.this.streaming.remove(end));
+			});
 		}
 
 	}

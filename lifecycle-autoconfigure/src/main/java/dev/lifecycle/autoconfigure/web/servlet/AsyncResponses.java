@@ -1,5 +1,7 @@
 package dev.lifecycle.autoconfigure.web.servlet;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -24,7 +26,7 @@ final class AsyncResponses {
 
 	AsyncResponses(StreamDrain streams) {
 		this.streams = streams;
-		streams.register(this::endStreams);
+		streams.register(this::openStreams);
 	}
 
 	/**
@@ -45,8 +47,29 @@ final class AsyncResponses {
 		return this.open.size();
 	}
 
-	private void endStreams() {
-		this.open.keySet().forEach(this::endIfStreaming);
+	/**
+	 * The responses open now that stream, each ended by its action; one that does not
+	 * stream yet is asked again at the next sweep.
+	 */
+	private List<Runnable> openStreams() {
+		List<Runnable> streaming = new ArrayList<>();
+		for (AsyncContext context : this.open.keySet()) {
+			if (isStreaming(context)) {
+				streaming.add(() -> endIfStreaming(context));
+			}
+		}
+		return streaming;
+	}
+
+	private boolean isStreaming(AsyncContext context) {
+		try {
+			return StreamTypes.isStream(context.getResponse().getContentType());
+		}
+		catch (IllegalStateException ex) {
+			// Completed meanwhile: nothing to end.
+			this.open.remove(context);
+			return false;
+		}
 	}
 
 	/**
@@ -59,17 +82,9 @@ final class AsyncResponses {
 	 * if it turns out to stream.
 	 */
 	private void endIfStreaming(AsyncContext context) {
-		try {
-			if (!StreamTypes.isStream(context.getResponse().getContentType())) {
-				return;
-			}
+		if (this.open.containsKey(context) && isStreaming(context)) {
+			complete(context);
 		}
-		catch (IllegalStateException ex) {
-			// Completed meanwhile: nothing to end.
-			this.open.remove(context);
-			return;
-		}
-		complete(context);
 	}
 
 	private void complete(AsyncContext context) {

@@ -1,10 +1,9 @@
 package dev.lifecycle.autoconfigure.web.socket;
 
+import dev.lifecycle.autoconfigure.LifecycleStreamsProperties.WebSocketCloseCode;
 import dev.lifecycle.autoconfigure.web.StreamDrain;
 import dev.lifecycle.core.Internal;
 import jakarta.servlet.ServletContext;
-import jakarta.websocket.CloseReason.CloseCodes;
-import jakarta.websocket.CloseReason;
 import jakarta.websocket.server.ServerContainer;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -35,7 +34,10 @@ public final class JakartaWebSocketDrain implements ServletContextAware {
 
 	private volatile @Nullable ServletContext servletContext;
 
-	JakartaWebSocketDrain(StreamDrain streams) {
+	private final WebSocketCloseCode closeCode;
+
+	JakartaWebSocketDrain(StreamDrain streams, WebSocketCloseCode closeCode) {
+		this.closeCode = closeCode;
 		streams.registerServer(this::closeAll);
 	}
 
@@ -52,17 +54,13 @@ public final class JakartaWebSocketDrain implements ServletContextAware {
 				return;
 			}
 			if (JETTY) {
-				JettyWebSocketSessions.closeAll(container, goingAway());
+				JettyWebSocketSessions.closeAll(container, this.closeCode);
 			}
 		}
 		catch (RuntimeException ex) {
-			logger.warn("Lifecycle: could not close the Jakarta WebSocket sessions with 1001; the web server "
-					+ "closes them when it stops", ex);
+			logger.warn("Lifecycle: could not close the Jakarta WebSocket sessions with " + this.closeCode
+					+ "; the web server closes them when it stops", ex);
 		}
-	}
-
-	private static CloseReason goingAway() {
-		return new CloseReason(CloseCodes.GOING_AWAY, "shutting down");
 	}
 
 }

@@ -2,6 +2,7 @@ package dev.lifecycle.autoconfigure.web.socket;
 
 import java.io.IOException;
 
+import dev.lifecycle.autoconfigure.LifecycleStreamsProperties.WebSocketCloseCode;
 import jakarta.websocket.CloseReason;
 import jakarta.websocket.Session;
 import org.apache.commons.logging.Log;
@@ -20,11 +21,12 @@ final class JettyWebSocketSessions {
 	}
 
 	/**
-	 * Closes every open session of Jetty's container with the given reason.
+	 * Closes every open session of Jetty's container with the given code.
 	 * @param container the servlet context's WebSocket container
-	 * @param reason the close reason (1001 going away)
+	 * @param closeCode the close code
 	 */
-	static void closeAll(@Nullable Object container, CloseReason reason) {
+	static void closeAll(@Nullable Object container, WebSocketCloseCode closeCode) {
+		CloseReason reason = new CloseReason(CloseReason.CloseCodes.getCloseCode(closeCode.code()), "shutting down");
 		if (container instanceof org.eclipse.jetty.ee11.websocket.jakarta.common.JakartaWebSocketContainer jetty) {
 			int count = 0;
 			for (Session session : jetty.getOpenSessions()) {
@@ -37,7 +39,7 @@ final class JettyWebSocketSessions {
 				}
 			}
 			if (count > 0) {
-				logger.info("Lifecycle: closed " + count + " Jakarta WebSocket session(s) with 1001 going away");
+				logger.info("Lifecycle: closed " + count + " Jakarta WebSocket session(s) with " + closeCode);
 			}
 		}
 	}

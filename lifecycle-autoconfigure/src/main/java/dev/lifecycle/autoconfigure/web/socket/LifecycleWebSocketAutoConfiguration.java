@@ -2,6 +2,7 @@ package dev.lifecycle.autoconfigure.web.socket;
 
 import dev.lifecycle.autoconfigure.ConditionalOnLifecycleEnabled;
 import dev.lifecycle.autoconfigure.web.LifecycleWebAutoConfiguration;
+import dev.lifecycle.autoconfigure.LifecycleManagerProperties;
 import dev.lifecycle.autoconfigure.web.StreamDrain;
 import dev.lifecycle.core.LifecycleManager;
 
@@ -37,8 +38,8 @@ public final class LifecycleWebSocketAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(name = "lifecycleWebSocketDrain")
-		ServletWebSocketDrain lifecycleWebSocketDrain(StreamDrain streams) {
-			return new ServletWebSocketDrain(streams);
+		ServletWebSocketDrain lifecycleWebSocketDrain(StreamDrain streams, LifecycleManagerProperties properties) {
+			return new ServletWebSocketDrain(streams, properties.getStreams().getWebsocketCloseCode());
 		}
 
 	}
@@ -50,8 +51,9 @@ public final class LifecycleWebSocketAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(name = "lifecycleJakartaWebSocketDrain")
-		JakartaWebSocketDrain lifecycleJakartaWebSocketDrain(StreamDrain streams) {
-			return new JakartaWebSocketDrain(streams);
+		JakartaWebSocketDrain lifecycleJakartaWebSocketDrain(StreamDrain streams,
+				LifecycleManagerProperties properties) {
+			return new JakartaWebSocketDrain(streams, properties.getStreams().getWebsocketCloseCode());
 		}
 
 	}
@@ -63,7 +65,7 @@ public final class LifecycleWebSocketAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean(name = "lifecycleWebSocketDrain")
-		ReactiveWebSocketDrain lifecycleWebSocketDrain(StreamDrain streams,
+		ReactiveWebSocketDrain lifecycleWebSocketDrain(StreamDrain streams, LifecycleManagerProperties properties,
 				ObjectProvider<WebSocketHandlerAdapter> adapters) {
 			// The WebSocket service (its upgrade strategy, its settings) of the adapter
 			// Spring would
@@ -73,7 +75,7 @@ public final class LifecycleWebSocketAutoConfiguration {
 				.findFirst()
 				.map(WebSocketHandlerAdapter::getWebSocketService)
 				.orElseGet(HandshakeWebSocketService::new));
-			return new ReactiveWebSocketDrain(streams, service);
+			return new ReactiveWebSocketDrain(streams, service, properties.getStreams().getWebsocketCloseCode());
 		}
 
 	}

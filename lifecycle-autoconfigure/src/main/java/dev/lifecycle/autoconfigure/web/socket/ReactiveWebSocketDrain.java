@@ -3,6 +3,7 @@ package dev.lifecycle.autoconfigure.web.socket;
 import java.util.List;
 import java.util.function.Supplier;
 
+import dev.lifecycle.autoconfigure.LifecycleStreamsProperties.WebSocketCloseCode;
 import dev.lifecycle.autoconfigure.web.StreamDrain;
 import dev.lifecycle.core.Internal;
 import reactor.core.publisher.Mono;
@@ -17,7 +18,7 @@ import org.springframework.web.reactive.socket.server.WebSocketService;
 import org.springframework.web.server.ServerWebExchange;
 
 /**
- * Closes WebFlux WebSocket sessions with 1001 "going away" when the long-lived streams
+ * Closes WebFlux WebSocket sessions with the configured code when the long-lived streams
  * end, with nothing for the application to register: it runs the handshakes of mapped
  * {@link WebSocketHandler}s ahead of Spring's own {@code WebSocketHandlerAdapter},
  * through the same {@link WebSocketService}, around a handler that tracks each session.
@@ -29,9 +30,10 @@ public final class ReactiveWebSocketDrain implements HandlerAdapter, Ordered {
 
 	private final Supplier<WebSocketService> service;
 
-	ReactiveWebSocketDrain(StreamDrain streams, Supplier<WebSocketService> service) {
-		this.sessions = new WebSocketDrain<>(streams,
-				(session) -> session.close(CloseStatus.GOING_AWAY).subscribe(null, (ex) -> {
+	ReactiveWebSocketDrain(StreamDrain streams, Supplier<WebSocketService> service, WebSocketCloseCode closeCode) {
+		CloseStatus status = new CloseStatus(closeCode.code());
+		this.sessions = new WebSocketDrain<>(streams, closeCode,
+				(session) -> session.close(status).subscribe(null, (ex) -> {
 				}));
 		this.service = service;
 	}

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.lifecycle.autoconfigure.LifecycleStreamsProperties.WebSocketCloseCode;
 import dev.lifecycle.autoconfigure.web.StreamDrain;
 import dev.lifecycle.core.Internal;
 import jakarta.servlet.http.HttpServletRequest;
@@ -25,8 +26,8 @@ import org.springframework.web.socket.server.support.WebSocketHttpRequestHandler
 import org.springframework.web.socket.sockjs.support.SockJsHttpRequestHandler;
 
 /**
- * Closes Spring WebSocket sessions on the servlet stacks with 1001 "going away" when the
- * long-lived streams end, with nothing for the application to register: it runs the
+ * Closes Spring WebSocket sessions on the servlet stacks with the configured code when
+ * the long-lived streams end, with nothing for the application to register: it runs the
  * handshakes Spring maps (plain handlers, STOMP and SockJS endpoints) with the same
  * handshake handler and interceptors, around a decorator that tracks the sessions of the
  * application's {@link WebSocketHandler}. A subclass of
@@ -40,8 +41,9 @@ public final class ServletWebSocketDrain implements HandlerAdapter, Ordered {
 
 	private final Map<HttpRequestHandler, HttpRequestHandler> tracking = new ConcurrentHashMap<>();
 
-	ServletWebSocketDrain(StreamDrain streams) {
-		this.sessions = new WebSocketDrain<>(streams, ServletWebSocketDrain::goAway);
+	ServletWebSocketDrain(StreamDrain streams, WebSocketCloseCode closeCode) {
+		CloseStatus status = new CloseStatus(closeCode.code());
+		this.sessions = new WebSocketDrain<>(streams, closeCode, (session) -> close(session, status));
 	}
 
 	@Override
@@ -95,9 +97,9 @@ public final class ServletWebSocketDrain implements HandlerAdapter, Ordered {
 		return copy;
 	}
 
-	private static void goAway(WebSocketSession session) {
+	private static void close(WebSocketSession session, CloseStatus status) {
 		try {
-			session.close(CloseStatus.GOING_AWAY);
+			session.close(status);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);

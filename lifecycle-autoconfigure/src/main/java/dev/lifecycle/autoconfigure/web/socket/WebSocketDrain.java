@@ -1,15 +1,17 @@
 package dev.lifecycle.autoconfigure.web.socket;
 
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
+import dev.lifecycle.autoconfigure.LifecycleStreamsProperties.WebSocketCloseCode;
 import dev.lifecycle.autoconfigure.web.StreamDrain;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * The open WebSocket sessions of one web stack, closed with 1001 "going away" when the
+ * The open WebSocket sessions of one web stack, closed with the configured code when the
  * {@link StreamDrain} ends the long-lived streams, so that a WebSocket never holds the
  * web server's graceful shutdown and its client reconnects elsewhere. A session that
  * opens after that point is closed at once.
@@ -24,12 +26,15 @@ final class WebSocketDrain<S> {
 
 	private final StreamDrain streams;
 
-	private final Consumer<S> goingAway;
+	private final WebSocketCloseCode closeCode;
 
-	WebSocketDrain(StreamDrain streams, Consumer<S> goingAway) {
+	private final Consumer<S> closing;
+
+	WebSocketDrain(StreamDrain streams, WebSocketCloseCode closeCode, Consumer<S> closing) {
 		this.streams = streams;
-		this.goingAway = goingAway;
-		streams.registerSessions(this::closeAll);
+		this.closeCode = closeCode;
+		this.closing = closing;
+		streams.registerSessions(this::openSessions);
 	}
 
 	void opened(S session) {
@@ -43,11 +48,8 @@ final class WebSocketDrain<S> {
 		this.open.remove(session);
 	}
 
-	private void closeAll() {
-		if (!this.open.isEmpty()) {
-			logger.info("Lifecycle: closing " + this.open.size() + " WebSocket session(s) with 1001 going away");
-		}
-		this.open.forEach(this::close);
+	private List<Runnable> openSessions() {
+		return this.open.stream().map((session) -> (Runnable) () -> close(session)).toList();
 	}
 
 	private void close(S session) {
@@ -55,11 +57,11 @@ final class WebSocketDrain<S> {
 			return;
 		}
 		try {
-			this.goingAway.accept(session);
+			this.closing.accept(session);
 		}
 		catch (RuntimeException ex) {
-			logger.warn("Lifecycle: could not close a WebSocket session with 1001; the web server closes it when "
-					+ "it stops", ex);
+			logger.warn("Lifecycle: could not close a WebSocket session with " + this.closeCode
+					+ "; the web server closes it when it stops", ex);
 		}
 	}
 

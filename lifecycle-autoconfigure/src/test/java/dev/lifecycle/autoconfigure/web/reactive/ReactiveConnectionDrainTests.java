@@ -13,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import dev.lifecycle.autoconfigure.web.InFlightRequest;
+import dev.lifecycle.autoconfigure.web.EventStreamClients;
 import dev.lifecycle.autoconfigure.web.RawHttp;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.ShutdownReason;
@@ -78,6 +79,19 @@ public class ReactiveConnectionDrainTests {
 
 	private static int port(ConfigurableApplicationContext context) {
 		return ((WebServerApplicationContext) context).getWebServer().getPort();
+	}
+
+	@Test
+	void theEndsOfManyOpenEventStreamsAreSpreadOverTheWindowAndEachEndsCleanly() throws Exception {
+		try (ConfigurableApplicationContext context = start("lifecycle.streams.end-window=2s",
+				"lifecycle.streams.end-rate=10");
+				EventStreamClients clients = new EventStreamClients(port(context), "/events", 30)) {
+			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
+
+			// Spread over two seconds by the schedule; a busy machine can only stretch
+			// it.
+			assertThat(clients.awaitEndsSpread(Duration.ofSeconds(20))).isGreaterThan(Duration.ofSeconds(1));
+		}
 	}
 
 	@Test

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 
 import dev.lifecycle.autoconfigure.web.InFlightRequest;
+import dev.lifecycle.autoconfigure.web.EventStreamClients;
 import dev.lifecycle.autoconfigure.web.RawHttp;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.ShutdownReason;
@@ -273,6 +274,20 @@ class ConnectionDrainTests {
 			// The stream ends by itself, cleanly, once the drain delay (1 s) is over.
 			assertThat(ticksAfter.get(10, java.util.concurrent.TimeUnit.SECONDS)).isPositive();
 			assertThat(Duration.ofNanos(System.nanoTime() - triggered)).isGreaterThanOrEqualTo(Duration.ofSeconds(1));
+		}
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "tomcat", "jetty" })
+	void theEndsOfManyOpenEventStreamsAreSpreadOverTheWindowAndEachEndsCleanly(String server) throws Exception {
+		try (ConfigurableApplicationContext context = startOn(server, "lifecycle.drain-delay=1s",
+				"lifecycle.streams.end-window=2s", "lifecycle.streams.end-rate=10");
+				EventStreamClients clients = new EventStreamClients(port(context), "/events", 30)) {
+			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
+
+			// Spread over two seconds by the schedule; a busy machine can only stretch
+			// it.
+			assertThat(clients.awaitEndsSpread(Duration.ofSeconds(20))).isGreaterThan(Duration.ofSeconds(1));
 		}
 	}
 

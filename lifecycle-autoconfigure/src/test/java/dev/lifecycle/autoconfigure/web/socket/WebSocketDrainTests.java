@@ -126,6 +126,38 @@ class WebSocketDrainTests {
 	}
 
 	@Test
+	void withServiceRestartChosenManySessionsCloseWith1012TheirEndsSpreadOverTheWindow() throws Exception {
+		for (WebApplicationType type : List.of(WebApplicationType.SERVLET, WebApplicationType.REACTIVE)) {
+			Class<?> application = (type == WebApplicationType.SERVLET) ? ServletApplication.class
+					: ReactiveApplication.class;
+			try (ConfigurableApplicationContext context = start(application, type,
+					"lifecycle.streams.websocket-close-code=service-restart", "lifecycle.streams.end-window=2s",
+					"lifecycle.streams.end-rate=10")) {
+				List<java.util.concurrent.CompletableFuture<long[]>> closes = new ArrayList<>();
+				for (int i = 0; i < 30; i++) {
+					Client client = Client.connect(context);
+					assertThat(client.echo("hi")).isEqualTo("echo:hi");
+					closes.add(client.closeCode().thenApply((code) -> new long[] { code, System.nanoTime() }));
+				}
+				context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
+
+				java.util.concurrent.CompletableFuture
+					.allOf(closes.toArray(java.util.concurrent.CompletableFuture[]::new))
+					.get(20, TimeUnit.SECONDS);
+				assertThat(closes).as(type.toString())
+					.allSatisfy((close) -> assertThat(close.join()[0]).isEqualTo(1012));
+				long first = closes.stream().mapToLong((close) -> close.join()[1]).min().orElseThrow();
+				long last = closes.stream().mapToLong((close) -> close.join()[1]).max().orElseThrow();
+				// Spread over two seconds by the schedule; a busy machine can only
+				// stretch
+				// it.
+				assertThat(Duration.ofNanos(last - first)).as(type.toString()).isGreaterThan(Duration.ofSeconds(1));
+				context.getBean(ShutdownHold.class).release.countDown();
+			}
+		}
+	}
+
+	@Test
 	void withStreamsEndingAtShutdownAWebSocketClosesAtTheFirstInstant() throws Exception {
 		try (ConfigurableApplicationContext context = start(ServletApplication.class, WebApplicationType.SERVLET,
 				"lifecycle.streams.end-at=shutdown", "lifecycle.drain-delay=3s")) {

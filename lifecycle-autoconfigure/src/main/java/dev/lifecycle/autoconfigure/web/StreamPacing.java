@@ -1,0 +1,112 @@
+package dev.lifecycle.autoconfigure.web;
+
+import java.time.Duration;
+import java.util.random.RandomGenerator;
+
+import dev.lifecycle.autoconfigure.InvalidLifecycleConfigurationException;
+import dev.lifecycle.autoconfigure.LifecycleStreamsProperties;
+
+/**
+ * How long the ends of a number of open streams are spread over, and when each one ends.
+ * The spread is what the rate asks for ({@code streams ÷ rate}), capped at the window, so
+ * that a few streams end at once and thousands end over the whole window. The schedule is
+ * even with jitter: the spread is cut into as many equal slots as there are streams, and
+ * each stream ends at a random instant of its own slot, so that the instances that stay
+ * up never see more than about one slot's share of reconnections at a time.
+ *
+ * @param window the longest spread; zero ends every stream in one instant
+ * @param ratePerSecond the most streams to end in one second while the window allows it
+ */
+record StreamPacing(Duration window, int ratePerSecond) {
+
+	/** One instant: every stream ends at once. */
+	static final StreamPacing INSTANT = new StreamPacing(Duration.ZERO, 1);
+
+	StreamPacing {
+		if (window.isNegative()) {
+			throw new IllegalArgumentException("window must not be negative: " + window);
+		}
+		if (ratePerSecond < 1) {
+			throw new IllegalArgumentException("ratePerSecond must be at least 1: " + ratePerSecond);
+		}
+	}
+
+	private static final String WINDOW = "lifecycle.streams.end-window";
+
+	private static final String RATE = "lifecycle.streams.end-rate";
+
+	/**
+	 * The pacing the settings ask for. Without a window of its own it is the drain delay,
+	 * at most half of the web server's graceful budget and of what the global timeout
+	 * leaves after the drain delay; a window set explicitly must fit in both, or the
+	 * streams still waiting for their end would be cut.
+	 * @param streams the {@code lifecycle.streams} settings
+	 * @param drainDelay the resolved drain delay
+	 * @param globalTimeout the global shutdown timeout
+	 * @param webServerBudget Spring's {@code spring.lifecycle.timeout-per-shutdown-phase}
+	 * @throws InvalidLifecycleConfigurationException for a window or rate that cannot
+	 * work
+	 */
+	static StreamPacing of(LifecycleStreamsProperties streams, Duration drainDelay, Duration globalTimeout,
+			Duration webServerBudget) {
+		if (streams.getEndRate() < 1) {
+			throw new InvalidLifecycleConfigurationException(RATE, "must be at least 1 but was " + streams.getEndRate(),
+					"Set '" + RATE + "' to the most streams to end per second, such as 500.");
+		}
+		Duration left = globalTimeout.minus(drainDelay);
+		Duration window = streams.getEndWindow();
+		if (window == null) {
+			Duration derived = min(drainDelay, min(webServerBudget.dividedBy(2), left.dividedBy(2)));
+			return new StreamPacing(derived.isNegative() ? Duration.ZERO : derived, streams.getEndRate());
+		}
+		if (window.isNegative()) {
+			throw new InvalidLifecycleConfigurationException(WINDOW, "must not be negative but was " + window,
+					"Set '" + WINDOW + "' to 0s to end every stream at once, or to a window such as 5s.");
+		}
+		if (window.compareTo(webServerBudget) >= 0) {
+			throw new InvalidLifecycleConfigurationException(WINDOW,
+					"must be shorter than the web server's graceful budget, "
+							+ "'spring.lifecycle.timeout-per-shutdown-phase' (" + webServerBudget + "), but was "
+							+ window,
+					"Shorten '" + WINDOW + "' or raise 'spring.lifecycle.timeout-per-shutdown-phase'.");
+		}
+		if (window.compareTo(left) >= 0) {
+			throw new InvalidLifecycleConfigurationException(WINDOW,
+					"must be shorter than what 'lifecycle.global-shutdown-timeout' (" + globalTimeout
+							+ ") leaves after the drain delay (" + drainDelay + "), but was " + window,
+					"Shorten '" + WINDOW + "' or raise 'lifecycle.global-shutdown-timeout'.");
+		}
+		return new StreamPacing(window, streams.getEndRate());
+	}
+
+	private static Duration min(Duration a, Duration b) {
+		return (a.compareTo(b) <= 0) ? a : b;
+	}
+
+	/** How long the ends of this many streams are spread over. */
+	Duration spread(int streams) {
+		if (streams <= 1 || this.window.isZero()) {
+			return Duration.ZERO;
+		}
+		Duration atRate = Duration.ofNanos(Math.round(streams * 1e9 / this.ratePerSecond));
+		return (atRate.compareTo(this.window) < 0) ? atRate : this.window;
+	}
+
+	/**
+	 * When each of this many streams ends, in nanoseconds from the first instant, in
+	 * increasing order: stream {@code k} ends within slot {@code k} of the spread.
+	 */
+	long[] schedule(int streams, RandomGenerator random) {
+		long[] offsets = new long[streams];
+		long spread = spread(streams).toNanos();
+		if (spread == 0) {
+			return offsets;
+		}
+		double slot = (double) spread / streams;
+		for (int k = 0; k < streams; k++) {
+			offsets[k] = (long) ((k + random.nextDouble()) * slot);
+		}
+		return offsets;
+	}
+
+}

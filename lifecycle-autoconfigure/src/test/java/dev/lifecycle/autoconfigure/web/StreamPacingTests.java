@@ -1,0 +1,85 @@
+package dev.lifecycle.autoconfigure.web;
+
+import java.time.Duration;
+import java.util.SplittableRandom;
+
+import dev.lifecycle.autoconfigure.InvalidLifecycleConfigurationException;
+import dev.lifecycle.autoconfigure.LifecycleStreamsProperties;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * How long stream ends are spread over, and the schedule: even slots with jitter, a few
+ * streams at once, thousands over the window, and windows that cannot fit refused.
+ */
+class StreamPacingTests {
+
+	private static final Duration DRAIN = Duration.ofSeconds(5);
+
+	private static final Duration GLOBAL = Duration.ofSeconds(60);
+
+	private static final Duration WEB_BUDGET = Duration.ofSeconds(30);
+
+	@Test
+	void aFewStreamsEndWithinMillisecondsAndThousandsOverTheWholeWindow() {
+		StreamPacing pacing = new StreamPacing(Duration.ofSeconds(5), 500);
+		assertThat(pacing.spread(1)).isZero();
+		assertThat(pacing.spread(10)).isEqualTo(Duration.ofMillis(20));
+		assertThat(pacing.spread(1000)).isEqualTo(Duration.ofSeconds(2));
+		assertThat(pacing.spread(5000)).isEqualTo(Duration.ofSeconds(5));
+		assertThat(new StreamPacing(Duration.ZERO, 500).spread(5000)).isZero();
+	}
+
+	@Test
+	void eachStreamEndsAtARandomInstantOfItsOwnEqualSlotSoNoSlotGetsMoreThanItsShare() {
+		StreamPacing pacing = new StreamPacing(Duration.ofSeconds(5), 500);
+		int streams = 3000;
+		long[] schedule = pacing.schedule(streams, new SplittableRandom(7));
+		double slot = Duration.ofSeconds(5).toNanos() / (double) streams;
+		for (int k = 0; k < streams; k++) {
+			assertThat((double) schedule[k]).as("end %d", k).isBetween(k * slot, (k + 1) * slot);
+		}
+		long[] again = pacing.schedule(streams, new SplittableRandom(8));
+		assertThat(again).as("jittered, not a fixed grid").isNotEqualTo(schedule);
+	}
+
+	@Test
+	void withoutAWindowOfItsOwnThePacingTakesTheDrainDelayBoundedByTheBudgets() {
+		LifecycleStreamsProperties streams = new LifecycleStreamsProperties();
+		assertThat(StreamPacing.of(streams, DRAIN, GLOBAL, WEB_BUDGET).window()).isEqualTo(DRAIN);
+		assertThat(StreamPacing.of(streams, Duration.ZERO, GLOBAL, WEB_BUDGET).window()).isZero();
+		assertThat(StreamPacing.of(streams, Duration.ofSeconds(20), GLOBAL, WEB_BUDGET).window())
+			.as("half the web server's budget")
+			.isEqualTo(Duration.ofSeconds(15));
+		assertThat(StreamPacing.of(streams, DRAIN, Duration.ofSeconds(9), WEB_BUDGET).window())
+			.as("half of what the global timeout leaves after the drain delay")
+			.isEqualTo(Duration.ofSeconds(2));
+	}
+
+	@Test
+	void aWindowThatTheWebServersBudgetOrTheGlobalTimeoutCannotHoldIsRefusedNamingTheFix() {
+		LifecycleStreamsProperties streams = new LifecycleStreamsProperties();
+		streams.setEndWindow(Duration.ofSeconds(30));
+		assertThatExceptionOfType(InvalidLifecycleConfigurationException.class)
+			.isThrownBy(() -> StreamPacing.of(streams, DRAIN, GLOBAL, WEB_BUDGET))
+			.satisfies((ex) -> {
+				assertThat(ex.getSetting()).isEqualTo("lifecycle.streams.end-window");
+				assertThat(ex.getAction()).contains("spring.lifecycle.timeout-per-shutdown-phase");
+			});
+		streams.setEndWindow(Duration.ofSeconds(10));
+		assertThatExceptionOfType(InvalidLifecycleConfigurationException.class)
+			.isThrownBy(() -> StreamPacing.of(streams, DRAIN, Duration.ofSeconds(12), WEB_BUDGET))
+			.satisfies((ex) -> assertThat(ex.getAction()).contains("lifecycle.global-shutdown-timeout"));
+		streams.setEndWindow(Duration.ofSeconds(-1));
+		assertThatExceptionOfType(InvalidLifecycleConfigurationException.class)
+			.isThrownBy(() -> StreamPacing.of(streams, DRAIN, GLOBAL, WEB_BUDGET));
+		streams.setEndWindow(null);
+		streams.setEndRate(0);
+		assertThatExceptionOfType(InvalidLifecycleConfigurationException.class)
+			.isThrownBy(() -> StreamPacing.of(streams, DRAIN, GLOBAL, WEB_BUDGET))
+			.satisfies((ex) -> assertThat(ex.getSetting()).isEqualTo("lifecycle.streams.end-rate"));
+	}
+
+}
