@@ -46,6 +46,22 @@ public class LifecycleStreamsProperties {
 	 */
 	private WebSocketCloseCode websocketCloseCode = WebSocketCloseCode.GOING_AWAY;
 
+	/**
+	 * The reconnection time advised to the clients of the server-sent event streams
+	 * ended: before its end, each stream gets a 'retry:' field drawn uniformly between
+	 * half of this and all of it, so that browsers' EventSource and other clients that
+	 * honour it come back spread out. '0s' sends none.
+	 */
+	private Duration sseRetry = Duration.ofSeconds(5);
+
+	public Duration getSseRetry() {
+		return this.sseRetry;
+	}
+
+	public void setSseRetry(Duration sseRetry) {
+		this.sseRetry = sseRetry;
+	}
+
 	public WebSocketCloseCode getWebsocketCloseCode() {
 		return this.websocketCloseCode;
 	}

@@ -32,7 +32,8 @@ public final class LifecycleWebAutoConfiguration {
 		ManagerSettings settings = ManagerSettings.of(properties, environment);
 		return new StreamDrain(properties.getStreams().getEndAt(),
 				StreamPacing.of(properties.getStreams(), settings.drainDelay(), settings.globalShutdownTimeout(),
-						LifecycleComponentAutoConfiguration.springTimeoutPerShutdownPhase(environment)));
+						LifecycleComponentAutoConfiguration.springTimeoutPerShutdownPhase(environment)),
+				properties.getStreams().getSseRetry());
 	}
 
 	@Bean

@@ -58,9 +58,30 @@ public final class StreamDrain implements LifecycleListener {
 
 	private volatile @Nullable Thread pacer;
 
-	StreamDrain(LifecycleStreamsProperties.EndAt endAt, StreamPacing pacing) {
+	private final Duration sseRetry;
+
+	/**
+	 * @param sseRetry the reconnection time to advise to the clients of ended server-sent
+	 * event streams, {@code 0} for none
+	 */
+	StreamDrain(LifecycleStreamsProperties.EndAt endAt, StreamPacing pacing, Duration sseRetry) {
 		this.endAt = endAt;
 		this.pacing = pacing;
+		this.sseRetry = sseRetry;
+	}
+
+	/**
+	 * What a server-sent event stream the drain ends sends just before its end: an event
+	 * with only a {@code retry:} field, its time drawn uniformly between half the
+	 * configured time and all of it, or {@code null} when none is configured.
+	 */
+	public @Nullable String sseRetryEvent() {
+		long most = this.sseRetry.toMillis();
+		if (most <= 0) {
+			return null;
+		}
+		long retry = ThreadLocalRandom.current().nextLong(most / 2, most + 1);
+		return "retry:" + retry + "\n\n";
 	}
 
 	/**

@@ -27,6 +27,11 @@ public final class StreamTypes {
 				&& (startsWithType(contentType, EVENT_STREAM) || startsWithType(contentType, NDJSON));
 	}
 
+	/** Whether a {@code Content-Type} value names server-sent events. */
+	public static boolean isEventStream(@Nullable String contentType) {
+		return contentType != null && startsWithType(contentType, EVENT_STREAM);
+	}
+
 	/**
 	 * Whether the header names the type, with or without parameters, in any letter case.
 	 */

@@ -26,6 +26,8 @@ public final class EventStreamClients implements AutoCloseable {
 
 	private final List<CompletableFuture<Long>> ends = new ArrayList<>();
 
+	private final List<List<String>> lines = new ArrayList<>();
+
 	/**
 	 * Opens {@code count} streams of {@code path} and waits until each has answered 200
 	 * with an event stream.
@@ -35,16 +37,20 @@ public final class EventStreamClients implements AutoCloseable {
 			// A client per stream: the JDK's client would multiplex nothing over
 			// HTTP/1.1, but it caps the connections it keeps per client.
 			HttpClient client = HttpClient.newBuilder().executor(this.readers).build();
-			HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).build();
+			HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+				.timeout(Duration.ofSeconds(20))
+				.build();
 			HttpResponse<java.util.stream.Stream<String>> response = client.send(request,
 					HttpResponse.BodyHandlers.ofLines());
 			assertThat(response.statusCode()).isEqualTo(200);
 			assertThat(response.headers().firstValue("content-type"))
 				.hasValueSatisfying((type) -> assertThat(type).startsWith("text/event-stream"));
-			Iterator<String> lines = response.body().iterator();
+			Iterator<String> body = response.body().iterator();
+			List<String> read = new java.util.concurrent.CopyOnWriteArrayList<>();
+			this.lines.add(read);
 			this.ends.add(CompletableFuture.supplyAsync(() -> {
-				while (lines.hasNext()) {
-					lines.next();
+				while (body.hasNext()) {
+					read.add(body.next());
 				}
 				return System.nanoTime();
 			}, this.readers));
@@ -61,6 +67,28 @@ public final class EventStreamClients implements AutoCloseable {
 		long first = this.ends.stream().mapToLong(CompletableFuture::join).min().orElseThrow();
 		long last = this.ends.stream().mapToLong(CompletableFuture::join).max().orElseThrow();
 		return Duration.ofNanos(last - first);
+	}
+
+	/**
+	 * Every line each stream received, in order, once all have ended (see
+	 * {@link #awaitEndsSpread}).
+	 */
+	public List<List<String>> lines() {
+		return this.lines;
+	}
+
+	/**
+	 * The reconnection time each stream was advised last ({@code retry:} field), or
+	 * {@code -1} for a stream that got none.
+	 */
+	public List<Long> retries() {
+		return this.lines.stream()
+			.map((received) -> received.stream()
+				.filter((line) -> line.startsWith("retry:"))
+				.map((line) -> Long.parseLong(line.substring("retry:".length()).strip()))
+				.reduce((first, second) -> second)
+				.orElse(-1L))
+			.toList();
 	}
 
 	@Override

@@ -26,7 +26,8 @@ class StreamDrainTests {
 
 	@Test
 	void theEndsOfManyStreamsAreSpreadOverTheWindowAndEachStreamEndsOnce() {
-		StreamDrain drain = new StreamDrain(EndAt.SHUTDOWN, new StreamPacing(Duration.ofSeconds(2), 100));
+		StreamDrain drain = new StreamDrain(EndAt.SHUTDOWN, new StreamPacing(Duration.ofSeconds(2), 100),
+				Duration.ZERO);
 		Stack streams = new Stack("stream", 300);
 		drain.register(streams);
 
@@ -42,7 +43,8 @@ class StreamDrainTests {
 	@Test
 	void sessionsEndBeforeStreamsAndWhatServersHoldEndsLast() {
 		List<String> order = new CopyOnWriteArrayList<>();
-		StreamDrain drain = new StreamDrain(EndAt.SHUTDOWN, new StreamPacing(Duration.ofMillis(500), 100));
+		StreamDrain drain = new StreamDrain(EndAt.SHUTDOWN, new StreamPacing(Duration.ofMillis(500), 100),
+				Duration.ZERO);
 		Stack streams = new Stack("stream", 20, order);
 		Stack sessions = new Stack("session", 20, order);
 		drain.register(streams);
@@ -60,7 +62,8 @@ class StreamDrainTests {
 
 	@Test
 	void whenTheShutdownEndsWhileStreamsWaitForTheirTurnTheRestEndAtOnce() {
-		StreamDrain drain = new StreamDrain(EndAt.SHUTDOWN, new StreamPacing(Duration.ofSeconds(20), 10));
+		StreamDrain drain = new StreamDrain(EndAt.SHUTDOWN, new StreamPacing(Duration.ofSeconds(20), 10),
+				Duration.ZERO);
 		Stack streams = new Stack("stream", 200);
 		drain.register(streams);
 		drain.onShutdownInitiated(SIGNAL);
@@ -73,7 +76,7 @@ class StreamDrainTests {
 
 	@Test
 	void withAZeroWindowEveryStreamEndsInTheInstantOfTheEndingPoint() {
-		StreamDrain drain = new StreamDrain(EndAt.SHUTDOWN, new StreamPacing(Duration.ZERO, 500));
+		StreamDrain drain = new StreamDrain(EndAt.SHUTDOWN, new StreamPacing(Duration.ZERO, 500), Duration.ZERO);
 		Stack streams = new Stack("stream", 50);
 		drain.register(streams);
 

@@ -1,6 +1,7 @@
 package dev.lifecycle.autoconfigure.web.reactive;
 
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -23,7 +24,6 @@ import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatusCode;
-import org.springframework.http.MediaType;
 import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpRequestDecorator;
 import org.springframework.http.server.reactive.ServerHttpResponse;
@@ -54,8 +54,8 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 	/** {@code null} without Reactor Netty: no other server is known to pipeline. */
 	private final @Nullable PipelinedNettyRequests pipelines;
 
-	/** The streaming bodies being written, each with what ends it. */
-	private final Set<Sinks.Empty<Void>> streaming = ConcurrentHashMap.newKeySet();
+	/** The streaming bodies being written. */
+	private final Set<EndingBody> streaming = ConcurrentHashMap.newKeySet();
 
 	private final StreamDrain streams;
 
@@ -67,7 +67,7 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 		this.own = own;
 		this.pipelines = pipelines;
 		this.streams = streams;
-		streams.register(() -> this.streaming.stream().map((end) -> (Runnable) end::tryEmitEmpty).toList());
+		streams.register(() -> this.streaming.stream().map((body) -> (Runnable) body::endByDrain).toList());
 	}
 
 	@Override
@@ -218,19 +218,52 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 
 		@Override
 		public Mono<Void> writeAndFlushWith(Publisher<? extends Publisher<? extends DataBuffer>> body) {
-			return super.writeAndFlushWith(ending(Flux.from(body)));
+			EndingBody ending = new EndingBody();
+			// One more flushed part after the last whole event (an event stream's parts
+			// are its events): the reconnection advice, when the drain ended the stream.
+			Flux<Publisher<? extends DataBuffer>> advice = Flux.defer(() -> {
+				String retry = (ending.endedByDrain && isEventStream())
+						? ConnectionDrainWebFilter.this.streams.sseRetryEvent() : null;
+				return (retry != null)
+						? Flux
+							.just(Mono.fromSupplier(() -> bufferFactory().wrap(retry.getBytes(StandardCharsets.UTF_8))))
+						: Flux.empty();
+			});
+			return super.writeAndFlushWith(
+					ending.of(Flux.<Publisher<? extends DataBuffer>>from(body)).concatWith(advice));
+		}
+
+		private boolean isEventStream() {
+			return StreamTypes.isEventStream(getHeaders().getFirst(HttpHeaders.CONTENT_TYPE));
 		}
 
 		private <T> Flux<T> ending(Flux<T> body) {
+			return new EndingBody().of(body);
+		}
+
+	}
+
+	/** One streaming body being written, and whether the drain ended it. */
+	private final class EndingBody {
+
+		private final Sinks.Empty<Void> end = Sinks.empty();
+
+		private volatile boolean endedByDrain;
+
+		<T> Flux<T> of(Flux<T> body) {
 			return Flux.defer(() -> {
-				Sinks.Empty<Void> end = Sinks.empty();
-				ConnectionDrainWebFilter.this.streaming.add(end);
+				ConnectionDrainWebFilter.this.streaming.add(this);
 				if (ConnectionDrainWebFilter.this.streams.isEnded()) {
-					end.tryEmitEmpty();
+					endByDrain();
 				}
-				return body.takeUntilOther(end.asMono())
-					.doFinally((signal) -> ConnectionDrainWebFilter.this.streaming.remove(end));
+				return body.takeUntilOther(this.end.asMono())
+					.doFinally((signal) -> ConnectionDrainWebFilter.this.streaming.remove(this));
 			});
+		}
+
+		void endByDrain() {
+			this.endedByDrain = true;
+			this.end.tryEmitEmpty();
 		}
 
 	}

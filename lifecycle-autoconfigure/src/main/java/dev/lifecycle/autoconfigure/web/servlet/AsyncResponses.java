@@ -1,5 +1,6 @@
 package dev.lifecycle.autoconfigure.web.servlet;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +12,7 @@ import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 import jakarta.servlet.http.HttpServletResponse;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The asynchronous responses still open, each with the response the filter served it, so
@@ -87,8 +89,31 @@ final class AsyncResponses {
 		}
 	}
 
+	/**
+	 * Ends the response; an event stream first gets the drain's reconnection advice,
+	 * written on one of the server's threads, so that a client that does not read never
+	 * holds the drain.
+	 */
 	private void complete(AsyncContext context) {
 		HttpServletResponse served = this.open.remove(context);
+		String retry = (served instanceof ClosingResponse && StreamTypes.isEventStream(served.getContentType()))
+				? this.streams.sseRetryEvent() : null;
+		if (retry == null) {
+			finish(context, served);
+			return;
+		}
+		try {
+			context.start(() -> {
+				((ClosingResponse) served).writeBetweenEvents(retry.getBytes(StandardCharsets.UTF_8));
+				finish(context, served);
+			});
+		}
+		catch (IllegalStateException ex) {
+			// Completed by the application meanwhile: nothing to end.
+		}
+	}
+
+	private static void finish(AsyncContext context, @Nullable HttpServletResponse served) {
 		try {
 			// A stream that has sent nothing yet is committed by its completion: it says
 			// close too.

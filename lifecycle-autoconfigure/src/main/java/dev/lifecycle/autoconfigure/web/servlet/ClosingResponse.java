@@ -146,6 +146,16 @@ final class ClosingResponse extends HttpServletResponseWrapper {
 		super.sendRedirect(location, sc, clearBuffer);
 	}
 
+	/**
+	 * Writes a server-sent event between two of the application's events, if it writes
+	 * through the output stream and is not writing now.
+	 * @return whether it was written
+	 */
+	boolean writeBetweenEvents(byte[] event) {
+		FramingOutputStream current = this.stream;
+		return current != null && current.writeBetweenEvents(event);
+	}
+
 	/** Sets the header on a response not yet committed, if the shutdown has begun. */
 	void closeIfShuttingDown() {
 		// The flag first: while serving, it is all this costs. The last request of a

@@ -84,13 +84,18 @@ public class ReactiveConnectionDrainTests {
 	@Test
 	void theEndsOfManyOpenEventStreamsAreSpreadOverTheWindowAndEachEndsCleanly() throws Exception {
 		try (ConfigurableApplicationContext context = start("lifecycle.streams.end-window=2s",
-				"lifecycle.streams.end-rate=10");
+				"lifecycle.streams.end-rate=10", "lifecycle.streams.sse-retry=2s");
 				EventStreamClients clients = new EventStreamClients(port(context), "/events", 30)) {
 			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
 
 			// Spread over two seconds by the schedule; a busy machine can only stretch
 			// it.
 			assertThat(clients.awaitEndsSpread(Duration.ofSeconds(20))).isGreaterThan(Duration.ofSeconds(1));
+			// After the last whole event, a reconnection time between half the setting
+			// and all of it.
+			assertThat(clients.retries()).allSatisfy((retry) -> assertThat(retry).isBetween(1000L, 2000L));
+			assertThat(clients.lines()).allSatisfy((lines) -> assertThat(lines)
+				.allMatch((line) -> line.isEmpty() || line.equals("data:tick") || line.matches("retry:\\d+")));
 		}
 	}
 

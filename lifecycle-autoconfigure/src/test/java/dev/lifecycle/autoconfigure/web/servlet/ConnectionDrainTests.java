@@ -281,13 +281,20 @@ class ConnectionDrainTests {
 	@ValueSource(strings = { "tomcat", "jetty" })
 	void theEndsOfManyOpenEventStreamsAreSpreadOverTheWindowAndEachEndsCleanly(String server) throws Exception {
 		try (ConfigurableApplicationContext context = startOn(server, "lifecycle.drain-delay=1s",
-				"lifecycle.streams.end-window=2s", "lifecycle.streams.end-rate=10");
-				EventStreamClients clients = new EventStreamClients(port(context), "/events", 30)) {
+				"lifecycle.streams.end-window=2s", "lifecycle.streams.end-rate=10", "lifecycle.streams.sse-retry=2s");
+				EventStreamClients ticking = new EventStreamClients(port(context), "/events", 20);
+				EventStreamClients quiet = new EventStreamClients(port(context), "/one-event", 10)) {
 			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
 
 			// Spread over two seconds by the schedule; a busy machine can only stretch
 			// it.
-			assertThat(clients.awaitEndsSpread(Duration.ofSeconds(20))).isGreaterThan(Duration.ofSeconds(1));
+			assertThat(ticking.awaitEndsSpread(Duration.ofSeconds(20))).isGreaterThan(Duration.ofSeconds(1));
+			quiet.awaitEndsSpread(Duration.ofSeconds(20));
+			// The advice goes between two events, never inside one, and a stream with no
+			// event being written gets it: between half the setting and all of it.
+			assertThat(ticking.lines()).allSatisfy((lines) -> assertThat(lines)
+				.allMatch((line) -> line.isEmpty() || line.equals("data:tick") || line.matches("retry:\\d+")));
+			assertThat(quiet.retries()).allSatisfy((retry) -> assertThat(retry).isBetween(1000L, 2000L));
 		}
 	}
 
@@ -516,6 +523,14 @@ class ConnectionDrainTests {
 								(out) -> out.write("nested".getBytes(java.nio.charset.StandardCharsets.US_ASCII))),
 						10, java.util.concurrent.TimeUnit.MILLISECONDS);
 				return result;
+			}
+
+			/** A stream that sent one event and then waits. */
+			@GetMapping("/one-event")
+			org.springframework.web.servlet.mvc.method.annotation.SseEmitter oneEvent() throws java.io.IOException {
+				var emitter = new org.springframework.web.servlet.mvc.method.annotation.SseEmitter(0L);
+				emitter.send("hello");
+				return emitter;
 			}
 
 			/** A stream with no event yet. */
