@@ -125,7 +125,7 @@ final class AdoptedExecutor {
 			RejectedExecutionHandler policy = pool.getRejectedExecutionHandler();
 			pool.setRejectedExecutionHandler((task, rejecting) -> {
 				if (rejecting.isShutdown()) {
-					task.run();
+					LateTask.run(task);
 				}
 				else {
 					policy.rejectedExecution(task, rejecting);

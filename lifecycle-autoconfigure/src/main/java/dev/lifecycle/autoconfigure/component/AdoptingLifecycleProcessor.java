@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 
 import dev.lifecycle.autoconfigure.ComponentLedger;
@@ -14,6 +13,7 @@ import dev.lifecycle.autoconfigure.InternalHooks;
 import dev.lifecycle.autoconfigure.InvalidLifecycleConfigurationException;
 import dev.lifecycle.autoconfigure.LifecycleManagerProperties;
 import dev.lifecycle.autoconfigure.OptionErrors;
+import dev.lifecycle.autoconfigure.RequestsInFlight;
 import dev.lifecycle.core.ComponentView;
 import dev.lifecycle.core.InvalidOptionException;
 import dev.lifecycle.core.LifecycleManager;
@@ -31,7 +31,6 @@ import org.springframework.context.ApplicationContextAware;
 import org.springframework.context.ApplicationContextException;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.Lifecycle;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.ApplicationEventMulticaster;
 import org.springframework.context.support.AbstractApplicationContext;
 import org.springframework.context.support.DefaultLifecycleProcessor;
@@ -213,35 +212,6 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor impleme
 	}
 
 	/**
-	 * Moves the web server's graceful shutdown and stop into the sequence, after the
-	 * observability drain and before the report, so the report says whether in-flight
-	 * requests finished and the ceiling bounds them. Spring then finds both lifecycles
-	 * stopped and skips them; if the sequence never reached them, Spring stops the server
-	 * as usual.
-	 */
-	private void addWebServerClosingSteps(LifecycleManager manager, BootLifecycles boot) {
-		SmartLifecycle graceful = boot.gracefulShutdown();
-		Lifecycle startStop = boot.startStop();
-		if (graceful != null) {
-			manager.addClosingStep("web server graceful shutdown", this.springTimeout, () -> {
-				if (graceful.isRunning()) {
-					CountDownLatch drained = new CountDownLatch(1);
-					graceful.stop(drained::countDown);
-					drained.await();
-				}
-			});
-		}
-		if (startStop != null) {
-			Lifecycle server = startStop;
-			manager.addClosingStep("web server stop", this.springTimeout, () -> {
-				if (server.isRunning()) {
-					server.stop();
-				}
-			});
-		}
-	}
-
-	/**
 	 * The separate management server answers the probes and serves the metrics: it stops
 	 * in the sequence's last step, after everything else, and Spring then finds it
 	 * stopped.
@@ -317,6 +287,15 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor impleme
 		return bean != null && bean.getClass().getName().startsWith("org.springframework.");
 	}
 
+	/**
+	 * The requests of this context's own web server: a child context (a management
+	 * server) does not stop its parent's.
+	 */
+	private @Nullable RequestsInFlight requestsInFlight() {
+		String[] names = this.beanFactory.getBeanNamesForType(RequestsInFlight.class, false, false);
+		return (names.length == 1) ? this.beanFactory.getBean(names[0], RequestsInFlight.class) : null;
+	}
+
 	/** The adopted beans by name, in the order they were adopted. */
 	Map<String, Lifecycle> adopted() {
 		return Map.copyOf(this.adopted);
@@ -328,7 +307,7 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor impleme
 		Map<String, Lifecycle> beans = getLifecycleBeans();
 		BootLifecycles boot = BootLifecycles.find(beans, this.context, this.hooks);
 		try {
-			addWebServerClosingSteps(manager, boot);
+			WebServerSteps.add(manager, boot, this.springTimeout, requestsInFlight());
 			// Before the management server's stop: what it serves may still tell about
 			// the wait. A child context that joins the engine of its parent shares its
 			// step.

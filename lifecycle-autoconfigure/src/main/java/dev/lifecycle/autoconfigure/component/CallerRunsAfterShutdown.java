@@ -23,12 +23,13 @@ import org.springframework.util.ClassUtils;
 /**
  * An adopted {@link ExecutorService} bean of a JDK kind that offers no rejection policy
  * (a virtual-thread-per-task executor, a single-thread executor): a task it rejects
- * because it was shut down at its turn runs on its caller, as a thread pool's does,
- * rather than failing the caller. Only {@code execute}, {@code submit} and
- * {@code invoke*} run on the caller; a scheduled task is still rejected, since running it
- * at once would ignore its delay. Applied only to beans of the JDK's own non-public
- * classes, which no application code can name, so the decorator changes no bean's
- * injectable type; an application's own class, public or not, is never replaced.
+ * because it was shut down at its turn runs for its caller ({@link LateTask}), as a
+ * thread pool's does, rather than failing the caller. Only {@code execute},
+ * {@code submit} and {@code invoke*} run on the caller; a scheduled task is still
+ * rejected, since running it at once would ignore its delay. Applied only to beans of the
+ * JDK's own non-public classes, which no application code can name, so the decorator
+ * changes no bean's injectable type; an application's own class, public or not, is never
+ * replaced.
  */
 final class CallerRunsAfterShutdown implements InvocationHandler {
 
@@ -98,19 +99,19 @@ final class CallerRunsAfterShutdown implements InvocationHandler {
 			throws Exception {
 		switch (method) {
 			case "execute":
-				((Runnable) args[0]).run();
+				LateTask.run((Runnable) args[0]);
 				return null;
 			case "submit": {
 				FutureTask<?> task = (args[0] instanceof Callable<?> callable) ? new FutureTask<>(callable)
 						: new FutureTask<>((Runnable) args[0], (args.length > 1) ? args[1] : null);
-				task.run();
+				LateTask.run(task);
 				return task;
 			}
 			case "invokeAll": {
 				List<Future<?>> futures = new ArrayList<>();
 				for (Callable<?> callable : (Collection<Callable<?>>) args[0]) {
 					FutureTask<?> task = new FutureTask<>(callable);
-					task.run();
+					LateTask.run(task);
 					futures.add(task);
 				}
 				return futures;
@@ -119,7 +120,7 @@ final class CallerRunsAfterShutdown implements InvocationHandler {
 				ExecutionException last = null;
 				for (Callable<?> callable : (Collection<Callable<?>>) args[0]) {
 					FutureTask<?> task = new FutureTask<>(callable);
-					task.run();
+					LateTask.run(task);
 					try {
 						return task.get();
 					}

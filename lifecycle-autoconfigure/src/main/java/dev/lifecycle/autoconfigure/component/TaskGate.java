@@ -11,9 +11,9 @@ import org.springframework.core.task.TaskDecorator;
 /**
  * The task decorator Lifecycle puts in front of an adopted Spring executor's own. It
  * counts the tasks the executor accepted until they finish and knows the threads running
- * them; once closed, at the executor's turn in the shutdown, a task submitted is run by
- * the submitting thread before {@code execute} returns instead of being rejected or
- * started where nobody waits for it.
+ * them; once closed, at the executor's turn in the shutdown, a task submitted is run for
+ * the submitting thread before {@code execute} returns ({@link LateTask}) instead of
+ * being rejected or started where nobody waits for it.
  *
  * <p>
  * A task is counted before the gate is checked, and the gate is closed before the count
@@ -51,7 +51,7 @@ final class TaskGate implements TaskDecorator {
 		this.accepted.incrementAndGet();
 		if (this.closed) {
 			finished();
-			task.run();
+			LateTask.run(task);
 			return NOTHING;
 		}
 		return () -> {

@@ -6,17 +6,21 @@ import dev.lifecycle.autoconfigure.ManagerSettings;
 import dev.lifecycle.autoconfigure.component.LifecycleComponentAutoConfiguration;
 import dev.lifecycle.core.LifecycleManager;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 /**
  * What every web stack's drain shares: the schedule that ends long-lived streams at
- * {@code lifecycle.streams.end-at} and the registry of servers' GOAWAY senders. The
- * stacks themselves are configured by {@code web.servlet}, {@code web.reactive},
+ * {@code lifecycle.streams.end-at}, the registry of servers' GOAWAY senders, and the
+ * engine made before the web server ({@link EngineBeforeTheWebServer}). The stacks
+ * themselves are configured by {@code web.servlet}, {@code web.reactive},
  * {@code web.http2} and {@code web.socket}, each loading only with its own optional
  * dependency; each bean can be replaced by a bean of its name.
  */
@@ -40,6 +44,17 @@ public final class LifecycleWebAutoConfiguration {
 	@ConditionalOnMissingBean
 	Http2Drain lifecycleHttp2Drain() {
 		return new Http2Drain();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "org.springframework.boot.web.server.WebServerFactoryCustomizer")
+	static class EngineBeforeTheWebServerConfiguration {
+
+		@Bean
+		static EngineBeforeTheWebServer lifecycleEngineBeforeTheWebServer(ObjectProvider<LifecycleManager> manager) {
+			return new EngineBeforeTheWebServer(manager);
+		}
+
 	}
 
 }

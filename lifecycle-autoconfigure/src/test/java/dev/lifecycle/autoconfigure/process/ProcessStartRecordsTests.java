@@ -75,6 +75,18 @@ class ProcessStartRecordsTests {
 	}
 
 	@Test
+	void aWebServerThatCannotCreateItsTempDirectoryIsAFailedStartOfTheRefresh() throws Exception {
+		// A file where the JVM's temporary directory should be: Tomcat cannot make its
+		// own in it.
+		Path notADirectory = Files.writeString(this.directory.resolve("tmp-is-a-file"), "");
+		AppProcess failing = launchWithJvmOptions("tempdir", List.of("-Djava.io.tmpdir=" + notADirectory));
+
+		assertThat(failing.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.FAILURE);
+		assertThat(failing.log()).contains("Unable to create tempDir");
+		assertFailedStart("refresh", "the application context failed before Lifecycle started");
+	}
+
+	@Test
 	void aRefreshListenerThatThrowsIsAFailedStartOfTheRefresh() throws Exception {
 		AppProcess failing = launch("refresh", "--process-test.throwing-refresh-listener=true");
 
@@ -204,6 +216,13 @@ class ProcessStartRecordsTests {
 
 	private AppProcess launch(String name, String... arguments) throws IOException {
 		AppProcess process = AppProcess.launch(name, this.directory, arguments);
+		this.processes.add(process);
+		return process;
+	}
+
+	private AppProcess launchWithJvmOptions(String name, List<String> jvmOptions, String... arguments)
+			throws IOException {
+		AppProcess process = AppProcess.launchWithJvmOptions(name, this.directory, jvmOptions, arguments);
 		this.processes.add(process);
 		return process;
 	}

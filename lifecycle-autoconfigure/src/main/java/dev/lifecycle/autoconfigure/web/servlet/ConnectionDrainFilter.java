@@ -64,6 +64,10 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 		}
 		HttpServletResponse served = drainsConnection(request)
 				? new ClosingResponse(response, request, this.manager::isShutdownInitiated, this.pipelines) : response;
+		boolean arrival = request.getDispatcherType() == DispatcherType.REQUEST;
+		if (arrival) {
+			this.traffic.began(request);
+		}
 		try {
 			chain.doFilter(request, served);
 		}
@@ -72,7 +76,15 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 			this.traffic.failed(request);
 			throw ex;
 		}
+		finally {
+			if (!request.isAsyncStarted()) {
+				this.traffic.ended(request);
+			}
+		}
 		if (request.isAsyncStarted()) {
+			if (arrival) {
+				this.traffic.endsWith(request.getAsyncContext(), request);
+			}
 			this.responses.track(request.getAsyncContext(), served);
 		}
 		else {

@@ -41,12 +41,17 @@ public final class LifecycleServletDrainAutoConfiguration {
 	@ImportRuntimeHints({ TomcatRequests.Hints.class, JettyRequests.Hints.class })
 	static class ServletConnectionDrainConfiguration {
 
+		/** The application's requests, which the web server's stop takes as cut. */
+		@Bean
+		ServletTraffic lifecycleServletTraffic(LifecycleManager manager, Environment environment) {
+			return new ServletTraffic(manager, OwnRequests.from(environment));
+		}
+
 		@Bean
 		@ConditionalOnMissingBean(name = "lifecycleConnectionDrainFilter")
 		FilterRegistrationBean<ConnectionDrainFilter> lifecycleConnectionDrainFilter(LifecycleManager manager,
-				LifecycleManagerProperties properties, StreamDrain streams, Http2Drain http2, Environment environment,
+				LifecycleManagerProperties properties, StreamDrain streams, Http2Drain http2, ServletTraffic traffic,
 				ObjectProvider<InternalHooks> hooks) {
-			ServletTraffic traffic = new ServletTraffic(manager, OwnRequests.from(environment));
 			PipelinedServletRequests pipelines = PipelinedServletRequests
 				.resolve(hooks.getIfAvailable(InternalHooks::new));
 			FilterRegistrationBean<ConnectionDrainFilter> registration = new FilterRegistrationBean<>(
