@@ -26,9 +26,10 @@ public class LifecycleStreamsProperties {
 	 * The longest time over which the ends of the streams open at 'end-at' are spread,
 	 * evenly and with jitter, so that their clients do not all reconnect to the instances
 	 * that stay up in one instant. Defaults to the drain delay, at most half of
-	 * 'spring.lifecycle.timeout-per-shutdown-phase'. '0s' ends them all at once. Must be
-	 * shorter than 'spring.lifecycle.timeout-per-shutdown-phase', and with the drain
-	 * delay shorter than the global shutdown timeout.
+	 * 'spring.lifecycle.timeout-per-shutdown-phase' (and of
+	 * 'spring.grpc.server.shutdown.grace-period' with a gRPC server). '0s' ends them all
+	 * at once. Must be shorter than each of those, and with the drain delay shorter than
+	 * the global shutdown timeout.
 	 */
 	private @Nullable Duration endWindow;
 

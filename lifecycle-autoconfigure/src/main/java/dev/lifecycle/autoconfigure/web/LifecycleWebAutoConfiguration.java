@@ -1,5 +1,9 @@
 package dev.lifecycle.autoconfigure.web;
 
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 import dev.lifecycle.autoconfigure.ConditionalOnLifecycleEnabled;
 import dev.lifecycle.autoconfigure.LifecycleManagerProperties;
 import dev.lifecycle.autoconfigure.ManagerSettings;
@@ -12,9 +16,11 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
+import org.springframework.util.ClassUtils;
 
 /**
  * What every web stack's drain shares: the schedule that ends long-lived streams at
@@ -30,13 +36,27 @@ import org.springframework.core.env.Environment;
 @EnableConfigurationProperties(LifecycleManagerProperties.class)
 public final class LifecycleWebAutoConfiguration {
 
+	private static final String GRPC_SERVER_FACTORY = "org.springframework.grpc.server.GrpcServerFactory";
+
+	/** Spring gRPC's time for the calls in flight once its server stops. */
+	private static final String GRPC_GRACE_PERIOD = "spring.grpc.server.shutdown.grace-period";
+
+	/** Spring Boot's default for {@code spring.grpc.server.shutdown.grace-period}. */
+	private static final Duration GRPC_DEFAULT_GRACE_PERIOD = Duration.ofSeconds(30);
+
 	@Bean
 	@ConditionalOnMissingBean
 	StreamDrain lifecycleStreamDrain(LifecycleManagerProperties properties, Environment environment) {
 		ManagerSettings settings = ManagerSettings.of(properties, environment);
-		return new StreamDrain(properties.getStreams().getEndAt(),
-				StreamPacing.of(properties.getStreams(), settings.drainDelay(), settings.globalShutdownTimeout(),
-						LifecycleComponentAutoConfiguration.springTimeoutPerShutdownPhase(environment)),
+		Map<String, Duration> budgets = new LinkedHashMap<>();
+		budgets.put("spring.lifecycle.timeout-per-shutdown-phase",
+				LifecycleComponentAutoConfiguration.springTimeoutPerShutdownPhase(environment));
+		if (ClassUtils.isPresent(GRPC_SERVER_FACTORY, environment.getClass().getClassLoader())) {
+			budgets.put(GRPC_GRACE_PERIOD,
+					Binder.get(environment).bind(GRPC_GRACE_PERIOD, Duration.class).orElse(GRPC_DEFAULT_GRACE_PERIOD));
+		}
+		return new StreamDrain(properties.getStreams().getEndAt(), StreamPacing.of(properties.getStreams(),
+				settings.drainDelay(), settings.globalShutdownTimeout(), budgets),
 				properties.getStreams().getSseRetry());
 	}
 

@@ -1,6 +1,7 @@
 package dev.lifecycle.autoconfigure.web;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.random.RandomGenerator;
 
 import dev.lifecycle.autoconfigure.InvalidLifecycleConfigurationException;
@@ -37,18 +38,20 @@ record StreamPacing(Duration window, int ratePerSecond) {
 
 	/**
 	 * The pacing the settings ask for. Without a window of its own it is the drain delay,
-	 * at most half of the web server's graceful budget and of what the global timeout
-	 * leaves after the drain delay; a window set explicitly must fit in both, or the
+	 * at most half of each server's budget for its stop and of what the global timeout
+	 * leaves after the drain delay; a window set explicitly must fit in each, or the
 	 * streams still waiting for their end would be cut.
 	 * @param streams the {@code lifecycle.streams} settings
 	 * @param drainDelay the resolved drain delay
 	 * @param globalTimeout the global shutdown timeout
-	 * @param webServerBudget Spring's {@code spring.lifecycle.timeout-per-shutdown-phase}
+	 * @param budgets each server's budget for the streams open at its stop, by the
+	 * property that sets it (the web server's graceful budget, gRPC's grace period); a
+	 * negative budget is unbounded
 	 * @throws InvalidLifecycleConfigurationException for a window or rate that cannot
 	 * work
 	 */
 	static StreamPacing of(LifecycleStreamsProperties streams, Duration drainDelay, Duration globalTimeout,
-			Duration webServerBudget) {
+			Map<String, Duration> budgets) {
 		if (streams.getEndRate() < 1) {
 			throw new InvalidLifecycleConfigurationException(RATE, "must be at least 1 but was " + streams.getEndRate(),
 					"Set '" + RATE + "' to the most streams to end per second, such as 500.");
@@ -56,19 +59,25 @@ record StreamPacing(Duration window, int ratePerSecond) {
 		Duration left = globalTimeout.minus(drainDelay);
 		Duration window = streams.getEndWindow();
 		if (window == null) {
-			Duration derived = min(drainDelay, min(webServerBudget.dividedBy(2), left.dividedBy(2)));
+			Duration derived = min(drainDelay, left.dividedBy(2));
+			for (Duration budget : budgets.values()) {
+				if (!budget.isNegative()) {
+					derived = min(derived, budget.dividedBy(2));
+				}
+			}
 			return new StreamPacing(derived.isNegative() ? Duration.ZERO : derived, streams.getEndRate());
 		}
 		if (window.isNegative()) {
 			throw new InvalidLifecycleConfigurationException(WINDOW, "must not be negative but was " + window,
 					"Set '" + WINDOW + "' to 0s to end every stream at once, or to a window such as 5s.");
 		}
-		if (window.compareTo(webServerBudget) >= 0) {
-			throw new InvalidLifecycleConfigurationException(WINDOW,
-					"must be shorter than the web server's graceful budget, "
-							+ "'spring.lifecycle.timeout-per-shutdown-phase' (" + webServerBudget + "), but was "
-							+ window,
-					"Shorten '" + WINDOW + "' or raise 'spring.lifecycle.timeout-per-shutdown-phase'.");
+		for (Map.Entry<String, Duration> budget : budgets.entrySet()) {
+			if (!budget.getValue().isNegative() && window.compareTo(budget.getValue()) >= 0) {
+				throw new InvalidLifecycleConfigurationException(WINDOW,
+						"must be shorter than '" + budget.getKey() + "' (" + budget.getValue()
+								+ "), which would cut the streams still waiting for their end, but was " + window,
+						"Shorten '" + WINDOW + "' or raise '" + budget.getKey() + "'.");
+			}
 		}
 		if (window.compareTo(left) >= 0) {
 			throw new InvalidLifecycleConfigurationException(WINDOW,

@@ -1,6 +1,7 @@
 package dev.lifecycle.autoconfigure.web;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.SplittableRandom;
 
 import dev.lifecycle.autoconfigure.InvalidLifecycleConfigurationException;
@@ -20,7 +21,8 @@ class StreamPacingTests {
 
 	private static final Duration GLOBAL = Duration.ofSeconds(60);
 
-	private static final Duration WEB_BUDGET = Duration.ofSeconds(30);
+	private static final Map<String, Duration> BUDGETS = Map.of("spring.lifecycle.timeout-per-shutdown-phase",
+			Duration.ofSeconds(30), "spring.grpc.server.shutdown.grace-period", Duration.ofSeconds(-1));
 
 	@Test
 	void aFewStreamsEndWithinMillisecondsAndThousandsOverTheWholeWindow() {
@@ -48,14 +50,17 @@ class StreamPacingTests {
 	@Test
 	void withoutAWindowOfItsOwnThePacingTakesTheDrainDelayBoundedByTheBudgets() {
 		LifecycleStreamsProperties streams = new LifecycleStreamsProperties();
-		assertThat(StreamPacing.of(streams, DRAIN, GLOBAL, WEB_BUDGET).window()).isEqualTo(DRAIN);
-		assertThat(StreamPacing.of(streams, Duration.ZERO, GLOBAL, WEB_BUDGET).window()).isZero();
-		assertThat(StreamPacing.of(streams, Duration.ofSeconds(20), GLOBAL, WEB_BUDGET).window())
+		assertThat(StreamPacing.of(streams, DRAIN, GLOBAL, BUDGETS).window()).isEqualTo(DRAIN);
+		assertThat(StreamPacing.of(streams, Duration.ZERO, GLOBAL, BUDGETS).window()).isZero();
+		assertThat(StreamPacing.of(streams, Duration.ofSeconds(20), GLOBAL, BUDGETS).window())
 			.as("half the web server's budget")
 			.isEqualTo(Duration.ofSeconds(15));
-		assertThat(StreamPacing.of(streams, DRAIN, Duration.ofSeconds(9), WEB_BUDGET).window())
+		assertThat(StreamPacing.of(streams, DRAIN, Duration.ofSeconds(9), BUDGETS).window())
 			.as("half of what the global timeout leaves after the drain delay")
 			.isEqualTo(Duration.ofSeconds(2));
+		assertThat(StreamPacing
+			.of(streams, DRAIN, GLOBAL, Map.of("spring.grpc.server.shutdown.grace-period", Duration.ofSeconds(1)))
+			.window()).as("half of gRPC's grace period").isEqualTo(Duration.ofMillis(500));
 	}
 
 	@Test
@@ -63,22 +68,22 @@ class StreamPacingTests {
 		LifecycleStreamsProperties streams = new LifecycleStreamsProperties();
 		streams.setEndWindow(Duration.ofSeconds(30));
 		assertThatExceptionOfType(InvalidLifecycleConfigurationException.class)
-			.isThrownBy(() -> StreamPacing.of(streams, DRAIN, GLOBAL, WEB_BUDGET))
+			.isThrownBy(() -> StreamPacing.of(streams, DRAIN, GLOBAL, BUDGETS))
 			.satisfies((ex) -> {
 				assertThat(ex.getSetting()).isEqualTo("lifecycle.streams.end-window");
 				assertThat(ex.getAction()).contains("spring.lifecycle.timeout-per-shutdown-phase");
 			});
 		streams.setEndWindow(Duration.ofSeconds(10));
 		assertThatExceptionOfType(InvalidLifecycleConfigurationException.class)
-			.isThrownBy(() -> StreamPacing.of(streams, DRAIN, Duration.ofSeconds(12), WEB_BUDGET))
+			.isThrownBy(() -> StreamPacing.of(streams, DRAIN, Duration.ofSeconds(12), BUDGETS))
 			.satisfies((ex) -> assertThat(ex.getAction()).contains("lifecycle.global-shutdown-timeout"));
 		streams.setEndWindow(Duration.ofSeconds(-1));
 		assertThatExceptionOfType(InvalidLifecycleConfigurationException.class)
-			.isThrownBy(() -> StreamPacing.of(streams, DRAIN, GLOBAL, WEB_BUDGET));
+			.isThrownBy(() -> StreamPacing.of(streams, DRAIN, GLOBAL, BUDGETS));
 		streams.setEndWindow(null);
 		streams.setEndRate(0);
 		assertThatExceptionOfType(InvalidLifecycleConfigurationException.class)
-			.isThrownBy(() -> StreamPacing.of(streams, DRAIN, GLOBAL, WEB_BUDGET))
+			.isThrownBy(() -> StreamPacing.of(streams, DRAIN, GLOBAL, BUDGETS))
 			.satisfies((ex) -> assertThat(ex.getSetting()).isEqualTo("lifecycle.streams.end-rate"));
 	}
 
