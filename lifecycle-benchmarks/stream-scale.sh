@@ -17,16 +17,19 @@
 # not restarted: its streams end and reconnect to the two survivors. SS_TAIL_S seconds after it exits
 # the client stops.
 # Variants (--variants), interleaved, the order rotated per round (A B C, B C A, ...):
-#   paced         Lifecycle, --lifecycle.streams.end-window=$SS_END_WINDOW (5s): the streams end spread
-#                 over the window after the drain delay
-#   instant       Lifecycle, --lifecycle.streams.end-window=0s: every stream ends in the same instant
-#                 (the behaviour before the window existed)
+#   paced         Lifecycle, --lifecycle.streams.end-window=$SS_END_WINDOW (5s) and
+#                 --lifecycle.streams.sse-retry=0s: the streams end spread over the window after the
+#                 drain delay, with no reconnection advice
+#   instant       Lifecycle, --lifecycle.streams.end-window=0s --lifecycle.streams.sse-retry=0s: every
+#                 stream ends in the same instant (the behaviour before the window existed)
 #   plain         --lifecycle.enabled=false --server.shutdown=graceful
 #                 --spring.lifecycle.timeout-per-shutdown-phase=30s: plain Spring Boot holds the streams
 #                 30 s, then cuts them
-#   default       Lifecycle with no lifecycle.streams.* setting (the window's default: the drain delay)
-#   paced-advice  paced plus --lifecycle.streams.reconnect-spread=$SS_END_WINDOW (SSE `retry:` drawn
-#                 from 0..5 s) and --lifecycle.streams.websocket-close-code=service-restart (1012)
+#   default       Lifecycle with no lifecycle.streams.* setting (the window's default: the drain delay;
+#                 SSE `retry:` advice drawn from 2.5..5 s)
+#   paced-advice  paced with --lifecycle.streams.sse-retry=$SS_END_WINDOW (SSE `retry:` drawn from
+#                 half of it to all of it) and --lifecycle.streams.websocket-close-code=service-restart
+#                 (1012)
 # Figures per run (the window of the figures "after" is the SS_WINDOW_S (6) seconds from the first end
 # of a stream on the stopped instance; "before" the SS_WINDOW_S seconds before SIGTERM):
 #   ends          streams on the stopped instance that ended after its SIGTERM: clean (SSE response
@@ -108,9 +111,9 @@ variant_args() { # variant instance-dir -> the instance's arguments but its life
 }
 variant_settings() { # variant -> its lifecycle.streams.* settings, key=value words
   case $1 in
-    paced) echo "lifecycle.streams.end-window=$END_WINDOW" ;;
-    instant) echo "lifecycle.streams.end-window=0s" ;;
-    paced-advice) echo "lifecycle.streams.end-window=$END_WINDOW lifecycle.streams.reconnect-spread=$END_WINDOW lifecycle.streams.websocket-close-code=service-restart" ;;
+    paced) echo "lifecycle.streams.end-window=$END_WINDOW lifecycle.streams.sse-retry=0s" ;;
+    instant) echo "lifecycle.streams.end-window=0s lifecycle.streams.sse-retry=0s" ;;
+    paced-advice) echo "lifecycle.streams.end-window=$END_WINDOW lifecycle.streams.sse-retry=$END_WINDOW lifecycle.streams.websocket-close-code=service-restart" ;;
   esac
 }
 # Whether the starter in the stream app's jar knows a property (its configuration metadata lists it).
@@ -125,7 +128,7 @@ stream_keys_known() { # -> sets KNOWN_STREAM_KEYS from the jar's metadata
   tmp=$(mktemp -d)
   unzip -p "$STREAM_JAR" 'BOOT-INF/lib/lifecycle-autoconfigure-*.jar' >"$tmp/a.jar" 2>/dev/null
   unzip -p "$tmp/a.jar" META-INF/spring-configuration-metadata.json >"$tmp/m.json" 2>/dev/null
-  for key in end-window reconnect-spread websocket-close-code; do
+  for key in end-window sse-retry websocket-close-code; do
     grep -q "\"lifecycle.streams.$key\"" "$tmp/m.json" && KNOWN_STREAM_KEYS+=" lifecycle.streams.$key"
   done
   rm -rf "$tmp"
