@@ -4,9 +4,11 @@ import java.time.Duration;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
@@ -44,6 +46,12 @@ class ReactiveEndpoints {
 	String async(@RequestParam String id) {
 		this.work.run(id);
 		return "accepted " + id;
+	}
+
+	/** Server-sent events, an event every 200 ms, until the drain ends the stream. */
+	@GetMapping(path = "/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+	Flux<String> events() {
+		return Flux.interval(Duration.ZERO, Duration.ofMillis(200)).onBackpressureDrop().map((tick) -> "tick");
 	}
 
 }

@@ -16,6 +16,9 @@ enum Promise {
 
 	STREAMS_END_RETRYABLE("Server streams end with UNAVAILABLE (a status clients retry on) at the drain delay's end"),
 
+	STREAMS_PACED("Open streams end one by one over the pacing's spread, each cleanly; server-sent events "
+			+ "first get a `retry:` advice"),
+
 	NO_CLIENT_HOLDS(
 			"A gRPC client that stops reading its stream, or ignores the GOAWAY and its PING, holds no shutdown"),
 

@@ -47,6 +47,7 @@ final class PromiseChecks {
 				check(problems, this.run.longRequest.equals("200 slept " + ScenarioRun.SLOW_MILLIS + " ms"),
 						"the long request in flight at the drain's end ended: " + this.run.longRequest);
 			case STREAMS_END_RETRYABLE -> streamsEnd(problems);
+			case STREAMS_PACED -> streamsPaced(problems);
 			case NO_CLIENT_HOLDS -> noClientHolds(problems);
 			case PIPELINED_CLOSE -> pipelined(problems);
 			case IN_PROCESS_CALLS -> inProcessCalls(problems);
@@ -130,6 +131,50 @@ final class PromiseChecks {
 						&& this.run.ticksEndMs <= this.run.exitMs,
 				"the server stream ended " + this.run.ticksEndMs + " ms after the signal (drain delay "
 						+ ScenarioRun.DRAIN_DELAY + ", exit at " + this.run.exitMs + " ms)");
+	}
+
+	/**
+	 * The streams end after the drain delay, each cleanly, their ends spread: by the
+	 * schedule over the pacing's spread (the scenario's streams at its rate, within the
+	 * window), judged at 40 % of it, since a busy machine can only stretch it. On the web
+	 * stacks the event streams get a reconnection advice between half the setting and all
+	 * of it, on WebFlux always, on the servlet stacks unless an event was being written
+	 * at that instant; never inside an event.
+	 */
+	private void streamsPaced(List<String> problems) {
+		PacedStreams paced = this.run.paced;
+		List<PacedStreams.End> ends = List.copyOf(paced.ends);
+		check(problems, ends.size() == PacedStreams.COUNT,
+				ends.size() + " of " + PacedStreams.COUNT + " streams ended: " + ends);
+		String clean = this.web ? "clean" : "UNAVAILABLE";
+		check(problems, ends.stream().allMatch((end) -> end.how().equals(clean)), "stream ends: " + ends);
+		long first = ends.stream().mapToLong(PacedStreams.End::atMs).min().orElse(-1);
+		long last = ends.stream().mapToLong(PacedStreams.End::atMs).max().orElse(-1);
+		check(problems, first >= ScenarioRun.DRAIN_DELAY.toMillis() - 100, "the first stream ended " + first
+				+ " ms after the signal (drain delay " + ScenarioRun.DRAIN_DELAY + ")");
+		long spread = Math.min(PacedStreams.COUNT * 1000L / PacedStreams.END_RATE,
+				this.web ? ScenarioRun.DRAIN_DELAY.toMillis() : ScenarioRun.GRPC_GRACE_PERIOD.toMillis() / 2);
+		check(problems, last - first >= spread * 4 / 10, "the streams' ends spread over " + (last - first)
+				+ " ms, against a schedule of " + spread + " ms: " + ends);
+		if (!this.web) {
+			return;
+		}
+		long most = PacedStreams.SSE_RETRY.toMillis();
+		List<List<String>> lines = List.copyOf(paced.lines);
+		check(problems,
+				lines.stream()
+					.flatMap(List::stream)
+					.allMatch((line) -> line.isEmpty() || line.equals("data:tick") || line.matches("retry:\\d+")),
+				"a stream received a line that is neither an event nor an advice: " + lines);
+		long advised = lines.stream()
+			.filter((received) -> received.stream()
+				.filter((line) -> line.startsWith("retry:"))
+				.mapToLong((line) -> Long.parseLong(line.substring("retry:".length())))
+				.anyMatch((retry) -> retry >= most / 2 && retry <= most))
+			.count();
+		long needed = (this.run.scenario.stack() == Stack.REACTOR_NETTY) ? lines.size() : lines.size() * 3 / 4;
+		check(problems, advised >= needed, advised + " of " + lines.size() + " event streams got a retry: advice "
+				+ "between " + most / 2 + " and " + most + " ms");
 	}
 
 	private void noClientHolds(List<String> problems) {

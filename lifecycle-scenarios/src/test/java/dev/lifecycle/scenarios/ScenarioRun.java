@@ -59,6 +59,12 @@ final class ScenarioRun {
 	private static final String DEAF_PATH = "/" + ScenarioService.ECHO.getFullMethodName();
 
 	/**
+	 * The gRPC stack's grace period, shorter than its budget: the calls it cuts must be
+	 * named.
+	 */
+	static final Duration GRPC_GRACE_PERIOD = Duration.ofSeconds(2);
+
+	/**
 	 * The gRPC Netty server's budget: a client that held the stop would hold it this
 	 * long.
 	 */
@@ -150,6 +156,9 @@ final class ScenarioRun {
 
 	private DeafClient deaf;
 
+	/** The streams whose ends the pacing spreads. */
+	final PacedStreams paced = new PacedStreams(this::sinceSignal);
+
 	ScenarioRun(Scenario scenario, Path directory) {
 		this.scenario = scenario;
 		this.directory = directory;
@@ -183,6 +192,12 @@ final class ScenarioRun {
 		}
 		CompletableFuture<Void> ticks = ticks(channel);
 		await(() -> this.ticksReceived >= 3, Duration.ofSeconds(30));
+		if (stack.web()) {
+			this.paced.openEventStreams(this.httpPort);
+		}
+		else {
+			this.paced.openGrpcStreams(channel);
+		}
 		List<Thread> load = load(channel);
 		Thread.sleep(300);
 
@@ -205,6 +220,7 @@ final class ScenarioRun {
 		}
 		this.exitCode = app.awaitExit(EXIT);
 		this.exitMs = sinceSignal();
+		this.paced.awaitEnds(Duration.ofSeconds(10));
 		this.stop.set(true);
 		for (Thread thread : load) {
 			thread.join(15_000);
@@ -245,6 +261,8 @@ final class ScenarioRun {
 				"--lifecycle.drain-delay=" + DRAIN_DELAY.toMillis() + "ms",
 				"--lifecycle.components." + GRPC_SERVER + ".graceful-shutdown=" + GRPC_SERVER_BUDGET.toSeconds() + "s",
 				"--spring.lifecycle.timeout-per-shutdown-phase=10s",
+				"--lifecycle.streams.end-rate=" + PacedStreams.END_RATE,
+				"--lifecycle.streams.sse-retry=" + PacedStreams.SSE_RETRY.toMillis() + "ms",
 				"--spring.threads.virtual.enabled=" + this.scenario.threads().virtual());
 	}
 
@@ -543,6 +561,7 @@ final class ScenarioRun {
 
 	void destroy() throws InterruptedException {
 		this.stop.set(true);
+		this.paced.close();
 		if (this.deaf != null) {
 			this.deaf.close();
 		}

@@ -23,7 +23,8 @@ enum Stack {
 	 * the calls it cuts must be named.
 	 */
 	GRPC_NETTY("gRPC Netty server (no web server)", List.of(Jars.TOMCAT, Jars.JETTY),
-			List.of("--spring.main.web-application-type=none", "--spring.grpc.server.shutdown.grace-period=1s"));
+			List.of("--spring.main.web-application-type=none",
+					"--spring.grpc.server.shutdown.grace-period=" + ScenarioRun.GRPC_GRACE_PERIOD.toMillis() + "ms"));
 
 	/**
 	 * What the web stacks promise; each also runs a gRPC Netty and an in-process gRPC
@@ -65,8 +66,8 @@ enum Stack {
 			return WEB;
 		}
 		return EnumSet.of(Promise.READINESS_FIRST, Promise.SERVED_THROUGH_DRAIN, Promise.BACKGROUND_WORK,
-				Promise.STREAMS_END_RETRYABLE, Promise.IN_PROCESS_CALLS, Promise.EXECUTORS, Promise.NO_FAILED_REQUESTS,
-				Promise.CUT_NAMED, Promise.TRUE_RECORDS);
+				Promise.STREAMS_END_RETRYABLE, Promise.STREAMS_PACED, Promise.IN_PROCESS_CALLS, Promise.EXECUTORS,
+				Promise.NO_FAILED_REQUESTS, Promise.CUT_NAMED, Promise.TRUE_RECORDS);
 	}
 
 	/** Name prefixes of a web server's jars. */

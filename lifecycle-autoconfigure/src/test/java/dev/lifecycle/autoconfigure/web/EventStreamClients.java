@@ -28,6 +28,9 @@ public final class EventStreamClients implements AutoCloseable {
 
 	private final List<List<String>> lines = new ArrayList<>();
 
+	/** Held while the streams live: a client that is collected closes its connections. */
+	private final List<HttpClient> clients = new ArrayList<>();
+
 	/**
 	 * Opens {@code count} streams of {@code path} and waits until each has answered 200
 	 * with an event stream.
@@ -36,7 +39,11 @@ public final class EventStreamClients implements AutoCloseable {
 		for (int i = 0; i < count; i++) {
 			// A client per stream: the JDK's client would multiplex nothing over
 			// HTTP/1.1, but it caps the connections it keeps per client.
-			HttpClient client = HttpClient.newBuilder().executor(this.readers).build();
+			HttpClient client = HttpClient.newBuilder()
+				.version(HttpClient.Version.HTTP_1_1)
+				.executor(this.readers)
+				.build();
+			this.clients.add(client);
 			HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
 				.timeout(Duration.ofSeconds(20))
 				.build();
