@@ -111,6 +111,10 @@ final class AsyncResponses {
 		catch (IllegalStateException ex) {
 			// Completed by the application meanwhile: nothing to end.
 		}
+		catch (RuntimeException ex) {
+			// The server's threads take no more work: end it here, without the advice.
+			finish(context, served);
+		}
 	}
 
 	private static void finish(AsyncContext context, @Nullable HttpServletResponse served) {
