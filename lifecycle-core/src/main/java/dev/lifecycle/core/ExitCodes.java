@@ -59,8 +59,7 @@ public final class ExitCodes {
 							+ "action or closing step threw or timed out, or another step failed; or the start "
 							+ "failed (`start-failed`)"),
 			new Code(FORCED, "forced", true, "the process was ended before its shutdown finished",
-					"a second SIGTERM, SIGINT or SIGHUP arrived before the report existed; the report says "
-							+ "`forced`"),
+					"a second [signal](#signals) arrived before the report existed; the report says `forced`"),
 			new Code(CEILING, "ceiling", true, "the shutdown outlived its ceiling",
 					"the global shutdown ceiling (`lifecycle.global-shutdown-timeout`) fired with components "
 							+ "still running, or the process was still alive shortly after it; the log names what "
