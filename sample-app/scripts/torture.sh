@@ -18,8 +18,8 @@
 #        mvn -B -q install -DskipTests)
 # Environment: SAMPLE_JAR (default: sample-app/target/sample-app.jar), TORTURE_THREADS (8),
 #              TORTURE_HOSTILE (default 1: hostile requests mixed into the load; 0: well-behaved clients only),
-#              TORTURE_SIGNALS (default "TERM KILL": one picked at random per cycle; add HUP once the
-#                app traps SIGHUP like SIGTERM, which the cycle then expects to exit 0 with a backup),
+#              TORTURE_SIGNALS (default "TERM KILL": one picked at random per cycle; HUP, a signal the
+#                app traps (docs/concepts.md#signals), is then expected to exit 0 with a backup),
 #              TORTURE_KEEP=1 keeps the work directory even when everything passed,
 #              TORTURE_CDS (default 1 when N >= 10): start every JVM from an application class-data
 #              archive made by one training run (a third less start-up time here; class loading only,

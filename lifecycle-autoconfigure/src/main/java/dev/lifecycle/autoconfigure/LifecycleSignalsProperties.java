@@ -9,10 +9,11 @@ package dev.lifecycle.autoconfigure;
 public class LifecycleSignalsProperties {
 
 	/**
-	 * Whether Lifecycle handles SIGTERM, SIGINT and SIGHUP and exits the JVM with the
-	 * exit code that says what happened (the manual's table of exit codes). When false,
-	 * Spring's own shutdown hook still runs the whole sequence but Lifecycle never calls
-	 * System.exit. Defaults to false in tests with lifecycle-test.
+	 * Whether Lifecycle handles the shutdown signals (the manual's table of signals) and
+	 * exits the JVM with the exit code that says what happened (the manual's table of
+	 * exit codes). When false, Spring's own shutdown hook still runs the whole sequence
+	 * but Lifecycle never calls System.exit. Defaults to false in tests with
+	 * lifecycle-test.
 	 */
 	private boolean trap = true;
 

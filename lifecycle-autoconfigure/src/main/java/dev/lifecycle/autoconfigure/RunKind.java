@@ -101,7 +101,7 @@ public enum RunKind {
 		return this.recordsFromStart;
 	}
 
-	/** Whether SIGTERM, SIGINT and SIGHUP are Lifecycle's. */
+	/** Whether the {@link dev.lifecycle.core.ShutdownSignal}s are Lifecycle's. */
 	public boolean trapsSignals() {
 		return this.trapsSignals;
 	}

@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -62,6 +63,36 @@ class DesignGuaranteesTests {
 			}
 		}
 		assertThat(found).isEmpty();
+	}
+
+	/**
+	 * {@code clean} and {@code failedSteps} are defined once, in docs/design.md and in
+	 * the Javadoc of {@code ShutdownReport}, which carries them: the retired definitions
+	 * are gone from every page and source, and the carriers point at each other.
+	 */
+	@Test
+	void cleanAndFailedStepsAreDefinedOnlyWhereTheReportCarriesThem() {
+		List<String> retired = List.of("whether everything the sequence waited for completed",
+				"handlers and closing steps that threw or timed out", "when the trigger was clean, the ceiling",
+				"clean only when none of these happened", "whether the shutdown was clean, once decided");
+		List<String> found = new ArrayList<>();
+		for (Path file : ContractFiles
+			.except(Set.of("lifecycle-autoconfigure/src/test/java/dev/lifecycle/docs/DesignGuaranteesTests.java"))) {
+			String text = MarkdownFiles.read(file).replaceAll("\\s*\\n\\s*(\\* )?", " ");
+			for (String phrase : retired) {
+				if (text.contains(phrase)) {
+					found.add(MarkdownFiles.name(file) + ": " + phrase);
+				}
+			}
+		}
+		assertThat(found).as("definitions of clean or failedSteps outside docs/design.md#clean-and-failed-steps")
+			.isEmpty();
+		assertThat(MarkdownFiles.read(DESIGN)).contains("## Clean and failed steps", "A report is **clean** when",
+				"`failedSteps` names each step");
+		assertThat(MarkdownFiles
+			.read(MarkdownFiles.ROOT.resolve("lifecycle-core/src/main/java/dev/lifecycle/core/ShutdownReport.java")))
+			.contains("@param clean whether the shutdown was clean, defined here once",
+					"docs/design.md, \"Clean and failed steps\"", "@param failedSteps each step that ended failed");
 	}
 
 	/** Each bullet of the page, with its continuation lines. */

@@ -16,6 +16,8 @@ final class ExitCodeTable {
 
 	static final String END = "<!-- end of the generated exit codes -->";
 
+	private static final GeneratedPart PART = new GeneratedPart(PAGE, BEGIN, END);
+
 	private ExitCodeTable() {
 	}
 
@@ -41,26 +43,17 @@ final class ExitCodeTable {
 
 	/** The page with its table replaced by the given one. */
 	static String replace(String page, String table) {
-		int begin = page.indexOf(BEGIN);
-		int end = page.indexOf(END);
-		if (begin < 0 || end < begin) {
-			throw new IllegalStateException(PAGE + " has no " + BEGIN + " ... " + END + " part");
-		}
-		return page.substring(0, begin + BEGIN.length()) + "\n" + table + page.substring(end);
+		return PART.replace(page, table);
 	}
 
 	/** The table the page holds now, empty when it has none. */
 	static String current(String page) {
-		int begin = page.indexOf(BEGIN);
-		int end = page.indexOf(END);
-		return (begin < 0 || end < begin) ? "" : page.substring(begin + BEGIN.length() + 1, end);
+		return PART.current(page);
 	}
 
 	/** The page without its generated table. */
 	static String outside(String page) {
-		int begin = page.indexOf(BEGIN);
-		int end = page.indexOf(END);
-		return (begin < 0 || end < begin) ? page : page.substring(0, begin) + page.substring(end + END.length());
+		return PART.outside(page);
 	}
 
 }

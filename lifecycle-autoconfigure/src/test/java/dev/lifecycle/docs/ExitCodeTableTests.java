@@ -1,7 +1,6 @@
 package dev.lifecycle.docs;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -9,7 +8,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import dev.lifecycle.core.ExitCodes;
 import org.junit.jupiter.api.Test;
@@ -24,20 +22,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ExitCodeTableTests {
 
-	/**
-	 * Files that may list exit codes of their own: results measured in the past, kept as
-	 * they were measured.
-	 */
-	private static final String HISTORY = "lifecycle-benchmarks/results/";
-
 	/** The declaration itself, and this test's own examples. */
 	private static final Set<String> DECLARATIONS = Set.of(
 			"lifecycle-core/src/main/java/dev/lifecycle/core/ExitCodes.java",
 			"lifecycle-autoconfigure/src/test/java/dev/lifecycle/docs/ExitCodeTableTests.java");
-
-	private static final Set<String> SKIPPED = Set.of(".git", "target", "node_modules", ".idea", ".mvn");
-
-	private static final Pattern LISTED = Pattern.compile("\\.(md|java|ya?ml|json|sh|properties)$");
 
 	@Test
 	void theManualsTableOfExitCodesIsTheOneExitCodesDeclares() throws IOException {
@@ -58,11 +46,11 @@ class ExitCodeTableTests {
 	@Test
 	void noPlaceButTheGeneratedTableListsTheExitCodes() {
 		List<String> found = new ArrayList<>();
-		for (Path file : files()) {
+		for (Path file : ContractFiles.except(DECLARATIONS)) {
 			String name = MarkdownFiles.name(file);
 			// A podFailurePolicy's operands use the codes; they do not describe them.
 			String text = ExitCodeTable.outside(MarkdownFiles.read(file)).replaceAll("(?m)^\\s*values: \\[.*$", "");
-			for (String place : places(text, name.endsWith(".md"))) {
+			for (String place : ContractFiles.places(text, name.endsWith(".md"))) {
 				Set<String> codes = codes(place);
 				if (listsExitCodes(place, codes)) {
 					found.add(name + ": " + codes + " in \"" + place.strip().lines().findFirst().orElse("") + "\"");
@@ -124,54 +112,6 @@ class ExitCodeTableTests {
 			}
 		}
 		return codes;
-	}
-
-	/**
-	 * The places of a text that are read as one: a paragraph, a table row or a list item
-	 * of a page; three lines in a row of anything else (a comment, a Javadoc, a rule).
-	 */
-	private static List<String> places(String text, boolean markdown) {
-		List<String> places = new ArrayList<>();
-		if (markdown) {
-			for (String paragraph : text.split("\\n\\s*\\n")) {
-				if (paragraph.lines().allMatch((line) -> line.startsWith("|") || line.isBlank())) {
-					places.add(paragraph.strip());
-					places.addAll(paragraph.lines().toList());
-				}
-				else {
-					places.addAll(List.of(paragraph.split("\\n(?=\\s*[-*] |```)")));
-				}
-			}
-			return places;
-		}
-		List<String> lines = text.lines().toList();
-		for (int i = 0; i < lines.size(); i++) {
-			places.add(String.join("\n", lines.subList(i, Math.min(lines.size(), i + 3))));
-		}
-		return places;
-	}
-
-	private static List<Path> files() {
-		try (Stream<Path> files = Files.walk(MarkdownFiles.ROOT)) {
-			return files.filter(Files::isRegularFile)
-				.filter((file) -> LISTED.matcher(file.getFileName().toString()).find()
-						|| MarkdownFiles.name(file).startsWith(".ci/"))
-				.filter((file) -> !MarkdownFiles.name(file).startsWith(HISTORY))
-				.filter((file) -> !DECLARATIONS.contains(MarkdownFiles.name(file)))
-				.filter((file) -> {
-					for (Path part : MarkdownFiles.ROOT.relativize(file)) {
-						if (SKIPPED.contains(part.toString())) {
-							return false;
-						}
-					}
-					return true;
-				})
-				.sorted()
-				.toList();
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
 	}
 
 }

@@ -42,12 +42,13 @@ public final class ExitCodes {
 	/** SIGTERM the JVM handled itself: 128 + 15. */
 	static final int TERMINATED = 143;
 
-	private static final List<Code> DECLARED = List.of(
-			new Code(CLEAN, "clean", true, "the shutdown finished and nothing was lost",
-					"the trigger was `signal`, `prestop`, `requested` or `completed`, no component failed or died, "
-							+ "and no work was left unfinished. Calls or requests a stop cancelled (a component's "
-							+ "`cut`) make the report not clean but leave the code 0: their clients saw the failure "
-							+ "and retry them, nothing is left for the service's next run"),
+	private static final List<Code> DECLARED = List.of(new Code(CLEAN, "clean", true,
+			"the shutdown finished and nothing was lost",
+			"the trigger was `signal`, `prestop`, `requested` or `completed`, no component failed or died, "
+					+ "no step failed and no work was left unfinished. Every [clean](design.md#clean-and-failed-steps) "
+					+ "report exits 0; so may one that is not clean, such as one whose stop cancelled calls or "
+					+ "requests (a component's `cut`): their clients saw the failure and retry them, nothing is "
+					+ "left for the service's next run"),
 			new Code(INCOMPLETE, "incomplete", true,
 					"nothing failed, but work was cut short and left for a later run: retrying the run resumes it "
 							+ "(the default of `lifecycle.exit-code.incomplete`, which a service may set to 0)",
@@ -59,8 +60,7 @@ public final class ExitCodes {
 							+ "action or closing step threw or timed out, or another step failed; or the start "
 							+ "failed (`start-failed`)"),
 			new Code(FORCED, "forced", true, "the process was ended before its shutdown finished",
-					"a second SIGTERM, SIGINT or SIGHUP arrived before the report existed; the report says "
-							+ "`forced`"),
+					"a second [signal](#signals) arrived before the report existed; the report says `forced`"),
 			new Code(CEILING, "ceiling", true, "the shutdown outlived its ceiling",
 					"the global shutdown ceiling (`lifecycle.global-shutdown-timeout`) fired with components "
 							+ "still running, or the process was still alive shortly after it; the log names what "

@@ -6,7 +6,7 @@ package dev.lifecycle.core;
  */
 public enum ShutdownReason {
 
-	/** SIGTERM or SIGINT, or the host application closing. */
+	/** A {@link ShutdownSignal}, or the host application closing. */
 	SIGNAL("signal", true),
 
 	/** The pre-stop file appeared. */

@@ -31,9 +31,10 @@ import org.jspecify.annotations.Nullable;
  * finished)
  * @param componentsTruncated whether components were left out to bound the file's size
  * @param exitCode the exit code, once decided
- * @param clean whether the shutdown was clean, once decided
+ * @param clean {@link ShutdownReport#clean()}, once decided; {@code false} once a second
+ * signal forced the exit or the process was halted past the ceiling
  * @param elapsedMs from initiation to the end, once ended
- * @param failedSteps shutdown handlers and closing steps that threw or timed out
+ * @param failedSteps {@link ShutdownReport#failedSteps()}
  * @param unfinishedWork work left for a later run, each as {@code "component: work"}
  * @param failedRequests requests that failed after the trigger, once the sequence
  * finished

@@ -11,15 +11,23 @@ import java.util.Optional;
  * @param trigger the trigger that started it
  * @param components every standard and observability component, and each advisory
  * component that ended, in registration order
- * @param clean {@code true} when the trigger was clean, the ceiling did not fire, every
- * component the sequence waited for completed and no work was left unfinished
+ * @param clean whether the shutdown was clean, defined here once (and in the manual's
+ * guarantees, docs/design.md, "Clean and failed steps"): the trigger's reason is clean
+ * ({@link ShutdownReason#isClean()}), the ceiling did not fire, no step failed, every
+ * component the sequence waited for (every tier but advisory) ended completed, none of
+ * them cut a client's call or request short ({@link ComponentReport#cut()}) and no work
+ * was left unfinished. Failed requests and advisory components do not count. A clean
+ * report exits 0; one that is not clean may exit 0 too
  * @param exitCode the process exit code, one of {@link ExitCodes#declared() Lifecycle's
  * own} (with the code the service chose for incomplete work)
  * @param ceilingFired whether the global ceiling cut the sequence short
  * @param elapsed from initiation to the end of the sequence
- * @param failedSteps shutdown handlers and closing steps that threw or timed out, e.g.
- * {@code "shutdown handler 'backup'"}; any makes the report not clean with exit code
- * {@link ExitCodes#FAILURE}
+ * @param failedSteps each step that ended failed or timed out, named as in {@code steps}
+ * and in the order they ended, e.g. {@code "shutdown handler 'backup'"}: a shutdown
+ * handler, closing step or last step that threw or outlived its timeout, a final action
+ * that threw, and any other step a throwable or a throwing listener ended; any makes the
+ * report not clean with at least exit code {@link ExitCodes#FAILURE}. A step the ceiling
+ * cut short is in neither list
  * @param steps every step that finished, in order (a step cut by the ceiling is missing)
  * @param diagnostics each component whose graceful budget ran out and, when the ceiling
  * fired, everything still running, each with its threads' stacks; empty when neither

@@ -12,9 +12,8 @@ import org.jspecify.annotations.Nullable;
  * here only, by the order {@link ExitCodes#severity(int)} gives: the ceiling wins, then
  * an unclean trigger, a death or a failed step, then work left for a later run (a
  * component cut by its budget or the ceiling, or work a component left unfinished), which
- * exits with the code the service chose. A report is clean only when none of these
- * happened, every waited-for component completed and none cut work short, so a dashboard
- * and an exit code agree.
+ * exits with the code the service chose. Whether the report is clean is decided apart
+ * from the code, as {@link ShutdownReport#clean()} defines it.
  */
 final class ShutdownVerdict {
 

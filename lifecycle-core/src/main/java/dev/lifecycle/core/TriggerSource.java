@@ -9,7 +9,7 @@ package dev.lifecycle.core;
  */
 public enum TriggerSource {
 
-	/** SIGTERM or SIGINT, trapped by the host. */
+	/** A {@link ShutdownSignal}, trapped by the host. */
 	SIGNAL("signal"),
 
 	/** The pre-stop file appeared. */

@@ -16,7 +16,10 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
+
+import dev.lifecycle.core.ShutdownSignal;
 
 import static org.awaitility.Awaitility.await;
 
@@ -61,7 +64,10 @@ final class ChildJvm {
 	 */
 	static ChildJvm start(String name, Path directory, String classpath, List<String> arguments) throws IOException {
 		Path log = directory.resolve(name + ".log");
-		List<String> command = new ArrayList<>(List.of("env", "--default-signal=HUP,INT,TERM"));
+		String signals = Arrays.stream(ShutdownSignal.values())
+			.map(ShutdownSignal::name)
+			.collect(Collectors.joining(","));
+		List<String> command = new ArrayList<>(List.of("env", "--default-signal=" + signals));
 		command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
 		// These JVMs live for seconds: start fast on a busy machine.
 		command.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m", "-Xshare:auto"));

@@ -259,7 +259,7 @@ public final class LifecycleEndpoint {
 	/**
 	 * An ended shutdown.
 	 *
-	 * @param clean whether it was clean
+	 * @param clean whether it was clean ({@link ShutdownReport#clean()})
 	 * @param exitCode the process exit code it calls for
 	 * @param ceilingFired whether the global ceiling cut it short
 	 * @param elapsed its length (ISO-8601)

@@ -10,6 +10,7 @@ import dev.lifecycle.core.ExitCodes;
 import dev.lifecycle.core.LifecycleHost;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.ShutdownReason;
+import dev.lifecycle.core.ShutdownSignal;
 import dev.lifecycle.core.TriggerSource;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -23,7 +24,7 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.core.env.ConfigurableEnvironment;
 
 /**
- * Traps SIGTERM, SIGINT and SIGHUP from the moment Spring Boot has the environment,
+ * Traps the {@link ShutdownSignal}s from the moment Spring Boot has the environment,
  * before any bean exists, so that a signal in the first second of a start neither ends
  * the JVM with 143 nor is lost: the first is handed to the {@link SignalTrap} when it
  * installs the real handlers, a second one halts at once with 128. Never installed when

@@ -9,13 +9,14 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
 
+import dev.lifecycle.core.ShutdownSignal;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import sun.misc.Signal;
 import sun.misc.SignalHandler;
 
 /**
- * The one owner of SIGTERM, SIGINT and SIGHUP in the JVM. The JVM keeps one handler per
+ * The one owner of the {@link ShutdownSignal}s in the JVM. The JVM keeps one handler per
  * signal, so each application that installed its own would take the signals from the one
  * before it: here every application's trap (and the {@link EarlySignalTrap} of one still
  * starting) only listens, and each signal reaches all of them at once, in the order they
@@ -80,7 +81,8 @@ final class SignalOwner {
 	}
 
 	private void install() {
-		for (String name : SignalTrap.SIGNALS) {
+		for (ShutdownSignal shutdownSignal : ShutdownSignal.values()) {
+			String name = shutdownSignal.name();
 			Signal signal = new Signal(name);
 			try {
 				SignalHandler before = Signal.handle(signal, (received) -> dispatch("SIG" + received.getName()));

@@ -12,26 +12,23 @@ import dev.lifecycle.core.Internal;
 import dev.lifecycle.core.LifecycleHost;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.ShutdownReason;
+import dev.lifecycle.core.ShutdownSignal;
 import dev.lifecycle.core.ShutdownTrigger;
 import dev.lifecycle.core.TriggerSource;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * Handles SIGTERM, SIGINT and SIGHUP alike from early in the context's refresh. The first
- * signal starts the coordinated shutdown, whatever is already under way (a pre-stop file
- * then SIGTERM is one shutdown); a second one before the report halts at once with 128;
- * one after the report changes nothing. Without it the JVM would exit with 143 whatever
- * the shutdown's outcome and ignore a second signal. Each application in the JVM has its
- * own trap, and the {@link SignalOwner} hands every signal to all of them at once.
+ * Handles the {@link ShutdownSignal}s alike from early in the context's refresh, each as
+ * {@link ShutdownSignal#arrivals()} says. Without it the JVM would exit with its own code
+ * whatever the shutdown's outcome and ignore a second signal. Each application in the JVM
+ * has its own trap, and the {@link SignalOwner} hands every signal to all of them at
+ * once.
  */
 @Internal
 public final class SignalTrap {
 
 	private static final Log logger = LogFactory.getLog(SignalTrap.class);
-
-	/** The signals Lifecycle handles, here and in the {@link EarlySignalTrap}. */
-	static final List<String> SIGNALS = List.of("TERM", "INT", "HUP");
 
 	private final LifecycleManager manager;
 

@@ -12,9 +12,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
+import dev.lifecycle.core.ShutdownSignal;
 import org.junit.jupiter.api.Assumptions;
 
 import static org.awaitility.Awaitility.await;
@@ -31,11 +34,13 @@ final class AppProcess {
 	 * The signals whose disposition the tests assert: every child starts with their
 	 * defaults.
 	 */
-	private static final String SIGNALS = "HUP,INT,TERM";
+	private static final String SIGNALS = Arrays.stream(ShutdownSignal.values())
+		.map(ShutdownSignal::name)
+		.collect(Collectors.joining(","));
 
 	/**
 	 * Resets the signals the tests depend on to their defaults in the child, whatever
-	 * this JVM inherited ({@code nohup} ignores SIGHUP, some CI agents ignore more): a
+	 * this JVM inherited ({@code nohup} ignores one, some CI agents ignore more): a
 	 * disposition ignored at exec is inherited, and a shell cannot undo it, but
 	 * {@code env --default-signal} can.
 	 */

@@ -224,7 +224,9 @@ final class SampleProcess implements AutoCloseable {
 		this.process.destroyForcibly();
 	}
 
-	/** Any signal by name (TERM, INT, HUP, ...). */
+	/**
+	 * Any signal by name, as {@code kill -s} takes it: {@code TERM}, {@code KILL}, ....
+	 */
 	void signal(String name) throws IOException, InterruptedException {
 		int code = new ProcessBuilder("kill", "-s", name, Long.toString(this.process.pid())).inheritIO()
 			.start()
