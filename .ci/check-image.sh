@@ -246,21 +246,27 @@ check_early_sigterm() {
 # The image under an arbitrary user id in group 0, as OpenShift's restricted policy runs it: the
 # sample writes its data directory (/application/data, its default ./data), so it starts only if
 # what the image gives the service to write is group 0 and group-writable.
+# Whether the container's log holds the text. grep reads the whole log (no -q): under pipefail,
+# grep -q quitting at the first match would fail the pipeline with the writer's SIGPIPE.
+logged() {
+	podman logs "$1" 2>&1 | grep -F -- "$2" >/dev/null
+}
+
 check_arbitrary_uid() {
 	local cid code started
 	cid="$(podman run -d --name "$names-uid" --user 1000680000:0 "$image")"
 	started=$SECONDS
-	until podman logs "$cid" 2>&1 | grep -q 'Started SampleApplication' \
+	until logged "$cid" 'Started SampleApplication' \
 		|| [[ "$(podman inspect "$cid" --format '{{.State.Running}}')" != true ]] || ((SECONDS - started > 120)); do
 		sleep 0.5
 	done
-	if ! podman logs "$cid" 2>&1 | grep -q 'Started SampleApplication'; then
+	if ! logged "$cid" 'Started SampleApplication'; then
 		fail arbitrary-uid "the sample did not start as user 1000680000:0:"
 		podman logs "$cid" 2>&1 | grep -E 'ERROR|Exception|denied' | head -5 | sed 's/^/    /'
 	else
 		podman kill --signal TERM "$cid" >/dev/null
 		code="$(timeout 60 podman wait "$cid" 2>/dev/null || echo timeout)"
-		if [[ "$code" == 0 ]] && podman logs "$cid" 2>&1 | grep -q 'shutdown complete (clean=true'; then
+		if [[ "$code" == 0 ]] && logged "$cid" 'shutdown complete (clean=true'; then
 			pass arbitrary-uid "as user 1000680000:0 the sample started in $((SECONDS - started)) s with its data directory, and exited 0, clean, on SIGTERM"
 		else
 			fail arbitrary-uid "as user 1000680000:0 SIGTERM ended the sample with $code"
