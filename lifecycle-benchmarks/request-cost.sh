@@ -10,7 +10,9 @@
 #                   answered: robust on a shared machine, where wall-clock figures are not
 #   rps             requests (calls) answered per second
 #   p99_ms          99th percentile latency reported by the load client
-# The table gives each measure's median over the rounds for each variant and the ratio with/without.
+# The table gives each measure's median over the rounds for each variant and, beside it, its minimum
+# over the rounds (for CPU per request the least disturbed round: the machine's noise only adds), with
+# the ratio with/without of the medians, and for CPU per request of the minima too.
 #
 # Load: HTTP (stacks http and webflux) with wrk (1 thread, CONNECTIONS keep-alive connections); gRPC with the project's GrpcLoad
 # (saturation: CONCURRENCY calls in flight over 2 channels, no streams).
@@ -145,20 +147,23 @@ for stack in $STACKS; do
   PIDS=()
 done
 
-med() { awk -F'\t' -v s="$1" -v v="$2" -v c="$3" '$1 == s && $3 == v { print $c }' "$TSV" >"$WORK/col"; median "$WORK/col"; }
+col() { awk -F'\t' -v s="$1" -v v="$2" -v c="$3" '$1 == s && $3 == v { print $c }' "$TSV" >"$WORK/col"; }
+med() { col "$@"; median "$WORK/col"; }
+lowest() { col "$@"; sort -g "$WORK/col" | head -1; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
 {
-  echo "| stack | variant | CPU µs/request | ratio | requests/s | ratio | p99 ms | ratio |"
-  echo "|---|---|---:|---:|---:|---:|---:|---:|"
+  echo "| stack | variant | CPU µs/request median | min | ratio | ratio of min | requests/s median | min | ratio | p99 ms median | min | ratio |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
   for stack in $STACKS; do
-    bc=$(med "$stack" without 6) br=$(med "$stack" without 7) bp=$(med "$stack" without 8)
+    bc=$(med "$stack" without 6) br=$(med "$stack" without 7) bp=$(med "$stack" without 8) bcm=$(lowest "$stack" without 6)
     for v in $VARIANTS; do
       c=$(med "$stack" "$v" 6) q=$(med "$stack" "$v" 7) p=$(med "$stack" "$v" 8)
-      echo "| $stack | $v | $c | **$(ratio "$c" "$bc")** | $q | $(ratio "$q" "$br") | $p | $(ratio "$p" "$bp") |"
+      cm=$(lowest "$stack" "$v" 6) qm=$(lowest "$stack" "$v" 7) pm=$(lowest "$stack" "$v" 8)
+      echo "| $stack | $v | $c | $cm | **$(ratio "$c" "$bc")** | $(ratio "$cm" "$bcm") | $q | $qm | $(ratio "$q" "$br") | $p | $pm | $(ratio "$p" "$bp") |"
     done
   done
   echo
-  echo "Medians over $ROUNDS interleaved rounds of $SECONDS_PER_ROUND s; ratios against \"without\". Per-round ratios with/without (CPU per request):"
+  echo "Medians and minima over $ROUNDS interleaved rounds of $SECONDS_PER_ROUND s; ratios against \"without\". Per-round ratios with/without (CPU per request):"
   for stack in $STACKS; do
     printf -- '- %s: %s\n' "$stack" "$(awk -F'\t' -v s="$stack" '$1 == s { c[$2, $3] = $6; r[$2] = 1 }
       END { for (k in r) printf "%s ", (c[k, "with"] / c[k, "without"]) }' "$TSV" | tr ' ' '\n' | sort -g | awk 'NF { printf "%.2f ", $1 }')"
