@@ -14,11 +14,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.lifecycle.autoconfigure.web.H2Client;
+import dev.lifecycle.autoconfigure.web.RawH2Client;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.ShutdownReason;
 import org.eclipse.jetty.http2.ErrorCode;
 import org.eclipse.jetty.http2.frames.GoAwayFrame;
+import org.eclipse.jetty.http2.frames.Frame;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledForJreRange;
 import org.junit.jupiter.api.condition.JRE;
 import org.junit.jupiter.api.io.TempDir;
@@ -159,6 +162,133 @@ class Http2GoAwayTests {
 				assertThat(goAway.getError()).isEqualTo(ErrorCode.NO_ERROR.code);
 				assertThat(goAway.getLastStreamId()).isGreaterThanOrEqualTo(response.streamId());
 			});
+		}
+	}
+
+	/**
+	 * RFC 9113 §6.8, read on the wire: a GOAWAY with the highest stream id (2^31-1) and
+	 * {@code NO_ERROR} at the first instant of the shutdown, then a final GOAWAY naming
+	 * the last stream the client opened; the stream in flight is served in full, and a
+	 * stream opened after the final GOAWAY is not.
+	 */
+	@ParameterizedTest
+	@ValueSource(strings = { "tomcat", "jetty", "reactor-netty" })
+	void openConnectionsGetTheTwoPhaseGoAwayAndTheirStreamInFlightIsServedInFull(String server) throws Exception {
+		try (ConfigurableApplicationContext context = start(server);
+				RawH2Client client = RawH2Client.cleartext(port(context))) {
+			assertThat(client.get("/hello").response().get(10, TimeUnit.SECONDS).body()).isEqualTo("hello");
+			Http2Application.Hello hello = context.getBean(Http2Application.Hello.class);
+			// 3 s, so the GOAWAY comes while it is in flight even on a busy machine.
+			RawH2Client.Request slow = client.get("/slower");
+			await().atMost(Duration.ofSeconds(5)).until(() -> hello.slowStarted.get() == 1);
+			assertThat(client.goAways()).as("no GOAWAY before the shutdown").isEmpty();
+
+			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
+			await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> assertThat(client.goAways()).isNotEmpty());
+			assertThat(slow.response()).as("still in flight when the first GOAWAY arrived").isNotDone();
+			assertGraceful(client.goAways().get(0), client);
+
+			RawH2Client.Response response = slow.response().get(10, TimeUnit.SECONDS);
+			assertThat(response.status()).isEqualTo(200);
+			assertThat(response.body()).isEqualTo("slower");
+			assertTwoPhaseAndANewStreamNotServed(server, client, slow.streamId());
+		}
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "tomcat", "jetty", "reactor-netty" })
+	void aConnectionOpenedDuringTheDrainGetsTheTwoPhaseGoAwayWithItsFirstRequestWhichIsServedInFull(String server)
+			throws Exception {
+		try (ConfigurableApplicationContext context = start(server)) {
+			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
+			try (RawH2Client client = RawH2Client.cleartext(port(context))) {
+				RawH2Client.Request during = client.get("/hello");
+				RawH2Client.Response response = during.response().get(10, TimeUnit.SECONDS);
+				assertThat(response.status()).isEqualTo(200);
+				assertThat(response.body()).isEqualTo("hello");
+				await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> assertThat(client.goAways()).isNotEmpty());
+				assertGraceful(client.goAways().get(0), client);
+				assertTwoPhaseAndANewStreamNotServed(server, client, during.streamId());
+			}
+		}
+	}
+
+	/**
+	 * Between the two GOAWAYs Reactor Netty still accepts streams, so the ones a client
+	 * opened before reading the first GOAWAY are served; a client that does not answer
+	 * the PING gets the final GOAWAY at the bound, naming the last of them.
+	 */
+	@Test
+	@Tag("load-sensitive")
+	void onReactorNettyAStreamOpenedBeforeThePingIsAnsweredIsServedAndTheFinalGoAwayComesAtTheBound() throws Exception {
+		try (ConfigurableApplicationContext context = start("reactor-netty");
+				RawH2Client client = RawH2Client.withoutPingAcks(port(context))) {
+			assertThat(client.get("/hello").response().get(10, TimeUnit.SECONDS).status()).isEqualTo(200);
+			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
+			await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> assertThat(client.pings()).isNotEmpty());
+			long firstPhase = System.nanoTime();
+			assertThat(client.goAways()).singleElement().satisfies((goAway) -> assertGraceful(goAway, client));
+
+			RawH2Client.Request meantime = client.get("/hello");
+			RawH2Client.Response response = meantime.response().get(10, TimeUnit.SECONDS);
+			assertThat(response.status()).isEqualTo(200);
+			assertThat(response.body()).isEqualTo("hello");
+			await().atMost(Duration.ofSeconds(3)).untilAsserted(() -> assertThat(client.goAways()).hasSize(2));
+			assertThat(Duration.ofNanos(System.nanoTime() - firstPhase))
+				.as("the final GOAWAY waits for the PING's acknowledgement up to the bound")
+				.isGreaterThanOrEqualTo(NettyHttp2Drain.FINAL_GO_AWAY_BOUND.minusMillis(200));
+			assertTwoPhaseAndANewStreamNotServed("reactor-netty", client, meantime.streamId());
+		}
+	}
+
+	private static void assertGraceful(GoAwayFrame goAway, RawH2Client client) {
+		assertThat(goAway.getLastStreamId()).as("the first GOAWAY's last stream id in %s", client.describe())
+			.isEqualTo(Integer.MAX_VALUE);
+		assertThat(goAway.getError()).as("the first GOAWAY's error code").isEqualTo(ErrorCode.NO_ERROR.code);
+	}
+
+	/**
+	 * The two GOAWAYs, the graceful one, then the final one naming the last stream the
+	 * client opened; then a stream the client opens is not served. Tomcat sends its final
+	 * GOAWAY only when the client opens a new stream once a round trip has passed since
+	 * the first ({@code Http2UpgradeHandler.checkPauseState}), so on Tomcat that stream
+	 * comes first.
+	 */
+	private static void assertTwoPhaseAndANewStreamNotServed(String server, RawH2Client client, int lastStreamId)
+			throws Exception {
+		RawH2Client.Request after = server.equals("tomcat") ? client.get("/hello") : null;
+		await().atMost(Duration.ofSeconds(3))
+			.untilAsserted(() -> assertThat(client.goAways()).as(client.describe()).hasSize(2));
+		assertGraceful(client.goAways().get(0), client);
+		GoAwayFrame last = client.goAways().get(1);
+		assertThat(last.getLastStreamId()).as("the final GOAWAY's last stream id in %s", client.describe())
+			.isEqualTo(lastStreamId);
+		assertThat(last.getError()).as("the final GOAWAY's error code").isEqualTo(ErrorCode.NO_ERROR.code);
+		if (server.equals("reactor-netty")) {
+			List<Frame> frames = client.frames();
+			int first = frames.indexOf(client.goAways().get(0));
+			int ping = frames.indexOf(client.pings().get(client.pings().size() - 1));
+			assertThat(ping).as("a PING between the two GOAWAYs in %s", client.describe())
+				.isBetween(first, frames.indexOf(last));
+		}
+		assertNotServed(server, (after != null) ? after : client.get("/hello"), client);
+	}
+
+	/**
+	 * A stream opened after the final GOAWAY is not processed: Reactor Netty refuses it
+	 * ({@code REFUSED_STREAM}); Tomcat and Jetty ignore it, as RFC 9113 §6.8 allows.
+	 */
+	private static void assertNotServed(String server, RawH2Client.Request after, RawH2Client client) throws Exception {
+		if (server.equals("reactor-netty")) {
+			await().atMost(Duration.ofSeconds(2))
+				.untilAsserted(() -> assertThat(after.response()).isCompletedExceptionally());
+			assertThat(client.describe()).contains("RST_STREAM(" + after.streamId() + ", 7)");
+		}
+		else {
+			Thread.sleep(500);
+			assertThat(after.response().isDone() && !after.response().isCompletedExceptionally())
+				.as("a stream after the final GOAWAY is not served: %s", client.describe())
+				.isFalse();
 		}
 	}
 
@@ -320,6 +450,13 @@ class Http2GoAwayTests {
 			Mono<String> slow() {
 				this.slowStarted.incrementAndGet();
 				return Mono.delay(Duration.ofSeconds(1)).map((tick) -> "slow");
+			}
+
+			/** Answers after 3 s, without holding a thread. */
+			@GetMapping("/slower")
+			Mono<String> slower() {
+				this.slowStarted.incrementAndGet();
+				return Mono.delay(Duration.ofSeconds(3)).map((tick) -> "slower");
 			}
 
 		}
