@@ -4,7 +4,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,10 +13,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.lifecycle.test.ShutdownReports;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import static dev.lifecycle.test.LifecycleAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -63,7 +64,7 @@ class ShapesProcessTests {
 
 		assertThat(this.process.waitFor(120, TimeUnit.SECONDS)).as("exited").isTrue();
 		assertThat(this.process.exitValue()).as(log()).isZero();
-		assertThat(Files.readString(newestReport())).as(log()).contains("\"clean\": true", "\"exitCode\": 0");
+		assertThat(ShutdownReports.newest(this.directory.resolve("marker"))).as(log()).isClean().hasExitCode(0);
 		assertThat(Files.readString(audit)).isEqualTo("audit checkpoint\n");
 		// A clean close says nothing of a failed start.
 		assertThat(log()).contains("Lifecycle: shutdown complete (clean=true, exitCode=0")
@@ -92,16 +93,6 @@ class ShapesProcessTests {
 		Matcher port = PORT.matcher(log());
 		assertThat(port.find()).as(log()).isTrue();
 		return Integer.parseInt(port.group(1));
-	}
-
-	private Path newestReport() throws Exception {
-		List<Path> reports = new ArrayList<>();
-		try (DirectoryStream<Path> stream = Files.newDirectoryStream(this.directory, "marker.shutdown-*.json")) {
-			stream.forEach(reports::add);
-		}
-		reports.sort(null);
-		assertThat(reports).as("shutdown reports").isNotEmpty();
-		return reports.get(reports.size() - 1);
 	}
 
 	private String log() {

@@ -8,6 +8,7 @@ import dev.lifecycle.core.ExitCodes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import static dev.lifecycle.test.LifecycleAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -38,7 +39,8 @@ class BatchCutTests {
 			.contains(
 					"Lifecycle: work left unfinished for a later run: batch-jobs: job 'importJob' execution 1: STOPPED")
 			.contains("clean=false");
-		assertThat(BatchRun.report(this.directory)).contains("\"batch-jobs: job 'importJob' execution 1: STOPPED\"");
+		assertThat(BatchRun.report(this.directory))
+			.hasUnfinishedWork("batch-jobs: job 'importJob' execution 1: STOPPED");
 
 		BatchRun relaunch = BatchRun.launch("relaunch", this.directory);
 		assertThat(relaunch.awaitExit()).as(relaunch.log()).isZero();
@@ -59,7 +61,7 @@ class BatchCutTests {
 		String neverRan = "batch-jobs: job 'importJob' never ran: the start was cut before Spring Boot's runner launched it";
 		assertThat(first.log()).contains("Lifecycle: work left unfinished for a later run: " + neverRan)
 			.contains("clean=false");
-		assertThat(BatchRun.report(this.directory)).contains("\"" + neverRan + "\"");
+		assertThat(BatchRun.report(this.directory)).hasUnfinishedWork(neverRan);
 		assertThat(first.log())
 			.contains("Lifecycle: the shutdown began during the start; the application's runners are not called");
 		assertThat(BatchRun.statuses(this.directory)).isEmpty();

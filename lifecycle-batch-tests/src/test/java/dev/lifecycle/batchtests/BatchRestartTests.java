@@ -5,9 +5,11 @@ import java.util.List;
 import java.util.stream.IntStream;
 
 import dev.lifecycle.core.ExitCodes;
+import dev.lifecycle.core.Outcome;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import static dev.lifecycle.test.LifecycleAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -40,8 +42,8 @@ class BatchRestartTests {
 			.contains(
 					"Lifecycle: work left unfinished for a later run: batch-jobs: job 'importJob' execution 1: STOPPED")
 			.contains("clean=false, exitCode=75");
-		assertThat(BatchRun.report(this.directory)).contains("\"exitCode\": 75")
-			.contains("\"batch-jobs: job 'importJob' execution 1: STOPPED\"");
+		assertThat(BatchRun.report(this.directory)).hasExitCode(75)
+			.hasUnfinishedWork("batch-jobs: job 'importJob' execution 1: STOPPED");
 
 		BatchRun relaunch = BatchRun.launch("relaunch", this.directory);
 		assertThat(relaunch.awaitExit()).as(relaunch.log()).isZero();
@@ -104,7 +106,10 @@ class BatchRestartTests {
 		assertThat(first.awaitExit()).as(first.log()).isEqualTo(ExitCodes.INCOMPLETE);
 		assertThat(first.log()).contains(
 				"Lifecycle: work left unfinished for a later run: batch-jobs: job 'importJob' execution 1: STARTED (still running)");
-		assertThat(BatchRun.report(this.directory)).contains("\"outcome\": \"timeout\"").contains("(still running)");
+		assertThat(BatchRun.report(this.directory))
+			.hasUnfinishedWork("batch-jobs: job 'importJob' execution 1: STARTED (still running)")
+			.componentOutcome("batch-jobs")
+			.isEqualTo(Outcome.TIMEOUT);
 		assertThat(BatchRun.statuses(this.directory)).singleElement().isNotEqualTo("COMPLETED");
 		assertChunksWrittenOnce(BatchRun.items(this.directory));
 

@@ -2,7 +2,6 @@ package dev.lifecycle.batchtests;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -14,6 +13,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+
+import dev.lifecycle.core.ShutdownRecord;
+import dev.lifecycle.test.ShutdownReports;
 
 import static org.awaitility.Awaitility.await;
 
@@ -144,17 +146,9 @@ final class BatchRun {
 		return rows;
 	}
 
-	/** The newest shutdown report next to the run marker. */
-	static String report(Path directory) throws IOException {
-		List<Path> reports = new ArrayList<>();
-		try (DirectoryStream<Path> stream = Files.newDirectoryStream(directory, "marker.shutdown-*.json")) {
-			stream.forEach(reports::add);
-		}
-		reports.sort(null);
-		if (reports.isEmpty()) {
-			throw new AssertionError("no shutdown report in " + directory);
-		}
-		return Files.readString(reports.get(reports.size() - 1));
+	/** The newest shutdown report next to the run marker, as the next start reads it. */
+	static ShutdownRecord report(Path directory) {
+		return ShutdownReports.newest(directory.toAbsolutePath().resolve("marker"));
 	}
 
 }

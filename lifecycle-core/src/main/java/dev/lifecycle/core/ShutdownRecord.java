@@ -1,5 +1,9 @@
 package dev.lifecycle.core;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -61,6 +65,34 @@ public record ShutdownRecord(long sequence, @Nullable String service, @Nullable 
 		components = List.copyOf(components);
 		failedSteps = List.copyOf(failedSteps);
 		unfinishedWork = List.copyOf(unfinishedWork);
+	}
+
+	/**
+	 * The report files kept next to a run marker, oldest first: ordered by their sequence
+	 * number, never by the clock (the file names are described in the manual,
+	 * docs/observability.md, "Lifecycle's files"). Each is read by {@link #read(Path)}.
+	 * @param runMarker the run marker's path ({@code lifecycle.run-marker.path}); it need
+	 * not exist
+	 * @return the files, empty when there are none
+	 */
+	public static List<Path> files(Path runMarker) {
+		return new ReportFiles(runMarker).list();
+	}
+
+	/**
+	 * Reads a report file through the codec that wrote it, as the next start does.
+	 * @param file a report file, e.g. one of {@link #files(Path)}
+	 * @return the report
+	 * @throws IOException if the file cannot be read
+	 * @throws IllegalArgumentException if it does not hold a shutdown report; the message
+	 * says why, never what the file holds
+	 */
+	public static ShutdownRecord read(Path file) throws IOException {
+		ReportCodec.Result result = ReportCodec.read(new String(Files.readAllBytes(file), StandardCharsets.UTF_8));
+		if (result instanceof ReportCodec.Read read) {
+			return read.record();
+		}
+		throw new IllegalArgumentException(file + ": " + ((ReportCodec.Rejected) result).reason());
 	}
 
 	/** The entry of one component, if the report has one. */

@@ -11,6 +11,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.lifecycle.core.ExitCodes;
+import dev.lifecycle.core.ShutdownReason;
+import dev.lifecycle.core.ShutdownRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -95,11 +97,14 @@ class ProcessRecordsTests {
 		assertThat(occurrences(log, "client: stop called")).isEqualTo(1);
 		assertThat(occurrences(log, "worker: draining")).isEqualTo(1);
 		assertThat(AppProcess.runMarker(this.directory)).doesNotExist();
-		assertThat(reports()).singleElement()
-			.satisfies((report) -> assertThat(Files.readString(report)).contains("\"reason\": \"start-failed\"",
-					"\"component\": \"licenceCheck\"",
-					"\"detail\": \"java.lang.IllegalStateException: licence expired\"", "\"state\": \"completed\"",
-					"\"clean\": false", "\"exitCode\": 1"));
+		assertThat(reports()).singleElement().satisfies((file) -> {
+			ShutdownRecord report = ShutdownRecord.read(file);
+			assertThat(report.trigger()).isEqualTo(new ShutdownRecord.Trigger(ShutdownReason.START_FAILED.label(),
+					"licenceCheck", "java.lang.IllegalStateException: licence expired"));
+			assertThat(report.state()).isEqualTo(ShutdownRecord.State.COMPLETED);
+			assertThat(report.clean()).isFalse();
+			assertThat(report.exitCode()).isEqualTo(ExitCodes.FAILURE);
+		});
 
 		AppProcess next = start("next");
 		assertThat(next.log()).containsPattern(

@@ -1,8 +1,6 @@
 package dev.lifecycle.autoconfigure.process;
 
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,6 +8,8 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 import dev.lifecycle.core.ExitCodes;
+import dev.lifecycle.core.ShutdownReason;
+import dev.lifecycle.core.ShutdownRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -76,8 +76,12 @@ class ProcessSeveralContextsTests {
 		assertThat(log).contains("Lifecycle: shutdown complete (clean=true, exitCode=0",
 				"Lifecycle: shutdown complete (clean=false, exitCode=75",
 				"Lifecycle: exit code 75, the worst of the 2 applications of this JVM that the signal reached");
-		assertThat(report("marker")).contains("\"reason\": \"signal\"", "\"clean\": true", "\"exitCode\": 0");
-		assertThat(report("marker-first")).contains("\"reason\": \"signal\"", "\"clean\": false", "\"exitCode\": 75");
+		assertThat(report("marker"))
+			.extracting((report) -> report.trigger().reason(), ShutdownRecord::clean, ShutdownRecord::exitCode)
+			.containsExactly(ShutdownReason.SIGNAL.label(), true, ExitCodes.CLEAN);
+		assertThat(report("marker-first"))
+			.extracting((report) -> report.trigger().reason(), ShutdownRecord::clean, ShutdownRecord::exitCode)
+			.containsExactly(ShutdownReason.SIGNAL.label(), false, ExitCodes.INCOMPLETE);
 	}
 
 	@Test
@@ -101,8 +105,12 @@ class ProcessSeveralContextsTests {
 		assertThat(log).containsSubsequence("Lifecycle: received SIGTERM; starting the coordinated shutdown",
 				"worker: drained", "store: stopped", "Lifecycle: closing step 'web server stop' finished",
 				"Lifecycle: shutdown complete (clean=true, exitCode=0");
-		assertThat(report("marker")).contains("\"reason\": \"signal\"", "\"clean\": true", "\"exitCode\": 0",
-				"\"worker\"", "\"store\"");
+		ShutdownRecord report = report("marker");
+		assertThat(report)
+			.extracting((record) -> record.trigger().reason(), ShutdownRecord::clean, ShutdownRecord::exitCode)
+			.containsExactly(ShutdownReason.SIGNAL.label(), true, ExitCodes.CLEAN);
+		assertThat(report.component("worker")).isPresent();
+		assertThat(report.component("store")).isPresent();
 		assertThat(AppProcess.runMarker(this.directory)).doesNotExist();
 	}
 
@@ -113,9 +121,13 @@ class ProcessSeveralContextsTests {
 		this.processes.add(app);
 
 		assertThat(app.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.FAILURE);
-		assertThat(report("marker")).contains("\"reason\": \"start-failed\"", "\"component\": \"refresh\"",
-				"a child application context failed to start", "database unreachable", "\"clean\": false",
-				"\"exitCode\": 1");
+		ShutdownRecord report = report("marker");
+		assertThat(report.trigger().reason()).isEqualTo(ShutdownReason.START_FAILED.label());
+		assertThat(report.trigger().component()).isEqualTo("refresh");
+		assertThat(report.trigger().detail()).contains("a child application context failed to start",
+				"database unreachable");
+		assertThat(report.clean()).isFalse();
+		assertThat(report.exitCode()).isEqualTo(ExitCodes.FAILURE);
 		assertThat(AppProcess.runMarker(this.directory)).doesNotExist();
 	}
 
@@ -123,14 +135,13 @@ class ProcessSeveralContextsTests {
 		return text.split(Pattern.quote(part), -1).length - 1;
 	}
 
-	/** The one report next to this run marker. */
-	private String report(String marker) throws IOException {
-		List<Path> reports = new ArrayList<>();
-		try (DirectoryStream<Path> stream = Files.newDirectoryStream(this.directory, marker + ".shutdown-*.json")) {
-			stream.forEach(reports::add);
-		}
+	/**
+	 * The one report next to this run marker, read through the codec that wrote it.
+	 */
+	private ShutdownRecord report(String marker) throws IOException {
+		List<Path> reports = ShutdownRecord.files(this.directory.toAbsolutePath().resolve(marker));
 		assertThat(reports).hasSize(1);
-		return Files.readString(reports.get(0));
+		return ShutdownRecord.read(reports.get(0));
 	}
 
 	private AppProcess start(Class<?> main, String name, String... arguments) throws IOException {

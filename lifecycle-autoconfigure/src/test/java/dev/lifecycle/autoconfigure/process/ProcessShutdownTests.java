@@ -1,7 +1,6 @@
 package dev.lifecycle.autoconfigure.process;
 
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -10,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.lifecycle.core.ExitCodes;
+import dev.lifecycle.core.ShutdownRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
@@ -19,8 +19,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -177,19 +175,13 @@ class ProcessShutdownTests {
 		app.signal("TERM");
 
 		assertThat(app.awaitExit(Duration.ofSeconds(30))).isEqualTo(ExitCodes.CEILING);
-		JsonNode report = report();
-		assertThat(report.get("state").asString()).isEqualTo("ceiling");
-		assertThat(report.get("clean").asBoolean()).isFalse();
-		JsonNode orders = null;
-		for (JsonNode component : report.get("components")) {
-			if (component.get("name").asString().equals("orders")) {
-				orders = component;
-			}
-		}
+		ShutdownRecord report = report();
+		assertThat(report.state()).isEqualTo(ShutdownRecord.State.CEILING);
+		assertThat(report.clean()).isFalse();
+		ShutdownRecord.ComponentEntry orders = report.component("orders").orElse(null);
 		assertThat(orders).as(report.toString()).isNotNull();
-		assertThat(orders.get("cut")).as(orders.toString())
+		assertThat(orders.cut()).as(orders.toString())
 			.singleElement()
-			.extracting(JsonNode::asString)
 			.asString()
 			.matches("cut by the global ceiling: thread \"http-nio-[^\"]*-exec-[0-9]+\" opened a critical section "
 					+ "still open after [0-9]+ ms");
@@ -274,11 +266,11 @@ class ProcessShutdownTests {
 				"destroying bean 'stuckResource'", "ProcessTestApplication$StuckResource.close");
 		// The sequence itself ended cleanly, but the process did not: its report says how
 		// it ended.
-		JsonNode report = report();
-		assertThat(report.get("state").asString()).isEqualTo("ceiling");
-		assertThat(report.get("exitCode").asInt()).isEqualTo(ExitCodes.CEILING);
-		assertThat(report.get("clean").asBoolean()).isFalse();
-		assertThat(report.get("diagnostics").asString()).contains("held by what ran after the sequence");
+		ShutdownRecord report = report();
+		assertThat(report.state()).isEqualTo(ShutdownRecord.State.CEILING);
+		assertThat(report.exitCode()).isEqualTo(ExitCodes.CEILING);
+		assertThat(report.clean()).isFalse();
+		assertThat(report.diagnostics()).contains("held by what ran after the sequence");
 	}
 
 	@Test
@@ -395,11 +387,9 @@ class ProcessShutdownTests {
 		return all.toArray(String[]::new);
 	}
 
-	/** The one shutdown report the process left. */
-	private JsonNode report() throws IOException {
-		try (DirectoryStream<Path> files = Files.newDirectoryStream(this.directory, "*.shutdown-*.json")) {
-			return JsonMapper.builder().build().readTree(files.iterator().next().toFile());
-		}
+	/** The one shutdown report the process left, read through the codec that wrote it. */
+	private ShutdownRecord report() throws IOException {
+		return ShutdownRecord.read(ShutdownRecord.files(AppProcess.runMarker(this.directory)).get(0));
 	}
 
 	private AppProcess start(String name, String... arguments) throws IOException {

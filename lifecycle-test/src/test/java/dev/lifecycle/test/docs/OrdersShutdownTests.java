@@ -12,7 +12,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.ApplicationContext;
 import org.springframework.test.annotation.DirtiesContext;
 
-import static org.assertj.core.api.Assertions.assertThat;
+import static dev.lifecycle.test.LifecycleAssertions.assertThat;
 
 // tag::testing[]
 @SpringBootTest(properties = "spring.application.name=orders")
@@ -27,8 +27,7 @@ class OrdersShutdownTests {
 		LifecycleTestSupport lifecycle = LifecycleTestSupport.of(this.context);
 		lifecycle.triggerShutdown();
 		ShutdownReport report = lifecycle.awaitReport(Duration.ofSeconds(10));
-		assertThat(report.exitCode()).isZero();
-		assertThat(report.component("orders-api").orElseThrow().outcome()).isEqualTo(Outcome.COMPLETED);
+		assertThat(report).isClean().hasExitCode(0).componentOutcome("orders-api").isEqualTo(Outcome.COMPLETED);
 	}
 
 }

@@ -10,12 +10,14 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-import tools.jackson.databind.JsonNode;
+import dev.lifecycle.core.ShutdownRecord;
+import dev.lifecycle.test.ShutdownReports;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import static dev.lifecycle.test.LifecycleAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -62,10 +64,9 @@ class OwnInputsIT {
 			sample.sigterm();
 			assertThat(sample.awaitExit(Duration.ofSeconds(15))).as("exit code; log:\n%s", sample.log()).isEqualTo(128);
 		}
-		JsonNode report = Verify.JSON.readTree(Files.readString(onlyReport()));
-		assertThat(report.get("state").asText()).isEqualTo("forced");
-		assertThat(report.get("exitCode").asInt()).isEqualTo(128);
-		assertThat(report.get("clean").asBoolean()).isFalse();
+		assertThat(ShutdownReports.all(this.work.resolve("running"))).singleElement()
+			.satisfies(
+					(report) -> assertThat(report).hasState(ShutdownRecord.State.FORCED).hasExitCode(128).isNotClean());
 		try (SampleProcess next = SampleProcess.start(this.work, data).awaitReady()) {
 			assertThat(next.log()).contains("forced by a second signal: signal").doesNotContain("killed during it");
 			next.sigterm();
@@ -242,12 +243,6 @@ class OwnInputsIT {
 			next.sigterm();
 			assertThat(next.awaitExit(START)).isZero();
 		}
-	}
-
-	private Path onlyReport() throws IOException {
-		List<Path> reports = reports();
-		assertThat(reports).hasSize(1);
-		return reports.get(0);
 	}
 
 	private List<Path> reports() throws IOException {
