@@ -70,8 +70,8 @@ public class HandleBenchmark {
 			this.manager = LifecycleManager.builder("bench-handle").build();
 			this.handle = this.manager.register("worker", ComponentOptions.defaults().withLivenessDeadline(DEADLINE));
 			// Steady state of a busy component: a heartbeat is already pending, the
-			// monitor has not
-			// polled yet (this manager is never started, so nothing clears it).
+			// monitor has not polled yet (this manager is never started, so nothing
+			// clears it).
 			this.handle.reportHealthy();
 		}
 

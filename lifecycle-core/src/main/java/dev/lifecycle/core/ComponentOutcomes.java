@@ -43,8 +43,7 @@ final class ComponentOutcomes implements ComponentEvents {
 		this.listeners.componentEnded(component.report());
 		if (reason != null) {
 			// An advisory component's stall or death is an observation; its own failure
-			// signal, or its
-			// failed start, is a decision.
+			// signal, or its failed start, is a decision.
 			boolean decides = component.tier() != Tier.ADVISORY || reason == ShutdownReason.FAILURE
 					|| reason == ShutdownReason.START_FAILED;
 			if (decides && !isShutdownInitiated()) {

@@ -60,10 +60,8 @@ final class EngineStart {
 		this.records.announcePreviousRun();
 		if (this.triggers.isInitiated()) {
 			// A signal arrived between the application's first beans and this start, and
-			// the
-			// sequence has already settled every component: nothing may start, and the
-			// engine's
-			// threads may already be gone.
+			// the sequence has already settled every component: nothing may start, and
+			// the engine's threads may already be gone.
 			logger.info("Lifecycle: the shutdown began before the start; no component starts");
 			return;
 		}

@@ -348,8 +348,8 @@ final class ShutdownSequence {
 			component.requestStop();
 		}
 		// Wait in deadline order so each component is judged at its own deadline, not
-		// after a sibling
-		// with a longer budget: a finish after its own budget must stay a timeout.
+		// after a sibling with a longer budget: a finish after its own budget must stay a
+		// timeout.
 		List<Component> byDeadline = new ArrayList<>(group);
 		byDeadline.sort(Comparator.comparing((Component c) -> c.options().effectiveBudget().orElse(MAX_BUDGET)));
 		Throwable failure = null;

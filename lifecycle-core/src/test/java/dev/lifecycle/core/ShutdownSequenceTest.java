@@ -380,9 +380,8 @@ class ShutdownSequenceTest {
 	@Test
 	void nothingRunsAfterTheCeilingCutTheSequence() throws InterruptedException {
 		// The ceiling settles components one by one; slowing the second one holds open
-		// the window in
-		// which the first one's settlement has already woken the sequence thread
-		// normally.
+		// the window in which the first one's settlement has already woken the sequence
+		// thread normally.
 		LifecycleManager manager = builder().globalShutdownTimeout(Duration.ofMillis(300))
 			.listener(new LifecycleListener() {
 				@Override

@@ -196,9 +196,8 @@ final class PromiseChecks {
 
 	private void pipelined(List<String> problems) {
 		// A round that starts less than a second before the drain delay's end may meet
-		// the server's
-		// stop, which closes connections between requests: only earlier rounds are
-		// judged.
+		// the server's stop, which closes connections between requests: only earlier
+		// rounds are judged.
 		List<Map.Entry<Long, String>> judged = this.run.pipelined.stream()
 			.filter((round) -> round.getKey() < ScenarioRun.DRAIN_DELAY.toMillis() - 1000)
 			.toList();

@@ -55,9 +55,8 @@ public final class LifecycleBatchAutoConfiguration {
 		RunnerLaunch launch = new RunnerLaunch(context, running);
 		BatchJobsComponent component = new BatchJobsComponent(running, repository, operator, recovery, launch::pending);
 		// It serves the jobs the application launches: like an adopted bean, it neither
-		// holds back nor
-		// triggers the automatic completed shutdown of an application whose finite work
-		// is done.
+		// holds back nor triggers the automatic completed shutdown of an application
+		// whose finite work is done.
 		manager.registerPassive(BatchJobsComponent.NAME,
 				ComponentOptions.defaults()
 					.withGracefulShutdown(BatchJobsComponent.DEFAULT_BUDGET)

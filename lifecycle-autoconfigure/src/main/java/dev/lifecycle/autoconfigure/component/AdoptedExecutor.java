@@ -110,8 +110,7 @@ final class AdoptedExecutor {
 		}
 		if (gate != null && !(this.executor instanceof ThreadPoolTaskExecutor)) {
 			// A thread pool's termination says it already; a task its pool rejected while
-			// it was
-			// still open (a full queue) was counted by the gate but never runs.
+			// it was still open (a full queue) was counted by the gate but never runs.
 			gate.awaitAccepted();
 		}
 	}

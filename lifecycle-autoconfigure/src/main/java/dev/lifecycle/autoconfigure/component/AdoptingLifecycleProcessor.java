@@ -175,9 +175,8 @@ final class AdoptingLifecycleProcessor extends DefaultLifecycleProcessor impleme
 		if (this.refresh == Refresh.STARTING) {
 			if (this.startListed) {
 				// Spring lists the beans a second time during the refresh only to stop
-				// what it started,
-				// because a start threw. Nothing stops yet: startFailed() first records
-				// the failure.
+				// what it started, because a start threw. Nothing stops yet:
+				// startFailed() first records the failure.
 				return new LinkedHashMap<>();
 			}
 			this.startListed = true;

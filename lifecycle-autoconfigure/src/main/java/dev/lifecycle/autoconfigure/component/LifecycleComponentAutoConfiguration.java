@@ -106,8 +106,8 @@ public final class LifecycleComponentAutoConfiguration {
 			ObjectProvider<LifecycleListener> listeners, ObjectProvider<AdoptingLifecycleProcessor> processor,
 			LifecycleManagerProperties properties, Environment environment, ListableBeanFactory beanFactory) {
 		// Asked here as well as in the conditions, which are frozen in an application
-		// processed
-		// ahead of time: the off switch and the signal trap must still work at run time.
+		// processed ahead of time: the off switch and the signal trap must still work at
+		// run time.
 		if (LifecycleSwitch.isOff(environment)) {
 			return NEVER_STARTED;
 		}

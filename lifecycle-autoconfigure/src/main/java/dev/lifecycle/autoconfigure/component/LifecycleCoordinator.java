@@ -90,9 +90,8 @@ public final class LifecycleCoordinator implements EngineLink, SmartLifecycle, S
 		}
 		catch (RuntimeException ex) {
 			// A component failed to start and the engine is already shutting down: let it
-			// drain
-			// what did start, then let the failed refresh report the failure and end the
-			// process.
+			// drain what did start, then let the failed refresh report the failure and
+			// end the process.
 			this.exit.contextClosing();
 			EngineLink.awaitReport(this.manager);
 			throw ex;
@@ -116,9 +115,8 @@ public final class LifecycleCoordinator implements EngineLink, SmartLifecycle, S
 			boolean jvmEnding = this.exit.jvmIsEnding();
 			if (stage == StartProgress.Stage.REFRESHED && !jvmEnding) {
 				// Closed after the refresh but before the application was ready: a runner
-				// or an
-				// ApplicationReadyEvent listener threw, and the run fails with exit code
-				// 1.
+				// or an ApplicationReadyEvent listener threw, and the run fails with exit
+				// code 1.
 				this.manager.triggerShutdown(ShutdownReason.START_FAILED, TriggerSource.APPLICATION_RUN.label(),
 						"the application's run failed after the refresh (a runner or a ready listener threw)");
 			}
@@ -128,9 +126,8 @@ public final class LifecycleCoordinator implements EngineLink, SmartLifecycle, S
 			}
 			else {
 				// Stopped before the refresh finished: the refresh failed after the
-				// engine started
-				// (a bean's start, when the lifecycle processor is Spring's own, or a
-				// refresh listener).
+				// engine started (a bean's start, when the lifecycle processor is
+				// Spring's own, or a refresh listener).
 				this.manager.triggerShutdown(ShutdownReason.START_FAILED, TriggerSource.REFRESH.label(),
 						"the application context's refresh failed after the components started");
 			}
@@ -139,8 +136,7 @@ public final class LifecycleCoordinator implements EngineLink, SmartLifecycle, S
 		this.running = false;
 		if (this.signalTrap != null && !this.exit.ownsProcess()) {
 			// The context closed by someone else's hand and the JVM may live on (a test,
-			// a
-			// DevTools restart): give the JVM its own signal handling back.
+			// a DevTools restart): give the JVM its own signal handling back.
 			this.signalTrap.uninstall();
 		}
 	}
@@ -173,8 +169,7 @@ public final class LifecycleCoordinator implements EngineLink, SmartLifecycle, S
 		else if (event instanceof ApplicationFailedEvent failed && failed.getApplicationContext() == this.context
 				&& this.running && !this.manager.isShutdownInitiated()) {
 			// The context refreshed but the application's run failed (a runner threw):
-			// Spring Boot
-			// closes the context next and exits with 1.
+			// Spring Boot closes the context next and exits with 1.
 			startFailed(TriggerSource.APPLICATION_RUN.label(), failed.getException());
 		}
 	}

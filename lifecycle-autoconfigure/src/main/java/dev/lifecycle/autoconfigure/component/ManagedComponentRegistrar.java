@@ -152,9 +152,8 @@ public final class ManagedComponentRegistrar implements BeanPostProcessor, BeanF
 			}
 			else {
 				// Registered as passive with nothing to stop rather than as a
-				// process-scoped
-				// component: a bean without threads of its own would otherwise hold every
-				// shutdown until the global ceiling.
+				// process-scoped component: a bean without threads of its own would
+				// otherwise hold every shutdown until the global ceiling.
 				manager.registerPassive(name, options, new ExposedPassiveComponent(null));
 			}
 		}

@@ -272,8 +272,7 @@ final class GrpcCallTracker implements ServerInterceptor, StreamDrain.OpenStream
 			GrpcCallTracker.this.open.remove(this.call);
 			if (this.call.endedByDrain) {
 				// The application did not finish this call: tell it the way gRPC tells of
-				// any end
-				// it did not choose, so a stream producer stops.
+				// any end it did not choose, so a stream producer stops.
 				super.onCancel();
 			}
 			else {

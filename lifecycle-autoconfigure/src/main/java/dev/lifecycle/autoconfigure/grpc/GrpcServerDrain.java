@@ -41,8 +41,7 @@ final class GrpcServerDrain implements LifecycleListener, Ordered {
 	public void onStepCompleted(StepReport step) {
 		if (step.kind() == ShutdownStep.DRAIN_DELAY) {
 			// An in-process server has no client elsewhere to send away to: the
-			// components that call it
-			// keep it until its own turn, after them.
+			// components that call it keep it until its own turn, after them.
 			servers().stream()
 				.filter((server) -> !server.servesOnlyThisProcess())
 				.forEach(DrainingGrpcServerLifecycle::goAway);

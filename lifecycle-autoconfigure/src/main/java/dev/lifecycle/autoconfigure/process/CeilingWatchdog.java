@@ -102,9 +102,8 @@ public final class CeilingWatchdog {
 			return;
 		}
 		// The thread dump and the hooks (a push over the network) must not move the halt:
-		// they get
-		// a bounded time on a thread of their own, then the halt happens whether they
-		// finished or not.
+		// they get a bounded time on a thread of their own, then the halt happens whether
+		// they finished or not.
 		Thread last = new Thread(this::beforeHalt, "lifecycle-ceiling-diagnostics");
 		last.setDaemon(true);
 		try {

@@ -59,8 +59,7 @@ public final class FailedStartRecorder implements DestructionAwareBeanPostProces
 		EarlySignalTrap.forget(manager);
 		if (!this.enabled || manager.isShutdownInitiated()) {
 			// Off, or a shutdown already reached it (every ordinary close): nothing
-			// failed,
-			// and whoever started that shutdown waits for it.
+			// failed, and whoever started that shutdown waits for it.
 			return;
 		}
 		if (!manager.triggerShutdown(ShutdownReason.START_FAILED, TriggerSource.REFRESH.label(),

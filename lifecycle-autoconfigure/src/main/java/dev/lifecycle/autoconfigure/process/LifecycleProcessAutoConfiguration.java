@@ -92,10 +92,8 @@ public final class LifecycleProcessAutoConfiguration {
 			Environment environment) {
 		SignalTrap trap = new SignalTrap(manager, exit);
 		// From here on, not only once the engine has started: a signal during start-up
-		// must not end
-		// the JVM with 143 and half-started beans. Asked again at run time: under AOT the
-		// condition
-		// above was frozen at build time.
+		// must not end the JVM with 143 and half-started beans. Asked again at run time:
+		// under AOT the condition above was frozen at build time.
 		if (properties.getSignals().isTrap() && !LifecycleSwitch.isOff(environment)
 				&& RunKind.current().trapsSignals()) {
 			trap.install();

@@ -173,8 +173,8 @@ public final class ShutdownExit implements LifecycleListener, ExitCodeGenerator 
 		Thread thread = new Thread(this::closeAndExit, "lifecycle-exit");
 		this.exiting = thread;
 		// A signal handler's thread is a daemon and so would be this one: the JVM could
-		// then end
-		// with code 0 as soon as the web server's last thread stops, before exit() runs.
+		// then end with code 0 as soon as the web server's last thread stops, before
+		// exit() runs.
 		thread.setDaemon(false);
 		thread.start();
 	}

@@ -86,9 +86,8 @@ class ContextCloseDrainTests {
 		assertThat(get("/actuator/health/readiness").statusCode()).isEqualTo(503);
 		assertThat(get("/hello").body()).isEqualTo("hello");
 		// Spring Boot has closed the meter registry by now (ContextClosedEvent comes
-		// first): the
-		// trigger's counter must have been registered before, or the scrape would miss
-		// it.
+		// first): the trigger's counter must have been registered before, or the scrape
+		// would miss it.
 		assertThat(get("/actuator/prometheus").body()).containsPattern(
 				"lifecycle_shutdown_initiated_total\\{[^}]*trigger_component=\"context-close\"[^}]*} 1\\.0");
 		application.releaseSlow.countDown();

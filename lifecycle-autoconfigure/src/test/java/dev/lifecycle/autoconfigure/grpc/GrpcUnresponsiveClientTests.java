@@ -135,8 +135,8 @@ class GrpcUnresponsiveClientTests {
 				.as("closed after the client grace, " + "not after the server's own 10 s wait for the PING's answer")
 				.isLessThan(Duration.ofSeconds(6));
 			// After the client grace a call is refused, or finds the connection closed
-			// (the loop above
-			// ends there): either way none is served once the first one was not.
+			// (the loop above ends there): either way none is served once the first one
+			// was not.
 			int refused = firstNotServed(answers);
 			if (refused >= 0) {
 				assertThat(answers.subList(refused, answers.size())).as("no call served after the first refused one")

@@ -78,8 +78,8 @@ class MicrometerLifecycleMetricsTests {
 		});
 		manager.start();
 		// What happens on ContextClosedEvent, before the lifecycle stops: Lifecycle's
-		// listener (first
-		// by order) registers the shutdown series, then Spring Boot closes the registry.
+		// listener (first by order) registers the shutdown series, then Spring Boot
+		// closes the registry.
 		metrics.onApplicationEvent(new org.springframework.context.event.ContextClosedEvent(
 				new org.springframework.context.support.GenericApplicationContext()));
 		this.registry.close();

@@ -352,8 +352,7 @@ class ProcessShutdownTests {
 	@Test
 	void sigtermDuringStartUpEndsTheStartCleanlyWithExitZero() throws Exception {
 		// With a watched component the health monitor would start: the shutdown that ran
-		// during
-		// the slow start has already ended the engine's threads by then.
+		// during the slow start has already ended the engine's threads by then.
 		AppProcess app = AppProcess.launch("app", this.directory, "--process-test.slow-start=3s",
 				"--process-test.watched=true");
 		this.processes.add(app);

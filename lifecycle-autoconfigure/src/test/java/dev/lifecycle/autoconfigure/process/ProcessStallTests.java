@@ -45,8 +45,7 @@ class ProcessStallTests {
 		String log = this.app.log();
 		assertThat(exitCode).as(log).isEqualTo(ExitCodes.FAILURE);
 		// Deadline 2 s + one poll 0.5 s + drain delay 1 s, plus a generous margin for a
-		// busy machine's
-		// JVM exit; the ceiling (60 s) is far away.
+		// busy machine's JVM exit; the ceiling (60 s) is far away.
 		assertThat(elapsed).isLessThan(Duration.ofSeconds(12));
 		assertThat(log)
 			.contains("Lifecycle: component 'stalling' stalled: no heartbeat for",

@@ -36,8 +36,7 @@ public class DrainingApplication {
 	public final CountDownLatch releaseSlow = new CountDownLatch(1);
 
 	// Slow, Fast and HelloController are stereotypes nested in this configuration: Spring
-	// registers
-	// them as member classes.
+	// registers them as member classes.
 
 	@Bean
 	LifecycleExit recordingExit() {

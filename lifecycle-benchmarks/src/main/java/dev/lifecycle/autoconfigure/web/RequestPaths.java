@@ -18,7 +18,8 @@ public final class RequestPaths {
 	/** The stream drain of the default settings, listening to the manager. */
 	public static StreamDrain streamDrain(LifecycleManager manager) {
 		LifecycleManagerProperties properties = new LifecycleManagerProperties();
-		StreamDrain drain = new StreamDrain(properties.getStreams().getEndAt(), StreamPacing.INSTANT);
+		StreamDrain drain = new StreamDrain(properties.getStreams().getEndAt(), StreamPacing.INSTANT,
+				properties.getStreams().getSseRetry());
 		manager.addListener(drain);
 		return drain;
 	}

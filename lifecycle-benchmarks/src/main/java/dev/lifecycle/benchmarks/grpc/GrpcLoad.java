@@ -150,10 +150,8 @@ public final class GrpcLoad {
 			streamThreads.add(thread);
 		}
 		// Saturation: a permit per call in flight. A rate: calls start on schedule; the
-		// bound only keeps a
-		// stalled server from growing the queue without end (calls then wait for a
-		// permit, and the
-		// achieved rate in the summary shows it).
+		// bound only keeps a stalled server from growing the queue without end (calls
+		// then wait for a permit, and the achieved rate in the summary shows it).
 		Semaphore inFlight = new Semaphore((rate > 0) ? 20_000 : concurrency);
 		long started = System.nanoTime();
 		long interval = (rate > 0) ? (long) (1e9 / rate) : 0;

@@ -511,8 +511,7 @@ public final class StreamLoad {
 					@Override
 					public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
 						// 1006 is never sent by a peer: the JDK reports a connection
-						// closed
-						// without a close frame with it.
+						// closed without a close frame with it.
 						stream.end((statusCode != ABNORMAL_CLOSURE) ? "clean" : "broken", statusCode,
 								System.currentTimeMillis());
 						return null; // the JDK replies with the same close code

@@ -189,9 +189,8 @@ public class Pipeline implements ActiveComponent, InitializingBean {
 	public void run(ComponentHandle handle) throws Exception {
 		consume(handle::isShuttingDown, handle::reportHealthy);
 		// STOPPED by the shutdown handler: the work is done, but the component ends when
-		// the engine
-		// tells its phase to stop (after ingestion has drained), so it stays alive and
-		// healthy until then.
+		// the engine tells its phase to stop (after ingestion has drained), so it stays
+		// alive and healthy until then.
 		while (!handle.awaitShutdown(Duration.ofSeconds(1))) {
 			handle.reportHealthy();
 		}
@@ -306,8 +305,7 @@ public class Pipeline implements ActiveComponent, InitializingBean {
 		}
 		long now = System.nanoTime();
 		// After a failure, wait for the retry pause, unless a write (an append) has
-		// committed since:
-		// then the cause is gone and the checkpoint catches up at once.
+		// committed since: then the cause is gone and the checkpoint catches up at once.
 		if (this.failedCheckpoints > 0 && now - this.nextCheckpointAttemptNanos < 0 && !this.store.isWritable()) {
 			return;
 		}

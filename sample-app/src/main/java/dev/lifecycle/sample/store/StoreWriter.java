@@ -228,9 +228,8 @@ final class StoreWriter {
 
 	private AppendResult insertOrFind(Append append) throws SQLException {
 		// Look the id up first: a conflicting INSERT would still consume an AUTOINCREMENT
-		// value and leave
-		// a gap. Only this thread writes, so nothing can insert the id between the lookup
-		// and the insert.
+		// value and leave a gap. Only this thread writes, so nothing can insert the id
+		// between the lookup and the insert.
 		PreparedStatement findById = this.connections.findById();
 		findById.setString(1, append.id);
 		try (ResultSet existing = findById.executeQuery()) {

@@ -139,8 +139,7 @@ class BadInputIT {
 	@Test
 	void tenMegabyteBodyWithExpectContinueIsRefusedBeforeItIsSent() throws Exception {
 		// What curl does for a large body: ask first. The 413 comes instead of "100
-		// Continue", so the
-		// client never sends the 10 MB.
+		// Continue", so the client never sends the 10 MB.
 		try (Socket socket = new Socket()) {
 			socket.connect(new InetSocketAddress("127.0.0.1", this.sample.port()), 2000);
 			socket.setSoTimeout(10_000);

@@ -176,9 +176,8 @@ class DegradeIT {
 			assertThat(sample.awaitExit(Duration.ofSeconds(60))).as("exit code once the disk has space").isZero();
 		}
 		// Restart on a full disk after a clean shutdown: SQLite cannot even create the
-		// index a WAL
-		// database needs to be read, so the store opens read-only, and becomes writable
-		// by itself.
+		// index a WAL database needs to be read, so the store opens read-only, and
+		// becomes writable by itself.
 		fill(filler);
 		try (SampleProcess sample = SampleProcess.start(this.work.resolve("run-3"), data, sizing).awaitReady()) {
 			assertThat(sample.log()).contains("READ-ONLY");

@@ -37,8 +37,7 @@ class RecoveryMemoryIT {
 		}
 		Path database = data.resolve("events.db");
 		// What a long run leaves: many distinct keys of 199 characters, the first half in
-		// the
-		// checkpoint, the second half still only in the log.
+		// the checkpoint, the second half still only in the log.
 		String key = "printf('%s-%08d', substr(hex(zeroblob(100)), 1, 190), n)";
 		Verify.sql(database,
 				"CREATE TEMP TABLE numbers AS WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM c "

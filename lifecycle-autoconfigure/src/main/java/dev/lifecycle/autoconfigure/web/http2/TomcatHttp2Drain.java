@@ -118,14 +118,10 @@ public final class TomcatHttp2Drain implements Http2Drain.Server, ApplicationLis
 	public void goAway(Object request) {
 		if (request instanceof HttpServletRequest servletRequest && servletRequest.getProtocol().startsWith("HTTP/2")) {
 			// Tomcat lends a connection's processor to the thread reading its frames, so
-			// the
-			// connection list misses a connection being read at this instant: the
-			// request's own
-			// connection is reached through its stream instead. HTTP/2 requests are few
-			// once
-			// clients have their GOAWAY, so every other connection is visited too (paused
-			// ones
-			// again do nothing).
+			// the connection list misses a connection being read at this instant: the
+			// request's own connection is reached through its stream instead. HTTP/2
+			// requests are few once clients have their GOAWAY, so every other connection
+			// is visited too (paused ones again do nothing).
 			InternalHttpUpgradeHandler connection = connectionOf(servletRequest);
 			if (connection != null) {
 				connection.pause();

@@ -80,13 +80,10 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 		}
 		ServerHttpResponse response = new EndingStreams(exchange.getResponse());
 		// A failure is judged on the chain's own signal, before it travels on: on Tomcat
-		// and Jetty
-		// the completion ends the servlet request, and the server then recycles the
-		// request and
-		// response it reads. The GOAWAY follows the response: a client that fails the
-		// streams in
-		// flight when a GOAWAY arrives (the JDK's HttpClient before Java 24) still gets
-		// this one.
+		// and Jetty the completion ends the servlet request, and the server then recycles
+		// the request and response it reads. The GOAWAY follows the response: a client
+		// that fails the streams in flight when a GOAWAY arrives (the JDK's HttpClient
+		// before Java 24) still gets this one.
 		return chain.filter(exchange.mutate().response(response).build()).doOnEach((signal) -> {
 			if (signal.isOnComplete() || signal.isOnError()) {
 				judge(exchange, signal.isOnError());
@@ -125,11 +122,9 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 		ServerHttpResponse response = exchange.getResponse();
 		response.beforeCommit(() -> {
 			// A WebSocket upgrade keeps its connection: the socket ends with the streams
-			// instead. An
-			// offer of h2c the server does not take is answered in HTTP/1.1 like any
-			// request. Asked
-			// only once the shutdown has begun: while serving, this filter reads no
-			// header.
+			// instead. An offer of h2c the server does not take is answered in HTTP/1.1
+			// like any request. Asked only once the shutdown has begun: while serving,
+			// this filter reads no header.
 			if (!this.manager.isShutdownInitiated()
 					|| "websocket".equalsIgnoreCase(exchange.getRequest().getHeaders().getFirst(HttpHeaders.UPGRADE))) {
 				return Mono.empty();

@@ -165,9 +165,8 @@ final class AsyncResponses {
 		@Override
 		public void onStartAsync(AsyncEvent event) {
 			// A result that is itself asynchronous (a DeferredResult of a
-			// StreamingResponseBody)
-			// starts a new cycle, whose events reach only the listeners registered for
-			// it.
+			// StreamingResponseBody) starts a new cycle, whose events reach only the
+			// listeners registered for it.
 			forget();
 			AsyncContext next = event.getAsyncContext();
 			if (next != null) {

@@ -40,8 +40,7 @@ public final class ChunkedFraming {
 			}
 			catch (IllegalStateException ex) {
 				// Committed already, or no chunked encoding on this connection
-				// (HTTP/1.0): the close
-				// delimits the response.
+				// (HTTP/1.0): the close delimits the response.
 			}
 		}
 	}

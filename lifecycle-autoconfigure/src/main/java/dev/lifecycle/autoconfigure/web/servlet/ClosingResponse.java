@@ -61,8 +61,7 @@ final class ClosingResponse extends HttpServletResponseWrapper {
 	}
 
 	// The server's own stream and writer are asked for every time: it enforces which of
-	// the two a
-	// response uses and, after a reset, gives a writer of the new encoding.
+	// the two a response uses and, after a reset, gives a writer of the new encoding.
 
 	@Override
 	public ServletOutputStream getOutputStream() throws IOException {
@@ -159,8 +158,7 @@ final class ClosingResponse extends HttpServletResponseWrapper {
 	/** Sets the header on a response not yet committed, if the shutdown has begun. */
 	void closeIfShuttingDown() {
 		// The flag first: while serving, it is all this costs. The last request of a
-		// pipeline says
-		// close; those before it are served on the connection.
+		// pipeline says close; those before it are served on the connection.
 		if (!this.closing && this.shuttingDown.getAsBoolean() && !isCommitted()
 				&& !this.pipelines.follow(this.request)) {
 			this.closing = true;

@@ -51,15 +51,13 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
 		// The error page of a request already seen is not a request of its own; its body
-		// is
-		// framed like any other.
+		// is framed like any other.
 		boolean first = request.getDispatcherType() != DispatcherType.ERROR;
 		if (first && this.manager.isShutdownInitiated()) {
 			this.traffic.arrived(request);
 			// HTTP/2 has no Connection header: its connection gets a GOAWAY instead,
-			// before the
-			// response and again after it, in case the server could not reach the
-			// connection then.
+			// before the response and again after it, in case the server could not reach
+			// the connection then.
 			this.http2.onRequest(request);
 		}
 		HttpServletResponse served = drainsConnection(request)

@@ -74,8 +74,7 @@ final class TextBytes {
 		for (int i = off; i < off + len; i++) {
 			char c = text.charAt(i);
 			// Each half of a surrogate pair counts 2: 4 for the pair, more than the 1
-			// byte a lone
-			// half is replaced with.
+			// byte a lone half is replaced with.
 			bytes += (c < 0x80) ? 1 : (c < 0x800 || Character.isSurrogate(c)) ? 2 : 3;
 		}
 		return bytes;

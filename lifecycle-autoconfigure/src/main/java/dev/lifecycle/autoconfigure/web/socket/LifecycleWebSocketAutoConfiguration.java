@@ -68,9 +68,8 @@ public final class LifecycleWebSocketAutoConfiguration {
 		ReactiveWebSocketDrain lifecycleWebSocketDrain(StreamDrain streams, LifecycleManagerProperties properties,
 				ObjectProvider<WebSocketHandlerAdapter> adapters) {
 			// The WebSocket service (its upgrade strategy, its settings) of the adapter
-			// Spring would
-			// run first, the application's own when it declares one; Spring's default
-			// otherwise.
+			// Spring would run first, the application's own when it declares one;
+			// Spring's default otherwise.
 			SingletonSupplier<WebSocketService> service = SingletonSupplier.of(() -> adapters.orderedStream()
 				.findFirst()
 				.map(WebSocketHandlerAdapter::getWebSocketService)

@@ -62,8 +62,7 @@ public final class ServletWebSocketDrain implements HandlerAdapter, Ordered {
 	private HttpRequestHandler tracking(HttpRequestHandler mapped) {
 		if (mapped instanceof SockJsHttpRequestHandler sockJs) {
 			// The same SockJS service (its sessions, transports and settings): a session
-			// is created
-			// with the handler of its first request, always this copy.
+			// is created with the handler of its first request, always this copy.
 			return new SockJsHttpRequestHandler(sockJs.getSockJsService(),
 					new Tracking(undecorated(sockJs.getWebSocketHandler()), this.sessions));
 		}

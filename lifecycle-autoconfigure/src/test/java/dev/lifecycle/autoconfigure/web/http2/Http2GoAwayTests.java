@@ -104,8 +104,8 @@ class Http2GoAwayTests {
 	@ValueSource(strings = { "tomcat", "jetty", "reactor-netty" })
 	void everyConnectionOpenedDuringTheDrainGetsItsGoAwayWithItsFirstRequest(String server) throws Exception {
 		// The drain lasts while requests come and ends 3 s after the last: a GOAWAY that
-		// only the
-		// stopping server would send never arrives within the 2 s each connection waits.
+		// only the stopping server would send never arrives within the 2 s each
+		// connection waits.
 		try (ConfigurableApplicationContext context = start(server, "--lifecycle.drain-delay=15s",
 				"--lifecycle.drain-quiet-period=3s", "--lifecycle.drain-minimum=1s")) {
 			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");

@@ -158,8 +158,7 @@ public class ReactiveConnectionDrainTests {
 	@Test
 	void theReadinessProbesOwn503sDuringTheDrainAreNotFailedRequestsWhileAnApplicationServerErrorIs() throws Exception {
 		// An adaptive drain held open by the application's own traffic for as long as the
-		// test needs,
-		// however slow the machine: it ends once that traffic stops.
+		// test needs, however slow the machine: it ends once that traffic stops.
 		ConfigurableApplicationContext context = start("lifecycle.drain-delay=15s", "lifecycle.drain-quiet-period=3s",
 				"lifecycle.drain-minimum=1s", "management.endpoints.web.base-path=/manage",
 				"management.endpoint.health.probes.enabled=true");

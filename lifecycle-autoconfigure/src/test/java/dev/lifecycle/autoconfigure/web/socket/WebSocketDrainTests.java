@@ -149,8 +149,7 @@ class WebSocketDrainTests {
 				long first = closes.stream().mapToLong((close) -> close.join()[1]).min().orElseThrow();
 				long last = closes.stream().mapToLong((close) -> close.join()[1]).max().orElseThrow();
 				// Spread over two seconds by the schedule; a busy machine can only
-				// stretch
-				// it.
+				// stretch it.
 				assertThat(Duration.ofNanos(last - first)).as(type.toString()).isGreaterThan(Duration.ofSeconds(1));
 				context.getBean(ShutdownHold.class).release.countDown();
 			}
@@ -200,8 +199,7 @@ class WebSocketDrainTests {
 			CompletableFuture<String> reply = new CompletableFuture<>();
 			CompletableFuture<CloseStatus> closed = new CompletableFuture<>();
 			// XHR streaming: one long HTTP response carries the server's frames, the kind
-			// of
-			// response that would otherwise hold the web server's graceful shutdown.
+			// of response that would otherwise hold the web server's graceful shutdown.
 			SockJsClient client = new SockJsClient(List.of(new RestTemplateXhrTransport()));
 			WebSocketSession session = client.execute(new TextWebSocketHandler() {
 				@Override
@@ -234,8 +232,7 @@ class WebSocketDrainTests {
 	@Test
 	void aSockJsSessionOverWebSocketGetsItsCloseFrameBeforeTheWebServerClosesTheSocket() throws Exception {
 		// Tomcat closes every WebSocket it holds when Lifecycle ends the plain Jakarta
-		// sessions:
-		// a SockJS session must have said goodbye in its own protocol by then.
+		// sessions: a SockJS session must have said goodbye in its own protocol by then.
 		try (ConfigurableApplicationContext context = start(SockJsApplication.class, WebApplicationType.SERVLET,
 				"lifecycle.streams.end-at=shutdown", "lifecycle.drain-delay=3s")) {
 			assertThat(context.getBeansOfType(JakartaWebSocketDrain.class)).hasSize(1);
@@ -415,8 +412,7 @@ class WebSocketDrainTests {
 		@Override
 		public void registerWebSocketHandlers(WebSocketHandlerRegistry registry) {
 			// Tomcat's and Jetty's WebSocket classes are both on the test classpath, and
-			// Spring
-			// would pick Jetty's upgrade: Tomcat needs the standard one.
+			// Spring would pick Jetty's upgrade: Tomcat needs the standard one.
 			DefaultHandshakeHandler handshake = this.upgrade.equals("standard")
 					? new DefaultHandshakeHandler(new StandardWebSocketUpgradeStrategy())
 					: new DefaultHandshakeHandler();
