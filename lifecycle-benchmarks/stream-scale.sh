@@ -17,9 +17,10 @@
 # not restarted: its streams end and reconnect to the two survivors. SS_TAIL_S seconds after it exits
 # the client stops.
 # Variants (--variants), interleaved, the order rotated per round (A B C, B C A, ...):
-#   paced         Lifecycle, --lifecycle.streams.end-window=$SS_END_WINDOW (5s) and
-#                 --lifecycle.streams.sse-retry=0s: the streams end spread over the window after the
-#                 drain delay, with no reconnection advice
+#   paced         Lifecycle, --lifecycle.streams.end-window=$SS_END_WINDOW (5s),
+#                 --lifecycle.streams.end-rate=$SS_END_RATE (100 a second, so that the ~670 streams of
+#                 the stopped instance take the whole window) and --lifecycle.streams.sse-retry=0s: the
+#                 streams end spread over the window after the drain delay, with no reconnection advice
 #   instant       Lifecycle, --lifecycle.streams.end-window=0s --lifecycle.streams.sse-retry=0s: every
 #                 stream ends in the same instant (the behaviour before the window existed)
 #   plain         --lifecycle.enabled=false --server.shutdown=graceful
@@ -55,7 +56,7 @@
 # Output: DIR/stream-scale.tsv (one row per run), DIR/stream-scale.md, per-run directories ss-r<R>-<variant>
 # (client/streams.tsv: every stream; client/probes.tsv: every probe; cpu.tsv: CPU ticks of i0 i1 i2,
 # HAProxy and the client every 200 ms).
-# Environment: STREAM_JAR, BENCH_JAR, SS_BASE_PORT (18900), SS_DRAIN_DELAY (5s), SS_END_WINDOW (5s),
+# Environment: STREAM_JAR, BENCH_JAR, SS_BASE_PORT (18900), SS_DRAIN_DELAY (5s), SS_END_WINDOW (5s), SS_END_RATE (100),
 # SS_PROBE_RATE (50/s), SS_OPEN_RATE (200 streams/s while opening: the instances are cold, and at 500/s on 2 busy cores
 # opening took 5-15 s a stream), SS_RECONNECT_DELAY_MS (0: the
 # client's reconnection time without `retry:`), SS_SETTLE_S (2), SS_WINDOW_S (6), SS_TAIL_S (7),
@@ -88,7 +89,7 @@ OUT=$(realpath -m "$OUT") # the instances get paths under it, and Lifecycle take
 STREAM_JAR=${STREAM_JAR:-$BENCH_DIR/stream-app/target/stream-app.jar}
 BENCH_JAR=${BENCH_JAR:-$BENCH_DIR/target/benchmarks.jar}
 BASE_PORT=${SS_BASE_PORT:-18900}
-DRAIN_DELAY=${SS_DRAIN_DELAY:-5s} END_WINDOW=${SS_END_WINDOW:-5s}
+DRAIN_DELAY=${SS_DRAIN_DELAY:-5s} END_WINDOW=${SS_END_WINDOW:-5s} END_RATE=${SS_END_RATE:-100}
 OPEN_RATE=${SS_OPEN_RATE:-200} RECONNECT_DELAY_MS=${SS_RECONNECT_DELAY_MS:-0}
 SETTLE_S=${SS_SETTLE_S:-2} WINDOW_S=${SS_WINDOW_S:-6} TAIL_S=${SS_TAIL_S:-7}
 INTER=${SS_INTER:-1s} VICTIM=${SS_VICTIM:-1} HEAP=${SS_HEAP:-256m}
@@ -111,7 +112,7 @@ variant_args() { # variant instance-dir -> the instance's arguments but its life
 }
 variant_settings() { # variant -> its lifecycle.streams.* settings, key=value words
   case $1 in
-    paced) echo "lifecycle.streams.end-window=$END_WINDOW lifecycle.streams.sse-retry=0s" ;;
+    paced) echo "lifecycle.streams.end-window=$END_WINDOW lifecycle.streams.end-rate=$END_RATE lifecycle.streams.sse-retry=0s" ;;
     instant) echo "lifecycle.streams.end-window=0s lifecycle.streams.sse-retry=0s" ;;
     paced-advice) echo "lifecycle.streams.end-window=$END_WINDOW lifecycle.streams.sse-retry=$END_WINDOW lifecycle.streams.websocket-close-code=service-restart" ;;
   esac
@@ -128,7 +129,7 @@ stream_keys_known() { # -> sets KNOWN_STREAM_KEYS from the jar's metadata
   tmp=$(mktemp -d)
   unzip -p "$STREAM_JAR" 'BOOT-INF/lib/lifecycle-autoconfigure-*.jar' >"$tmp/a.jar" 2>/dev/null
   unzip -p "$tmp/a.jar" META-INF/spring-configuration-metadata.json >"$tmp/m.json" 2>/dev/null
-  for key in end-window sse-retry websocket-close-code; do
+  for key in end-window end-rate sse-retry websocket-close-code; do
     grep -q "\"lifecycle.streams.$key\"" "$tmp/m.json" && KNOWN_STREAM_KEYS+=" lifecycle.streams.$key"
   done
   rm -rf "$tmp"
