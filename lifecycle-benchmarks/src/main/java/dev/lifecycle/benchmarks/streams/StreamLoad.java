@@ -2,20 +2,15 @@ package dev.lifecycle.benchmarks.streams;
 
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
-import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse.BodyHandlers;
 import java.net.http.HttpResponse.BodySubscribers;
 import java.net.http.WebSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -25,7 +20,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Flow;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -34,56 +28,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The client of {@code stream-scale.sh}: many long-lived streams (server-sent events and
- * WebSockets) and an open-loop prober of ordinary requests, all through one address (a
- * proxy in front of several instances of the stream app), from one JVM that costs little
- * CPU: the JDK {@link HttpClient} and {@link WebSocket}, non-blocking (one selector
- * thread for the streams with a pool of two threads for their callbacks, and one client
- * with a selector, a timer and a callback thread of its own for the prober), no thread
- * per stream.
- *
- * <p>
- * Each logical client keeps one stream open for the whole run and opens a new one when it
- * ends: an SSE client resumes with {@code Last-Event-ID} (the last id it received) after
- * the reconnection time (the last {@code retry:} field received, else
- * {@code --reconnect-delay-ms}), as an {@code EventSource} does; a WebSocket client
- * reconnects after {@code --reconnect-delay-ms} whatever the close code. A stream that
- * never opened (refused, no answer within 15 s, or an answer other than 200/101) is
- * retried after {@code --refused-delay-ms} more. A stream that received nothing for
- * {@code --idle-timeout-ms} (5000; both kinds carry a message a second) is closed and
- * ends as stale, as a client's heartbeat timeout would end it. The clients start spread
- * over the first {@code n / --open-rate} seconds; the file {@code opened} appears once
- * every client has had a stream open. Every SSE and probe request says
- * {@code Connection: close}, so each stream and probe is a new connection that the proxy
- * balances (no connection pinned to an instance by a client pool).
- *
- * <p>
- * SSE ids are seconds, the same on every instance and consecutive: for each client an id
- * more than one above the last it received counts the ids between as lost, an id not
- * above it counts as delivered twice.
- *
- * <p>
- * The prober sends {@code GET --probe-path} at {@code --probe-rate} a second on a fixed
- * schedule whatever the answers (open loop); its latency runs from the scheduled instant
- * to the whole answer, so a stall of the client or the servers is counted, not omitted.
- *
- * <p>
- * Writes in {@code --out}: {@code streams.tsv} (one row per stream: kind client seq
- * start_ms open_ms end_ms instance end code events retry_ms; end is clean, broken, stale,
- * refused or open (still open at the stop); code the HTTP status, or the WebSocket close
- * code, 1006 (broken) when the connection closed without one), {@code probes.tsv}
- * (scheduled_ms latency_ms status instance; status the HTTP status or the exception's
- * class) and, at the stop, {@code summary.json} (the client's CPU, the events, lost and
- * twice, the counts of streams and probes, the failures by exception).
- *
- * <p>
- * Usage:
- * {@code StreamLoad --target=HOST:PORT --out=DIR --stop-file=PATH [--sse=1000] [--ws=1000]
- * [--open-rate=500] [--probe-rate=50] [--probe-path=/hello] [--reconnect-delay-ms=0]
- * [--refused-delay-ms=200] [--idle-timeout-ms=5000] [--max-seconds=3600]}. Run it with
- * {@code -Djava.util.concurrent.ForkJoinPool.common.parallelism=2} or more on a machine
- * of fewer than 3 cores: below 2 the JDK's HttpClient starts a thread for each of its
- * asynchronous completions.
+ * The client of {@code stream-scale.sh}: many long-lived streams and an open-loop prober
+ * through one address, from one JVM that costs little CPU. The package's description says
+ * what it does, counts and writes, and its options.
  */
 public final class StreamLoad {
 
@@ -93,8 +40,6 @@ public final class StreamLoad {
 	 * From a stream's connect to its response headers (SSE) or its handshake (WebSocket).
 	 */
 	private static final Duration OPEN_TIMEOUT = Duration.ofSeconds(15);
-
-	private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(10);
 
 	/** The WebSocket close code of a connection closed without a close frame. */
 	private static final int ABNORMAL_CLOSURE = 1006;
@@ -118,18 +63,7 @@ public final class StreamLoad {
 
 	private final HttpClient client;
 
-	/**
-	 * The prober's own client, thread and timer: a burst of streams does not delay it in
-	 * this JVM.
-	 */
-	private final HttpClient probeClient;
-
-	private final ScheduledExecutorService probeTimer = Executors
-		.newSingleThreadScheduledExecutor(daemon("stream-load-probe-timer"));
-
 	private final ConcurrentLinkedQueue<String> streamRows = new ConcurrentLinkedQueue<>();
-
-	private final ConcurrentLinkedQueue<String> probeRows = new ConcurrentLinkedQueue<>();
 
 	private final Set<Stream> open = ConcurrentHashMap.newKeySet();
 
@@ -145,15 +79,11 @@ public final class StreamLoad {
 
 	private final AtomicLong retryFields = new AtomicLong();
 
-	private final AtomicLong probesSent = new AtomicLong();
-
-	private final AtomicLong probesAnswered = new AtomicLong();
-
-	private final AtomicLong probesFailed = new AtomicLong();
-
 	private final Map<String, AtomicLong> ends = new ConcurrentHashMap<>();
 
 	private final Map<String, AtomicLong> failures = new ConcurrentHashMap<>();
+
+	private final Prober prober = new Prober(CONNECT_TIMEOUT);
 
 	private volatile boolean stopping;
 
@@ -168,11 +98,6 @@ public final class StreamLoad {
 			.version(HttpClient.Version.HTTP_1_1)
 			.connectTimeout(CONNECT_TIMEOUT)
 			.executor(this.callbacks)
-			.build();
-		this.probeClient = HttpClient.newBuilder()
-			.version(HttpClient.Version.HTTP_1_1)
-			.connectTimeout(CONNECT_TIMEOUT)
-			.executor(Executors.newSingleThreadExecutor(daemon("stream-load-probe-callbacks")))
 			.build();
 		this.allOpened = new CountDownLatch((int) (number("sse", 1000) + number("ws", 1000)));
 	}
@@ -206,7 +131,7 @@ public final class StreamLoad {
 			Client c = isSse ? new Client("sse", s++) : new Client("ws", w++);
 			this.timer.schedule(() -> connect(c), (long) (i * 1000 / openRate), TimeUnit.MILLISECONDS);
 		}
-		startProber(number("probe-rate", 50), this.options.getOrDefault("probe-path", "/hello"));
+		this.prober.start(this.target, number("probe-rate", 50), this.options.getOrDefault("probe-path", "/hello"));
 		if (this.idleTimeoutMs > 0) {
 			this.timer.scheduleWithFixedDelay(this::endIdleStreams, 1, 1, TimeUnit.SECONDS);
 		}
@@ -215,7 +140,7 @@ public final class StreamLoad {
 			while (!Files.exists(stopFile) && System.currentTimeMillis() - started < maxMs) {
 				Thread.sleep(200);
 				drain(this.streamRows, streams);
-				drain(this.probeRows, probes);
+				this.prober.drainTo(probes);
 				if (!openedWritten && this.allOpened.getCount() == 0) {
 					Files.writeString(this.out.resolve("opened"), System.currentTimeMillis() + "\n");
 					openedWritten = true;
@@ -223,14 +148,14 @@ public final class StreamLoad {
 			}
 			this.stopping = true;
 			this.timer.shutdownNow();
-			this.probeTimer.shutdownNow();
+			this.prober.stop();
 			long now = System.currentTimeMillis();
 			for (Stream stream : this.open) {
 				stream.end("open", 0, now);
 			}
 			Thread.sleep(200);
 			drain(this.streamRows, streams);
-			drain(this.probeRows, probes);
+			this.prober.drainTo(probes);
 		}
 		writeSummary(System.currentTimeMillis() - started);
 		System.exit(0);
@@ -278,7 +203,7 @@ public final class StreamLoad {
 	}
 
 	/** One stream of a client, from its connect to its end, written as one row. */
-	private final class Stream {
+	private final class Stream implements SseLines.Listener {
 
 		final Client client;
 
@@ -310,6 +235,36 @@ public final class StreamLoad {
 		Stream(Client client) {
 			this.client = client;
 			this.seq = client.seq++;
+		}
+
+		@Override
+		public void subscribed(Runnable cancel) {
+			this.abort = cancel;
+		}
+
+		@Override
+		public void line() {
+			this.lastReceivedMs = System.currentTimeMillis();
+		}
+
+		@Override
+		public void event(long id) {
+			this.received.incrementAndGet();
+			this.client.onEvent(id);
+		}
+
+		@Override
+		public void eventWithoutId() {
+			this.received.incrementAndGet();
+		}
+
+		@Override
+		public void retry(long ms) {
+			this.retryMs = ms;
+			synchronized (this.client) {
+				this.client.retryMs = ms;
+			}
+			StreamLoad.this.retryFields.incrementAndGet();
 		}
 
 		void opened(String instance) {
@@ -390,7 +345,7 @@ public final class StreamLoad {
 					return BodySubscribers.replacing(null);
 				}
 				stream.opened(info.headers().firstValue("X-Instance").orElse(null));
-				return BodySubscribers.fromLineSubscriber(new SseParser(stream));
+				return BodySubscribers.fromLineSubscriber(new SseLines(stream));
 			}).whenComplete((response, failure) -> {
 				long now = System.currentTimeMillis();
 				if (failure != null) {
@@ -405,74 +360,6 @@ public final class StreamLoad {
 		catch (RuntimeException ex) {
 			stream.end("refused", 0, System.currentTimeMillis());
 		}
-	}
-
-	/**
-	 * The server-sent events format, line by line: an event is dispatched at its blank
-	 * line (an event cut before it is not counted).
-	 */
-	private final class SseParser implements Flow.Subscriber<String> {
-
-		private final Stream stream;
-
-		private String id;
-
-		SseParser(Stream stream) {
-			this.stream = stream;
-		}
-
-		@Override
-		public void onSubscribe(Flow.Subscription subscription) {
-			this.stream.abort = subscription::cancel;
-			subscription.request(Long.MAX_VALUE);
-		}
-
-		@Override
-		public void onNext(String line) {
-			this.stream.lastReceivedMs = System.currentTimeMillis();
-			if (line.isEmpty()) {
-				if (this.id != null) {
-					this.stream.received.incrementAndGet();
-					try {
-						this.stream.client.onEvent(Long.parseLong(this.id));
-					}
-					catch (NumberFormatException ex) {
-						// Not one of the app's ids.
-					}
-				}
-				this.id = null;
-				return;
-			}
-			int colon = line.indexOf(':');
-			if (colon == 0) {
-				return; // a comment
-			}
-			String field = (colon < 0) ? line : line.substring(0, colon);
-			String value = (colon < 0) ? "" : line.substring(colon + 1);
-			if (value.startsWith(" ")) {
-				value = value.substring(1);
-			}
-			if (field.equals("id")) {
-				this.id = value;
-			}
-			else if (field.equals("retry") && !value.isEmpty() && value.chars().allMatch(Character::isDigit)) {
-				long retry = Long.parseLong(value);
-				this.stream.retryMs = retry;
-				synchronized (this.stream.client) {
-					this.stream.client.retryMs = retry;
-				}
-				StreamLoad.this.retryFields.incrementAndGet();
-			}
-		}
-
-		@Override
-		public void onError(Throwable throwable) {
-		}
-
-		@Override
-		public void onComplete() {
-		}
-
 	}
 
 	private void connectWebSocket(Client c) {
@@ -573,107 +460,27 @@ public final class StreamLoad {
 			.incrementAndGet();
 	}
 
-	// --- the prober
-
-	private void startProber(long rate, String path) {
-		if (rate <= 0) {
-			return;
-		}
-		long periodNanos = 1_000_000_000L / rate;
-		long originMs = System.currentTimeMillis();
-		long originNanos = System.nanoTime();
-		AtomicLong n = new AtomicLong();
-		HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + this.target + path))
-			.timeout(PROBE_TIMEOUT)
-			.header("Connection", "close")
-			.build();
-		// At a fixed rate: runs that fall behind are caught up at once (open loop).
-		this.probeTimer.scheduleAtFixedRate(() -> {
-			long k = n.getAndIncrement();
-			long scheduledNanos = originNanos + k * periodNanos;
-			long scheduledMs = originMs + (k * periodNanos) / 1_000_000;
-			this.probesSent.incrementAndGet();
-			this.probeClient.sendAsync(request, BodyHandlers.ofString()).whenComplete((response, failure) -> {
-				double latencyMs = (System.nanoTime() - scheduledNanos) / 1e6;
-				String status;
-				String instance = "-";
-				if (failure != null) {
-					Throwable cause = (failure.getCause() != null) ? failure.getCause() : failure;
-					status = cause.getClass().getSimpleName();
-					this.probesFailed.incrementAndGet();
-				}
-				else {
-					status = Integer.toString(response.statusCode());
-					instance = response.headers().firstValue("X-Instance").orElse("-");
-					if (response.statusCode() == 200) {
-						this.probesAnswered.incrementAndGet();
-					}
-					else {
-						this.probesFailed.incrementAndGet();
-					}
-				}
-				this.probeRows
-					.add(String.format(Locale.ROOT, "%d\t%.2f\t%s\t%s", scheduledMs, latencyMs, status, instance));
-			});
-		}, 0, periodNanos, TimeUnit.NANOSECONDS);
-	}
-
-	// --- output
-
 	private void writeSummary(long wallMs) throws IOException {
-		double cpuS = processCpuNanos() / 1e9;
 		Map<String, Object> summary = new TreeMap<>();
-		summary.put("wall_s", wallMs / 1000.0);
-		summary.put("cpu_s", cpuS);
-		summary.put("cpu_cores", (wallMs > 0) ? cpuS / (wallMs / 1000.0) : 0);
-		summary.put("threads_peak", ManagementFactory.getThreadMXBean().getPeakThreadCount());
 		summary.put("events", this.events.get());
 		summary.put("lost", this.lost.get());
 		summary.put("twice", this.twice.get());
 		summary.put("retry_fields", this.retryFields.get());
 		summary.put("never_opened", this.allOpened.getCount());
-		summary.put("probes_sent", this.probesSent.get());
-		summary.put("probes_answered", this.probesAnswered.get());
-		summary.put("probes_failed", this.probesFailed.get());
-		StringBuilder json = new StringBuilder("{");
-		summary.forEach((k, v) -> json.append('"').append(k).append("\":").append(v).append(','));
-		json.append("\"ends\":{");
-		new TreeMap<>(this.ends)
-			.forEach((k, v) -> json.append('"').append(k).append("\":").append(v.get()).append(','));
-		if (json.charAt(json.length() - 1) == ',') {
-			json.setLength(json.length() - 1);
-		}
-		json.append("},\"failures\":{");
-		new TreeMap<>(this.failures)
-			.forEach((k, v) -> json.append('"').append(k).append("\":").append(v.get()).append(','));
-		if (json.charAt(json.length() - 1) == ',') {
-			json.setLength(json.length() - 1);
-		}
-		json.append("}}\n");
-		Files.writeString(this.out.resolve("summary.json"), json.toString());
-	}
-
-	private static long processCpuNanos() {
-		if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
-			return os.getProcessCpuTime();
-		}
-		return -1;
+		this.prober.summarise(summary);
+		LoadFiles.writeSummary(this.out, wallMs, summary, this.ends, this.failures);
 	}
 
 	private PrintWriter writer(String name) {
-		try {
-			return new PrintWriter(Files.newBufferedWriter(this.out.resolve(name), StandardCharsets.UTF_8));
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
+		return LoadFiles.writer(this.out.resolve(name));
 	}
 
-	private static void drain(ConcurrentLinkedQueue<String> rows, PrintWriter writer) {
-		for (String row; (row = rows.poll()) != null;) {
-			writer.println(row);
-		}
-		writer.flush();
+	static void drain(ConcurrentLinkedQueue<String> rows, PrintWriter writer) {
+		LoadFiles.drain(rows, writer);
+	}
+
+	static ThreadFactory daemon(String name) {
+		return LoadFiles.daemon(name);
 	}
 
 	private String required(String name) {
@@ -687,15 +494,6 @@ public final class StreamLoad {
 	private long number(String name, long fallback) {
 		String value = this.options.get(name);
 		return (value != null) ? Long.parseLong(value) : fallback;
-	}
-
-	private static ThreadFactory daemon(String name) {
-		AtomicInteger n = new AtomicInteger();
-		return (task) -> {
-			Thread thread = new Thread(task, name + "-" + n.incrementAndGet());
-			thread.setDaemon(true);
-			return thread;
-		};
 	}
 
 }
