@@ -104,8 +104,12 @@ final class AsyncResponses {
 		}
 		try {
 			context.start(() -> {
-				((ClosingResponse) served).writeBetweenEvents(retry.getBytes(StandardCharsets.UTF_8));
-				finish(context, served);
+				try {
+					((ClosingResponse) served).writeBetweenEvents(retry.getBytes(StandardCharsets.UTF_8));
+				}
+				finally {
+					finish(context, served);
+				}
 			});
 		}
 		catch (IllegalStateException ex) {

@@ -88,8 +88,16 @@ final class ClosingResponse extends HttpServletResponseWrapper {
 
 	@Override
 	public void flushBuffer() throws IOException {
-		frame();
-		super.flushBuffer();
+		FramingOutputStream current = this.stream;
+		if (current == null) {
+			frame();
+			super.flushBuffer();
+			return;
+		}
+		current.flushing(() -> {
+			frame();
+			super.flushBuffer();
+		});
 	}
 
 	@Override

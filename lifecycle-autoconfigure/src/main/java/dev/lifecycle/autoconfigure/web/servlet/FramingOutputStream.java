@@ -108,8 +108,29 @@ final class FramingOutputStream extends ServletOutputStream {
 			flush();
 			return true;
 		}
-		catch (IOException ex) {
+		catch (IOException | RuntimeException ex) {
+			// The connection is gone or the server refuses the write: the stream ends
+			// without the advice.
 			return false;
+		}
+		finally {
+			this.events.unlock();
+		}
+	}
+
+	/**
+	 * Runs a flush of the response's buffer, on an event stream under the same lock as
+	 * the writes: the server's own flush, which {@code flushBuffer()} reaches without
+	 * this stream, must not meet the advice's write.
+	 */
+	void flushing(Print flush) throws IOException {
+		if (!isEventStream()) {
+			flush.run();
+			return;
+		}
+		this.events.lock();
+		try {
+			flush.run();
 		}
 		finally {
 			this.events.unlock();
@@ -169,7 +190,7 @@ final class FramingOutputStream extends ServletOutputStream {
 	}
 
 	@FunctionalInterface
-	private interface Print {
+	interface Print {
 
 		void run() throws IOException;
 
