@@ -1,14 +1,11 @@
 package dev.lifecycle.docs;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * The files in which a part of the contract declared once in code (the exit codes, the
@@ -24,8 +21,6 @@ final class ContractFiles {
 	 */
 	private static final String HISTORY = "lifecycle-benchmarks/results/";
 
-	private static final Set<String> SKIPPED = Set.of(".git", "target", "node_modules", ".idea", ".mvn");
-
 	private static final Pattern LISTED = Pattern.compile("\\.(md|java|ya?ml|json|sh|properties)$");
 
 	private ContractFiles() {
@@ -33,26 +28,9 @@ final class ContractFiles {
 
 	/** Every such file but the given ones (the declaration, its test), in order. */
 	static List<Path> except(Set<String> declarations) {
-		try (Stream<Path> files = Files.walk(MarkdownFiles.ROOT)) {
-			return files.filter(Files::isRegularFile)
-				.filter((file) -> LISTED.matcher(file.getFileName().toString()).find()
-						|| MarkdownFiles.name(file).startsWith(".ci/"))
-				.filter((file) -> !MarkdownFiles.name(file).startsWith(HISTORY))
-				.filter((file) -> !declarations.contains(MarkdownFiles.name(file)))
-				.filter((file) -> {
-					for (Path part : MarkdownFiles.ROOT.relativize(file)) {
-						if (SKIPPED.contains(part.toString())) {
-							return false;
-						}
-					}
-					return true;
-				})
-				.sorted()
-				.toList();
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
+		return MarkdownFiles.files((file) -> Files.isRegularFile(file)
+				&& (LISTED.matcher(file.getFileName().toString()).find() || MarkdownFiles.name(file).startsWith(".ci/"))
+				&& !MarkdownFiles.name(file).startsWith(HISTORY) && !declarations.contains(MarkdownFiles.name(file)));
 	}
 
 	/**

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -19,19 +20,23 @@ final class MarkdownFiles {
 	}
 
 	static List<Path> all() {
+		return files((file) -> file.toString().endsWith(".md") && ROOT.relativize(file).getNameCount() > 0);
+	}
+
+	/**
+	 * The repository's files that the filter takes, in order, outside build output and
+	 * tool directories.
+	 */
+	static List<Path> files(Predicate<Path> filter) {
 		try (Stream<Path> files = Files.walk(ROOT)) {
-			return files.filter((file) -> file.toString().endsWith(".md"))
-				.filter((file) -> ROOT.relativize(file).getNameCount() > 0)
-				.filter((file) -> {
-					for (Path part : ROOT.relativize(file)) {
-						if (SKIPPED.contains(part.toString())) {
-							return false;
-						}
+			return files.filter(filter).filter((file) -> {
+				for (Path part : ROOT.relativize(file)) {
+					if (SKIPPED.contains(part.toString())) {
+						return false;
 					}
-					return true;
-				})
-				.sorted()
-				.toList();
+				}
+				return true;
+			}).sorted().toList();
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);

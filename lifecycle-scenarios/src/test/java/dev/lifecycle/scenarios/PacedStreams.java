@@ -19,6 +19,8 @@ import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.StreamObserver;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * Many streams open through a shutdown, each noting when and how it ended: server-sent
@@ -121,11 +123,16 @@ final class PacedStreams implements AutoCloseable {
 		first.await(30, TimeUnit.SECONDS);
 	}
 
-	/** Waits, within the bound, until every stream has ended. */
-	void awaitEnds(Duration bound) throws InterruptedException {
-		long deadline = System.nanoTime() + bound.toNanos();
-		while (this.ends.size() < COUNT && System.nanoTime() < deadline) {
-			Thread.sleep(50);
+	/**
+	 * Waits, within the bound, until every stream has ended; the promise's check judges
+	 * those that did not.
+	 */
+	void awaitEnds(Duration bound) {
+		try {
+			Awaitility.await().atMost(bound).until(() -> this.ends.size() >= COUNT);
+		}
+		catch (ConditionTimeoutException ex) {
+			// Judged by the check, which names the streams that did not end.
 		}
 	}
 

@@ -285,10 +285,12 @@ class Http2GoAwayTests {
 			assertThat(client.describe()).contains("RST_STREAM(" + after.streamId() + ", 7)");
 		}
 		else {
-			Thread.sleep(500);
-			assertThat(after.response().isDone() && !after.response().isCompletedExceptionally())
-				.as("a stream after the final GOAWAY is not served: %s", client.describe())
-				.isFalse();
+			await().during(Duration.ofMillis(500))
+				.atMost(Duration.ofSeconds(5))
+				.untilAsserted(
+						() -> assertThat(after.response().isDone() && !after.response().isCompletedExceptionally())
+							.as("a stream after the final GOAWAY is not served: %s", client.describe())
+							.isFalse());
 		}
 	}
 
