@@ -67,8 +67,10 @@ final class AsyncResponses {
 		try {
 			return StreamTypes.isStream(context.getResponse().getContentType());
 		}
-		catch (IllegalStateException ex) {
-			// Completed meanwhile: nothing to end.
+		catch (IllegalStateException | NullPointerException ex) {
+			// Completed meanwhile, or aborted (Jetty then has no response to give):
+			// nothing
+			// to end.
 			this.open.remove(context);
 			return false;
 		}

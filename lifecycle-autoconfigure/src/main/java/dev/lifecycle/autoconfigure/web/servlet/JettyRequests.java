@@ -5,7 +5,9 @@ import java.util.List;
 import dev.lifecycle.autoconfigure.InternalHooks;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.http.HttpServletRequest;
+import org.eclipse.jetty.ee11.servlet.ServletChannel;
 import org.eclipse.jetty.ee11.servlet.ServletContextRequest;
+import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.internal.HttpConnection;
 import org.jspecify.annotations.Nullable;
 
@@ -15,11 +17,12 @@ import org.springframework.aot.hint.RuntimeHintsRegistrar;
 import org.springframework.aot.hint.TypeReference;
 
 /**
- * What Jetty tells about a request: whether its HTTP/1.1 connection holds another
- * request, and the largest write Jetty buffers. Loaded only when Jetty's servlet support
- * is present, so that no other class names Jetty's types. The first reads Jetty's
- * connection, a type of its internal package: a hook resolved once, when the drain filter
- * is created ({@link PipelinedServletRequests#JETTY_HOOK}).
+ * What Jetty tells about a request, and what it is asked: whether its HTTP/1.1 connection
+ * holds another request, the largest write Jetty buffers, and to abort a response the web
+ * server's stop cuts. Loaded only when Jetty's servlet support is present, so that no
+ * other class names Jetty's types. The first reads Jetty's connection, a type of its
+ * internal package: a hook resolved once, when the drain filter is created
+ * ({@link PipelinedServletRequests#JETTY_HOOK}).
  */
 final class JettyRequests {
 
@@ -54,6 +57,28 @@ final class JettyRequests {
 	static @Nullable Integer aggregationSize(HttpServletRequest request) {
 		ServletContextRequest jetty = ServletContextRequest.getServletContextRequest(request);
 		return (jetty != null) ? jetty.getServletChannel().getHttpConfiguration().getOutputAggregationSize() : null;
+	}
+
+	/**
+	 * Aborts the request's response and closes its connection before the body's end, so
+	 * its client sees a broken response, where Jetty's stop would end the body as if it
+	 * were whole. Over HTTP/2 the connection's other streams are cut too: the stop that
+	 * comes next cuts them anyway.
+	 * @param request the servlet request
+	 * @param cause why, for Jetty's log
+	 */
+	static void abort(HttpServletRequest request, Throwable cause) {
+		ServletContextRequest jetty = ServletContextRequest.getServletContextRequest(request);
+		if (jetty != null) {
+			ServletChannel channel = jetty.getServletChannel();
+			channel.abort(cause);
+			// The abort alone fails the response only once the application's dispatch
+			// ends, and the stop may end the body as whole before that.
+			EndPoint endPoint = channel.getEndPoint();
+			if (endPoint != null) {
+				endPoint.close(cause);
+			}
+		}
 	}
 
 	/** The method looked up by reflection, for a native image. */

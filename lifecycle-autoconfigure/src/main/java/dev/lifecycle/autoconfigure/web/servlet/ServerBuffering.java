@@ -2,11 +2,7 @@ package dev.lifecycle.autoconfigure.web.servlet;
 
 import java.util.function.IntUnaryOperator;
 
-import jakarta.servlet.ServletRequest;
-import jakarta.servlet.ServletRequestWrapper;
 import jakarta.servlet.http.HttpServletRequest;
-
-import org.springframework.util.ClassUtils;
 
 /**
  * Each servlet server's rule for when a write commits a response: the largest single
@@ -16,9 +12,6 @@ import org.springframework.util.ClassUtils;
  */
 final class ServerBuffering {
 
-	private static final boolean JETTY = ClassUtils.isPresent("org.eclipse.jetty.ee11.servlet.ServletContextRequest",
-			ServerBuffering.class.getClassLoader());
-
 	private ServerBuffering() {
 	}
 
@@ -26,7 +19,7 @@ final class ServerBuffering {
 	 * The largest write the server serving this request buffers, given its buffer's size.
 	 */
 	static IntUnaryOperator largestBufferedWrite(HttpServletRequest request) {
-		if (JETTY && servedByJetty(request)) {
+		if (JettyServed.serves(request)) {
 			try {
 				Integer size = JettyRequests.aggregationSize(request);
 				if (size != null) {
@@ -40,15 +33,6 @@ final class ServerBuffering {
 			}
 		}
 		return IntUnaryOperator.identity();
-	}
-
-	/** Whether Jetty serves the request: both servers' classes may be present. */
-	private static boolean servedByJetty(ServletRequest request) {
-		ServletRequest current = request;
-		while (current instanceof ServletRequestWrapper wrapper) {
-			current = wrapper.getRequest();
-		}
-		return current.getClass().getName().startsWith("org.eclipse.jetty.");
 	}
 
 }

@@ -3,6 +3,7 @@ package dev.lifecycle.autoconfigure.web.servlet;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.lifecycle.autoconfigure.RequestsInFlight;
@@ -13,6 +14,8 @@ import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 import jakarta.servlet.DispatcherType;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletRequestWrapper;
 import jakarta.servlet.http.HttpServletRequest;
 
 /**
@@ -49,13 +52,16 @@ final class ServletTraffic implements RequestsInFlight {
 
 	/** A request's first dispatch began: it is in flight until it ends. */
 	void began(HttpServletRequest request) {
-		this.inFlight.add(request);
+		this.inFlight.add(container(request));
 	}
 
-	/** A dispatch ended with the request's response complete. */
+	/**
+	 * A dispatch ended with the request's response complete. A cut request stays known as
+	 * cut: its last dispatch may still answer a server error, which is not a second
+	 * failure (the set fills only at the stop, when no request arrives any more).
+	 */
 	void ended(HttpServletRequest request) {
-		this.inFlight.remove(request);
-		this.cut.remove(request);
+		this.inFlight.remove(container(request));
 	}
 
 	/** A dispatch ended with the request asynchronous: in flight until it completes. */
@@ -65,7 +71,7 @@ final class ServletTraffic implements RequestsInFlight {
 
 	/** A request failed: thrown through the filter, or answered with a server error. */
 	void failed(HttpServletRequest request) {
-		if (this.manager.isShutdownInitiated() && !this.cut.contains(request) && counts(request)) {
+		if (this.manager.isShutdownInitiated() && !this.cut.contains(container(request)) && counts(request)) {
 			LifecycleHost.of(this.manager).recordFailedRequest();
 		}
 	}
@@ -85,6 +91,7 @@ final class ServletTraffic implements RequestsInFlight {
 				if (!isOwn(request) && this.cut.add(request)) {
 					names.add(request.getMethod() + " " + request.getRequestURI());
 					LifecycleHost.of(this.manager).recordFailedRequest();
+					abortOnJetty(request);
 				}
 			}
 			catch (IllegalStateException ex) {
@@ -93,6 +100,34 @@ final class ServletTraffic implements RequestsInFlight {
 			}
 		}
 		return names;
+	}
+
+	/**
+	 * Jetty's stop would end a cut body as if it were whole (a short or empty 200), so
+	 * its response is aborted first; Tomcat's stop closes the connection under it by
+	 * itself.
+	 */
+	private static void abortOnJetty(HttpServletRequest request) {
+		if (JettyServed.serves(request)) {
+			try {
+				JettyRequests.abort(request, new CancellationException("cut by the web server's stop"));
+			}
+			catch (RuntimeException | LinkageError ex) {
+				// Another Jetty than the one compiled against: its stop ends the body.
+			}
+		}
+	}
+
+	/**
+	 * The container's own request under any wrappers: the same object in every dispatch
+	 * of a request, where an asynchronous dispatch may wrap it anew (Tomcat's does).
+	 */
+	private static HttpServletRequest container(HttpServletRequest request) {
+		ServletRequest current = request;
+		while (current instanceof ServletRequestWrapper wrapper) {
+			current = wrapper.getRequest();
+		}
+		return (current instanceof HttpServletRequest http) ? http : request;
 	}
 
 	private boolean counts(HttpServletRequest request) {

@@ -1,0 +1,31 @@
+package dev.lifecycle.autoconfigure.web.servlet;
+
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletRequestWrapper;
+
+import org.springframework.util.ClassUtils;
+
+/**
+ * Whether Jetty serves a request: both servers' classes may be on the class path, and
+ * {@link JettyRequests}, which names Jetty's types, may be loaded only when it does.
+ */
+final class JettyServed {
+
+	private static final boolean PRESENT = ClassUtils.isPresent("org.eclipse.jetty.ee11.servlet.ServletContextRequest",
+			JettyServed.class.getClassLoader());
+
+	private JettyServed() {
+	}
+
+	static boolean serves(ServletRequest request) {
+		if (!PRESENT) {
+			return false;
+		}
+		ServletRequest current = request;
+		while (current instanceof ServletRequestWrapper wrapper) {
+			current = wrapper.getRequest();
+		}
+		return current.getClass().getName().startsWith("org.eclipse.jetty.");
+	}
+
+}
