@@ -10,13 +10,16 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.batch.core.ExitStatus;
 import org.springframework.batch.core.job.Job;
 import org.springframework.batch.core.job.JobExecution;
 import org.springframework.batch.core.job.builder.JobBuilder;
 import org.springframework.batch.core.launch.JobOperator;
 import org.springframework.batch.core.listener.JobExecutionListener;
+import org.springframework.batch.core.listener.StepExecutionListener;
 import org.springframework.batch.core.repository.JobRepository;
 import org.springframework.batch.core.step.Step;
+import org.springframework.batch.core.step.StepExecution;
 import org.springframework.batch.core.step.builder.StepBuilder;
 import org.springframework.batch.infrastructure.item.ItemProcessor;
 import org.springframework.batch.infrastructure.item.ItemWriter;
@@ -108,6 +111,7 @@ public class BatchTestApplication {
 		Duration itemTime = environment.getProperty("batch-test.item-time", Duration.class, Duration.ofMillis(30));
 		String output = environment.getProperty("batch-test.output", "OUTPUT").replaceAll("[^A-Z_]", "");
 		String holdFile = environment.getProperty("batch-test.hold-file");
+		Duration afterStep = environment.getProperty("batch-test.after-step", Duration.class, Duration.ZERO);
 		Path hold = (holdFile != null) ? Path.of(holdFile) : null;
 		jdbc.execute("CREATE TABLE IF NOT EXISTS " + output + " (ITEM INT NOT NULL)");
 		ItemProcessor<Integer, Integer> processor = (item) -> {
@@ -132,6 +136,16 @@ public class BatchTestApplication {
 			.processor(processor)
 			.writer(writer)
 			.transactionManager(transactionManager)
+			.listener(new StepExecutionListener() {
+				@Override
+				public ExitStatus afterStep(StepExecution execution) {
+					if (!afterStep.isZero()) {
+						logger.info("batch-test: after step, {} items written", execution.getWriteCount());
+						sleep(afterStep);
+					}
+					return null;
+				}
+			})
 			.build();
 	}
 

@@ -14,11 +14,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A SIGTERM at the edges of a job, where its status in the repository, its thread and the
  * end may disagree: in the application's {@code beforeJob} listener (the job has not
- * begun its steps, the repository says {@code STARTED}), and in its {@code afterJob}
- * listener (its steps are done and the repository says {@code COMPLETED}, but its thread
- * has not returned); and during the start, before Spring Boot's runner has launched the
- * job. The exit code, the repository, the report and the next start's summary say what
- * the job's end really is.
+ * begun its steps, the repository says {@code STARTED}), in its last step's
+ * {@code afterStep} listener (every item is written, the job has not ended), in its
+ * {@code afterJob} listener (its steps are done and the repository says
+ * {@code COMPLETED}, but its thread has not returned); and during the start, before
+ * Spring Boot's runner has launched the job. The exit code, the repository, the report
+ * and the next start's summary say what the job's end really is.
  */
 class BatchCutTests {
 
@@ -70,6 +71,33 @@ class BatchCutTests {
 		assertThat(relaunch.awaitExit()).as(relaunch.log()).isZero();
 		assertThat(BatchRun.statuses(this.directory)).containsExactly("COMPLETED");
 		assertThat(BatchRun.items(this.directory)).isEqualTo(ALL_ITEMS);
+	}
+
+	/**
+	 * Every item is written, but the job has not ended: the stop lands, and the
+	 * repository says {@code STOPPED}. The record says what the repository says
+	 * (incomplete, exit code for a retry), and the retry completes the job without
+	 * reading or writing an item again.
+	 */
+	@Test
+	void sigtermDuringTheLastStepsAfterStepListenerEndsTheJobStoppedAndTheRelaunchWritesNothingTwice()
+			throws Exception {
+		BatchRun first = BatchRun.launch("first", this.directory, "--batch-test.items=20",
+				"--batch-test.after-step=2s");
+		first.awaitLog("batch-test: after step, 20 items written");
+		first.signal("TERM");
+
+		assertThat(first.awaitExit()).as(first.log()).isEqualTo(ExitCodes.INCOMPLETE);
+		assertThat(BatchRun.statuses(this.directory)).containsExactly("STOPPED");
+		assertThat(BatchRun.items(this.directory)).isEqualTo(ALL_ITEMS.subList(0, 20));
+		assertThat(BatchRun.report(this.directory))
+			.hasUnfinishedWork("batch-jobs: job 'importJob' execution 1: STOPPED");
+
+		BatchRun relaunch = BatchRun.launch("relaunch", this.directory, "--batch-test.items=20");
+		assertThat(relaunch.awaitExit()).as(relaunch.log()).isZero();
+		assertThat(BatchRun.statuses(this.directory)).containsExactly("STOPPED", "COMPLETED");
+		assertThat(BatchRun.items(this.directory)).isEqualTo(ALL_ITEMS.subList(0, 20));
+		assertThat(relaunch.log()).doesNotContain("batch-test: wrote items");
 	}
 
 	@Test
