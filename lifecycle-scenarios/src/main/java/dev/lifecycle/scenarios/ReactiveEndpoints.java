@@ -1,6 +1,9 @@
 package dev.lifecycle.scenarios;
 
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.jspecify.annotations.Nullable;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -9,7 +12,9 @@ import reactor.core.publisher.Mono;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.http.MediaType;
+import org.springframework.http.codec.ServerSentEvent;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -48,10 +53,21 @@ class ReactiveEndpoints {
 		return "accepted " + id;
 	}
 
-	/** Server-sent events, an event every 200 ms, until the drain ends the stream. */
+	/**
+	 * Server-sent events, an event every 200 ms, until the drain ends the stream. Event
+	 * {@code n} is {@code tick n} with the id {@code n} on every instance, so a client
+	 * resumes with {@code Last-Event-ID} wherever it reconnects: the stream goes on after
+	 * that id. An id is taken only by an event that is sent, so a tick dropped for a slow
+	 * client leaves no gap.
+	 */
 	@GetMapping(path = "/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
-	Flux<String> events() {
-		return Flux.interval(Duration.ZERO, Duration.ofMillis(200)).onBackpressureDrop().map((tick) -> "tick");
+	Flux<ServerSentEvent<String>> events(
+			@RequestHeader(name = "Last-Event-ID", required = false) @Nullable Long lastEventId) {
+		AtomicLong next = new AtomicLong((lastEventId != null) ? lastEventId + 1 : 0);
+		return Flux.interval(Duration.ZERO, Duration.ofMillis(200)).onBackpressureDrop().map((tick) -> {
+			long id = next.getAndIncrement();
+			return ServerSentEvent.builder("tick " + id).id(Long.toString(id)).build();
+		});
 	}
 
 }

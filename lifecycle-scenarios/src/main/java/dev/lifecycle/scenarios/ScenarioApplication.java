@@ -19,11 +19,12 @@ import org.springframework.scheduling.annotation.EnableScheduling;
 
 /**
  * The application the scenario suite runs on every stack: HTTP endpoints (MVC or WebFlux,
- * whichever the web application type is), a gRPC service on the Netty server and on an
- * in-process server, {@code @Async} work and a {@code @Scheduled} tick, a component that
- * calls the in-process server while it stops, and executors of the kinds applications
- * declare. It uses Lifecycle only through {@code @ManagedComponent}, so the same classes
- * run against another build's Lifecycle jars.
+ * whichever the web application type is, with server-sent events a client resumes by
+ * {@code Last-Event-ID} and a WebSocket endpoint), a gRPC service on the Netty server and
+ * on an in-process server, {@code @Async} work and a {@code @Scheduled} tick, a component
+ * that calls the in-process server while it stops, and executors of the kinds
+ * applications declare. It uses Lifecycle only through {@code @ManagedComponent}, so the
+ * same classes run against another build's Lifecycle jars.
  * <p>
  * Once ready it writes {@code http=<port>} and {@code grpc=<port>} to
  * {@code scenario.ports-file}.

@@ -4,13 +4,17 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+
+import org.jspecify.annotations.Nullable;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
@@ -57,14 +61,21 @@ class ServletEndpoints {
 		return "accepted " + id;
 	}
 
-	/** Server-sent events, an event every 200 ms, until the drain ends the stream. */
+	/**
+	 * Server-sent events, an event every 200 ms, until the drain ends the stream. Event
+	 * {@code n} is {@code tick n} with the id {@code n} on every instance, so a client
+	 * resumes with {@code Last-Event-ID} wherever it reconnects: the stream goes on after
+	 * that id.
+	 */
 	@GetMapping("/events")
-	SseEmitter events() {
+	SseEmitter events(@RequestHeader(name = "Last-Event-ID", required = false) @Nullable Long lastEventId) {
 		SseEmitter emitter = new SseEmitter(0L);
+		AtomicLong next = new AtomicLong((lastEventId != null) ? lastEventId + 1 : 0);
 		AtomicReference<ScheduledFuture<?>> ticking = new AtomicReference<>();
 		ticking.set(this.ticker.scheduleAtFixedRate(() -> {
 			try {
-				emitter.send("tick");
+				long id = next.getAndIncrement();
+				emitter.send(SseEmitter.event().id(Long.toString(id)).data("tick " + id));
 			}
 			catch (Exception ex) {
 				ticking.get().cancel(false);

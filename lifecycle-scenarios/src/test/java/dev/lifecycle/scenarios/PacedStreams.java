@@ -4,9 +4,13 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.WebSocket;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -23,20 +27,31 @@ import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 
 /**
- * Many streams open through a shutdown, each noting when and how it ended: server-sent
- * event streams on the web stacks (with every line they received), gRPC server streams on
- * the gRPC stack. What the suite judges the pacing of the ends by.
+ * Many streams open through a shutdown, each noting when and how it ended: on the web
+ * stacks server-sent event streams (with every line they received) and WebSocket sessions
+ * (with the close code they got), on the gRPC stack gRPC server streams. What the suite
+ * judges the pacing of the ends, the advice they carry and the resumption of the event
+ * streams by.
  */
 final class PacedStreams implements AutoCloseable {
 
 	/** How many streams a scenario opens. */
 	static final int COUNT = 20;
 
+	/** Of those, on the web stacks, how many are WebSocket sessions. */
+	static final int WEB_SOCKETS = 6;
+
 	/** The pace the scenario asks for, streams per second: 20 streams take 2 s. */
 	static final int END_RATE = 10;
 
 	/** The reconnection time the scenario asks the server to advise. */
 	static final Duration SSE_RETRY = Duration.ofSeconds(2);
+
+	/** The close code the scenario asks WebSocket sessions to get: service restart. */
+	static final int CLOSE_CODE = 1012;
+
+	/** How many events a resumed event stream reads from the next instance. */
+	static final int RESUMED_EVENTS = 3;
 
 	private final ExecutorService readers = Executors.newCachedThreadPool((task) -> {
 		Thread thread = new Thread(task, "scenario-stream-reader");
@@ -52,8 +67,17 @@ final class PacedStreams implements AutoCloseable {
 	/** Held while the streams live: a client that is collected closes its connections. */
 	private final List<HttpClient> clients = new CopyOnWriteArrayList<>();
 
+	/** Held while the sessions live. */
+	private final List<WebSocket> sockets = new CopyOnWriteArrayList<>();
+
 	/** Every line each event stream received. */
 	final List<List<String>> lines = new CopyOnWriteArrayList<>();
+
+	/**
+	 * Every line each event stream received once resumed with {@code Last-Event-ID} on
+	 * the next instance, in the order of {@link #lines}; empty until then.
+	 */
+	final List<List<String>> resumed = new CopyOnWriteArrayList<>();
 
 	PacedStreams(LongSupplier sinceSignal) {
 		this.sinceSignal = sinceSignal;
@@ -64,17 +88,8 @@ final class PacedStreams implements AutoCloseable {
 	 * event.
 	 */
 	void openEventStreams(int port) throws Exception {
-		for (int i = 0; i < COUNT; i++) {
-			HttpClient client = HttpClient.newBuilder()
-				.version(HttpClient.Version.HTTP_1_1)
-				.executor(this.readers)
-				.build();
-			this.clients.add(client);
-			HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/events"))
-				.timeout(Duration.ofSeconds(30))
-				.build();
-			HttpResponse<Stream<String>> response = client.send(request, HttpResponse.BodyHandlers.ofLines());
-			Iterator<String> body = response.body().iterator();
+		for (int i = 0; i < COUNT - WEB_SOCKETS; i++) {
+			Iterator<String> body = eventStream(port, null);
 			List<String> received = new CopyOnWriteArrayList<>();
 			this.lines.add(received);
 			this.readers.execute(() -> {
@@ -87,8 +102,62 @@ final class PacedStreams implements AutoCloseable {
 				catch (RuntimeException ex) {
 					how = "broken: " + ex;
 				}
-				this.ends.add(new End(how, this.sinceSignal.getAsLong()));
+				this.ends.add(new End("event stream", how, this.sinceSignal.getAsLong()));
 			});
+		}
+	}
+
+	/** The lines of a new event stream, on a connection of its own. */
+	private Iterator<String> eventStream(int port, String lastEventId) throws Exception {
+		HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).executor(this.readers).build();
+		this.clients.add(client);
+		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/events"))
+			.timeout(Duration.ofSeconds(30));
+		if (lastEventId != null) {
+			request.header("Last-Event-ID", lastEventId);
+		}
+		HttpResponse<Stream<String>> response = client.send(request.build(), HttpResponse.BodyHandlers.ofLines());
+		return response.body().iterator();
+	}
+
+	/**
+	 * Opens the WebSocket sessions, each on its own connection, and waits until each has
+	 * echoed a message.
+	 */
+	void openWebSockets(int port) throws Exception {
+		HttpClient client = HttpClient.newBuilder().executor(this.readers).build();
+		this.clients.add(client);
+		for (int i = 0; i < WEB_SOCKETS; i++) {
+			CompletableFuture<String> echo = new CompletableFuture<>();
+			WebSocket socket = client.newWebSocketBuilder()
+				.connectTimeout(Duration.ofSeconds(10))
+				.buildAsync(URI.create("ws://localhost:" + port + "/ws"), new Session(echo))
+				.get(30, TimeUnit.SECONDS);
+			this.sockets.add(socket);
+			socket.sendText("hi", true).get(10, TimeUnit.SECONDS);
+			echo.get(10, TimeUnit.SECONDS);
+		}
+	}
+
+	/**
+	 * Resumes every event stream on the next instance with the id of the last event it
+	 * received whole, as {@code EventSource} does, and reads a few events from there.
+	 */
+	void resumeEventStreams(int port) throws Exception {
+		List<CompletableFuture<List<String>>> all = new ArrayList<>();
+		for (List<String> received : this.lines) {
+			String lastId = ServerSentEvents.lastEventId(received);
+			Iterator<String> body = eventStream(port, lastId);
+			all.add(CompletableFuture.supplyAsync(() -> {
+				List<String> lines = new ArrayList<>();
+				while (ServerSentEvents.events(lines).size() < RESUMED_EVENTS && body.hasNext()) {
+					lines.add(body.next());
+				}
+				return lines;
+			}, this.readers));
+		}
+		for (CompletableFuture<List<String>> lines : all) {
+			this.resumed.add(lines.get(30, TimeUnit.SECONDS));
 		}
 	}
 
@@ -110,13 +179,15 @@ final class PacedStreams implements AutoCloseable {
 
 						@Override
 						public void onError(Throwable error) {
-							PacedStreams.this.ends.add(new End(Status.fromThrowable(error).getCode().name(),
-									PacedStreams.this.sinceSignal.getAsLong()));
+							PacedStreams.this.ends
+								.add(new End("gRPC stream", Status.fromThrowable(error).getCode().name(),
+										PacedStreams.this.sinceSignal.getAsLong()));
 						}
 
 						@Override
 						public void onCompleted() {
-							PacedStreams.this.ends.add(new End("OK", PacedStreams.this.sinceSignal.getAsLong()));
+							PacedStreams.this.ends
+								.add(new End("gRPC stream", "OK", PacedStreams.this.sinceSignal.getAsLong()));
 						}
 					});
 		}
@@ -138,14 +209,47 @@ final class PacedStreams implements AutoCloseable {
 
 	@Override
 	public void close() {
+		this.sockets.forEach(WebSocket::abort);
 		this.readers.shutdownNow();
 	}
 
 	/**
-	 * How one stream ended ({@code clean}, {@code broken: …}, or a gRPC status code) and
-	 * when, in ms after the signal.
+	 * How one stream of a kind ({@code event stream}, {@code WebSocket}, {@code gRPC
+	 * stream}) ended ({@code clean}, {@code close <code>}, {@code broken: …}, or a gRPC
+	 * status code) and when, in ms after the signal.
 	 */
-	record End(String how, long atMs) {
+	record End(String kind, String how, long atMs) {
+	}
+
+	/** One WebSocket session: its first echo, then its end. */
+	private final class Session implements WebSocket.Listener {
+
+		private final CompletableFuture<String> echo;
+
+		Session(CompletableFuture<String> echo) {
+			this.echo = echo;
+		}
+
+		@Override
+		public CompletionStage<?> onText(WebSocket socket, CharSequence data, boolean last) {
+			this.echo.complete(data.toString());
+			socket.request(1);
+			return null;
+		}
+
+		@Override
+		public CompletionStage<?> onClose(WebSocket socket, int statusCode, String reason) {
+			PacedStreams.this.ends
+				.add(new End("WebSocket", "close " + statusCode, PacedStreams.this.sinceSignal.getAsLong()));
+			return null;
+		}
+
+		@Override
+		public void onError(WebSocket socket, Throwable error) {
+			PacedStreams.this.ends
+				.add(new End("WebSocket", "broken: " + error, PacedStreams.this.sinceSignal.getAsLong()));
+		}
+
 	}
 
 }

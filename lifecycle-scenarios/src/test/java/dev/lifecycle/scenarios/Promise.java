@@ -19,6 +19,16 @@ enum Promise {
 	STREAMS_PACED("Open streams end one by one over the pacing's spread, each cleanly; server-sent events "
 			+ "first get a `retry:` advice"),
 
+	WEBSOCKETS_CLOSE_CODE("WebSocket sessions close, paced with the streams, with the chosen close code "
+			+ "(`lifecycle.streams.websocket-close-code=service-restart`: 1012)"),
+
+	STREAMS_RESUME_EXACT("Server-sent event streams resumed with `Last-Event-ID` on the next instance after "
+			+ "their paced end lose no event and get none twice"),
+
+	GOAWAY_FORM("An open HTTP/2 connection gets the two-phase GOAWAY: 2³¹−1 at the signal, then the last stream "
+			+ "served, and a stream opened after the first is not served; the final one comes after a PING on "
+			+ "Reactor Netty, at once on Jetty (no stream open) and on Tomcat once the client opens another stream"),
+
 	NO_CLIENT_HOLDS(
 			"A gRPC client that stops reading its stream, or ignores the GOAWAY and its PING, holds no shutdown"),
 

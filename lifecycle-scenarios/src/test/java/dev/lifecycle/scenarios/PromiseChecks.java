@@ -48,6 +48,9 @@ final class PromiseChecks {
 						"the long request in flight at the drain's end ended: " + this.run.longRequest);
 			case STREAMS_END_RETRYABLE -> streamsEnd(problems);
 			case STREAMS_PACED -> streamsPaced(problems);
+			case WEBSOCKETS_CLOSE_CODE -> webSocketsCloseCode(problems);
+			case STREAMS_RESUME_EXACT -> streamsResumeExact(problems);
+			case GOAWAY_FORM -> problems.addAll(this.run.goAwayForm.problems(this.run.scenario.stack()));
 			case NO_CLIENT_HOLDS -> noClientHolds(problems);
 			case PIPELINED_CLOSE -> pipelined(problems);
 			case IN_PROCESS_CALLS -> inProcessCalls(problems);
@@ -146,8 +149,11 @@ final class PromiseChecks {
 		List<PacedStreams.End> ends = List.copyOf(paced.ends);
 		check(problems, ends.size() == PacedStreams.COUNT,
 				ends.size() + " of " + PacedStreams.COUNT + " streams ended: " + ends);
-		String clean = this.web ? "clean" : "UNAVAILABLE";
-		check(problems, ends.stream().allMatch((end) -> end.how().equals(clean)), "stream ends: " + ends);
+		check(problems,
+				ends.stream()
+					.allMatch((end) -> end.how().equals(this.web ? "clean" : "UNAVAILABLE")
+							|| (end.kind().equals("WebSocket") && end.how().startsWith("close "))),
+				"stream ends: " + ends);
 		long first = ends.stream().mapToLong(PacedStreams.End::atMs).min().orElse(-1);
 		long last = ends.stream().mapToLong(PacedStreams.End::atMs).max().orElse(-1);
 		check(problems, first >= ScenarioRun.DRAIN_DELAY.toMillis() - 100, "the first stream ended " + first
@@ -164,7 +170,7 @@ final class PromiseChecks {
 		check(problems,
 				lines.stream()
 					.flatMap(List::stream)
-					.allMatch((line) -> line.isEmpty() || line.equals("data:tick") || line.matches("retry:\\d+")),
+					.allMatch((line) -> line.isEmpty() || line.matches("id:\\d+|data:tick \\d+|retry:\\d+")),
 				"a stream received a line that is neither an event nor an advice: " + lines);
 		long advised = lines.stream()
 			.filter((received) -> received.stream()
@@ -175,6 +181,47 @@ final class PromiseChecks {
 		long needed = (this.run.scenario.stack() == Stack.REACTOR_NETTY) ? lines.size() : lines.size() * 3 / 4;
 		check(problems, advised >= needed, advised + " of " + lines.size() + " event streams got a retry: advice "
 				+ "between " + most / 2 + " and " + most + " ms");
+	}
+
+	/**
+	 * Every WebSocket session got a close frame with the code the scenario chose; when
+	 * they closed is judged with the other streams' ends.
+	 */
+	private void webSocketsCloseCode(List<String> problems) {
+		List<PacedStreams.End> closes = this.run.paced.ends.stream()
+			.filter((end) -> end.kind().equals("WebSocket"))
+			.toList();
+		check(problems, closes.size() == PacedStreams.WEB_SOCKETS,
+				closes.size() + " of " + PacedStreams.WEB_SOCKETS + " WebSocket sessions closed: " + closes);
+		check(problems, closes.stream().allMatch((end) -> end.how().equals("close " + PacedStreams.CLOSE_CODE)),
+				"WebSocket sessions closed otherwise than with " + PacedStreams.CLOSE_CODE + ": " + closes);
+	}
+
+	/**
+	 * Each event stream, its events before the end and those after resuming on the next
+	 * instance with the last id it read, got every event from the first once and in
+	 * order, and some after resuming.
+	 */
+	private void streamsResumeExact(List<String> problems) {
+		List<List<String>> before = List.copyOf(this.run.paced.lines);
+		List<List<String>> after = List.copyOf(this.run.paced.resumed);
+		check(problems, after.size() == before.size(), after.size() + " of " + before.size()
+				+ " event streams resumed on the next instance " + this.run.resumeFailure);
+		for (int i = 0; i < Math.min(before.size(), after.size()); i++) {
+			List<ServerSentEvents.Event> first = ServerSentEvents.events(before.get(i));
+			List<ServerSentEvents.Event> resumed = ServerSentEvents.events(after.get(i));
+			List<ServerSentEvents.Event> all = new ArrayList<>(first);
+			all.addAll(resumed);
+			List<String> wrong = new ArrayList<>();
+			for (int n = 0; n < all.size(); n++) {
+				if (!all.get(n).equals(new ServerSentEvents.Event(Integer.toString(n), "tick " + n))) {
+					wrong.add("#" + n + " " + all.get(n));
+				}
+			}
+			check(problems, wrong.isEmpty() && resumed.size() >= PacedStreams.RESUMED_EVENTS,
+					"event stream " + i + ": " + first.size() + " events, then " + resumed.size() + " resumed after id "
+							+ ServerSentEvents.lastEventId(before.get(i)) + "; out of sequence: " + wrong);
+		}
 	}
 
 	private void noClientHolds(List<String> problems) {

@@ -120,6 +120,9 @@ final class ScenarioRun {
 
 	Map<String, Object> report = Map.of();
 
+	/** How resuming the event streams on the next instance failed, if it did. */
+	volatile String resumeFailure = "";
+
 	String summary = "";
 
 	String log = "";
@@ -154,7 +157,10 @@ final class ScenarioRun {
 
 	private int httpPort;
 
-	private DeafClient deaf;
+	private RawH2Connection deaf;
+
+	/** On the web stacks, what the server says on an open HTTP/2 connection. */
+	GoAwayForm goAwayForm;
 
 	/** The streams whose ends the pacing spreads. */
 	final PacedStreams paced = new PacedStreams(this::sinceSignal);
@@ -183,7 +189,7 @@ final class ScenarioRun {
 			app.awaitLog("scenario: slow request of " + SLOW_MILLIS + " ms received", Duration.ofSeconds(30));
 			stalledStream(Integer.parseInt(ports.getProperty("grpc")));
 			app.awaitLog("scenario: flood stream stalled", Duration.ofSeconds(30));
-			this.deaf = new DeafClient(Integer.parseInt(ports.getProperty("grpc")));
+			this.deaf = RawH2Connection.deaf(Integer.parseInt(ports.getProperty("grpc")), this::sinceSignal);
 			this.deafCalls.add(new Attempt("deaf gRPC", "Echo", -1, -1, this.deaf.call(DEAF_PATH)));
 		}
 		else {
@@ -194,6 +200,8 @@ final class ScenarioRun {
 		await(() -> this.ticksReceived >= 3, Duration.ofSeconds(30));
 		if (stack.web()) {
 			this.paced.openEventStreams(this.httpPort);
+			this.paced.openWebSockets(this.httpPort);
+			this.goAwayForm = new GoAwayForm(this.httpPort, this::sinceSignal);
 		}
 		else {
 			this.paced.openGrpcStreams(channel);
@@ -206,6 +214,8 @@ final class ScenarioRun {
 		List<Thread> watchers = new ArrayList<>();
 		watchers.add(thread("health", () -> watchHealth(channel)));
 		if (stack.web()) {
+			GoAwayForm form = this.goAwayForm;
+			watchers.add(thread("goaway", () -> form.watch(Duration.ofSeconds(10), this::sinceSignal)));
 			watchers.add(thread("readiness", this::watchReadiness));
 			// Once the shutdown has begun, while the drain delay lasts.
 			app.awaitLog("Lifecycle: shutdown initiated", Duration.ofSeconds(30));
@@ -215,7 +225,7 @@ final class ScenarioRun {
 			}
 		}
 		if (this.deaf != null) {
-			DeafClient client = this.deaf;
+			RawH2Connection client = this.deaf;
 			watchers.add(thread("deaf", () -> deafCalls(client)));
 		}
 		this.exitCode = app.awaitExit(EXIT);
@@ -231,6 +241,9 @@ final class ScenarioRun {
 		if (slow != null) {
 			this.longRequest = outcome(slow);
 		}
+		if (this.goAwayForm != null) {
+			System.out.printf("scenario %s: HTTP/2 connection %s%n", this.scenario, this.goAwayForm.describe());
+		}
 		try {
 			ticks.get(10, TimeUnit.SECONDS);
 		}
@@ -238,10 +251,7 @@ final class ScenarioRun {
 			// Judged from ticksEnd.
 		}
 		if (this.deaf != null) {
-			Long goAway = this.deaf.goAway.getNow(null);
-			if (goAway != null) {
-				this.goAwayMs = TimeUnit.NANOSECONDS.toMillis(goAway - this.origin) - this.signalled;
-			}
+			this.goAwayMs = this.deaf.goAway.getNow(-1L);
 			this.deaf.close();
 		}
 		this.log = app.log();
@@ -263,6 +273,7 @@ final class ScenarioRun {
 				"--spring.lifecycle.timeout-per-shutdown-phase=10s",
 				"--lifecycle.streams.end-rate=" + PacedStreams.END_RATE,
 				"--lifecycle.streams.sse-retry=" + PacedStreams.SSE_RETRY.toMillis() + "ms",
+				"--lifecycle.streams.websocket-close-code=service-restart",
 				"--spring.threads.virtual.enabled=" + this.scenario.threads().virtual());
 	}
 
@@ -421,7 +432,7 @@ final class ScenarioRun {
 	}
 
 	/** Calls on the deaf connection until it is closed, or for 14 s after the signal. */
-	private void deafCalls(DeafClient client) {
+	private void deafCalls(RawH2Connection client) {
 		while (!this.stop.get() && sinceSignal() < 14_000) {
 			long started = sinceSignal();
 			String result = client.call(DEAF_PATH);
@@ -516,16 +527,33 @@ final class ScenarioRun {
 	}
 
 	/**
-	 * Starts the application again, without a web server, and returns its line about the
-	 * previous run.
+	 * Starts the application again and returns its line about the previous run. On the
+	 * web stacks it is the instance the event streams resume on (with
+	 * {@code Last-Event-ID}, after their paced end); on the gRPC stack it starts without
+	 * a web server.
 	 */
 	private String nextStartSummary(String classpath) throws Exception {
 		List<String> arguments = new ArrayList<>(common());
 		arguments.removeIf((argument) -> argument.startsWith("--scenario.ports-file="));
-		arguments.add("--spring.main.web-application-type=none");
+		Path ports = this.directory.resolve("next.ports");
+		if (this.scenario.stack().web()) {
+			arguments.addAll(this.scenario.stack().arguments());
+			arguments.add("--scenario.ports-file=" + ports);
+		}
+		else {
+			arguments.add("--spring.main.web-application-type=none");
+		}
 		ChildJvm next = ChildJvm.start("next", this.directory, classpath, arguments);
 		this.children.add(next);
 		try {
+			if (this.scenario.stack().web()) {
+				try {
+					this.paced.resumeEventStreams(Integer.parseInt(next.awaitPorts(ports).getProperty("http")));
+				}
+				catch (Exception ex) {
+					this.resumeFailure = ex.toString();
+				}
+			}
 			next.awaitLog("Lifecycle: previous ", Duration.ofSeconds(180));
 			return next.logLines().filter((line) -> line.contains("Lifecycle: previous ")).findFirst().orElse("");
 		}
@@ -564,6 +592,9 @@ final class ScenarioRun {
 		this.paced.close();
 		if (this.deaf != null) {
 			this.deaf.close();
+		}
+		if (this.goAwayForm != null) {
+			this.goAwayForm.close();
 		}
 		this.channels.forEach(ManagedChannel::shutdownNow);
 		for (ChildJvm child : this.children) {
