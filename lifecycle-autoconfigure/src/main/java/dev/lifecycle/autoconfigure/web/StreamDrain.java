@@ -174,11 +174,13 @@ public final class StreamDrain implements LifecycleListener {
 	private void pace(List<Runnable> units) {
 		long[] schedule = this.pacing.schedule(units.size(), ThreadLocalRandom.current());
 		long start = System.nanoTime();
+		long previous = Long.MIN_VALUE / 2;
 		for (int k = 0; k < units.size(); k++) {
-			long due = start + schedule[k];
+			long due = this.pacing.due(start + schedule[k], previous, units.size());
 			for (long wait = due - System.nanoTime(); wait > 0 && !this.hurry; wait = due - System.nanoTime()) {
 				LockSupport.parkNanos(this, wait);
 			}
+			previous = System.nanoTime();
 			run(units.get(k));
 		}
 		settle();

@@ -13,7 +13,8 @@ import dev.lifecycle.autoconfigure.LifecycleStreamsProperties;
  * that a few streams end at once and thousands end over the whole window. The schedule is
  * even with jitter: the spread is cut into as many equal slots as there are streams, and
  * each stream ends at a random instant of its own slot, so that the instances that stay
- * up never see more than about one slot's share of reconnections at a time.
+ * up never see more than about one slot's share of reconnections at a time, even after
+ * the pacer fell behind ({@link #due(long, long, int)}).
  *
  * @param window the longest spread; zero ends every stream in one instant
  * @param ratePerSecond the most streams to end in one second while the window allows it
@@ -116,6 +117,25 @@ record StreamPacing(Duration window, int ratePerSecond) {
 			offsets[k] = (long) ((k + random.nextDouble()) * slot);
 		}
 		return offsets;
+	}
+
+	/**
+	 * When the next end is due: at its instant in the schedule, but never sooner than
+	 * {@link #leastGap(int) the least gap} after the previous end, so that ends that fell
+	 * behind their schedule (a pause of the JVM, a busy machine) follow each other at
+	 * 1.25 times the even rate at most rather than in one burst.
+	 * @param scheduled the instant the schedule gives it, in {@link System#nanoTime()}
+	 * @param previousEnd the instant the previous end ran
+	 * @param streams how many streams the schedule ends
+	 */
+	long due(long scheduled, long previousEnd, int streams) {
+		return Math.max(scheduled, previousEnd + leastGap(streams));
+	}
+
+	/** The least time between two ends, in nanoseconds: four fifths of a slot. */
+	long leastGap(int streams) {
+		long spread = spread(streams).toNanos();
+		return (spread == 0) ? 0 : spread / streams * 4 / 5;
 	}
 
 }

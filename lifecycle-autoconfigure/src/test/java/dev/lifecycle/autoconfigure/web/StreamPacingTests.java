@@ -1,6 +1,8 @@
 package dev.lifecycle.autoconfigure.web;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
@@ -45,6 +47,31 @@ class StreamPacingTests {
 		}
 		long[] again = pacing.schedule(streams, new SplittableRandom(8));
 		assertThat(again).as("jittered, not a fixed grid").isNotEqualTo(schedule);
+	}
+
+	@Test
+	void endsThatFellBehindTheirScheduleCatchUpAtMostAQuarterFasterThanTheEvenRateNotInOneBurst() {
+		StreamPacing pacing = new StreamPacing(Duration.ofSeconds(5), 100);
+		int streams = 500;
+		long[] schedule = pacing.schedule(streams, new SplittableRandom(11));
+		long slot = Duration.ofSeconds(5).toNanos() / streams;
+		long stall = 40 * slot;
+		long clock = 0;
+		long previous = Long.MIN_VALUE / 2;
+		List<Long> ends = new ArrayList<>();
+		for (int k = 0; k < streams; k++) {
+			long due = pacing.due(schedule[k], previous, streams);
+			// The pacer is paused for 40 slots when the 100th end is due.
+			clock = Math.max(clock, due) + ((k == 100) ? stall : 0);
+			previous = clock;
+			ends.add(clock);
+		}
+		for (int k = 0; k + 10 < streams; k++) {
+			assertThat(ends.get(k + 10) - ends.get(k)).as("10 gaps from end %d", k)
+				.isGreaterThanOrEqualTo(10 * slot * 4 / 5);
+		}
+		assertThat(ends.get(streams - 1)).as("caught up before the window's end")
+			.isLessThanOrEqualTo(Duration.ofSeconds(5).toNanos() + slot);
 	}
 
 	@Test
