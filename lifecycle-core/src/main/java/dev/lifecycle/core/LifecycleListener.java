@@ -27,9 +27,10 @@ public interface LifecycleListener {
 	}
 
 	/**
-	 * Called on the triggering thread at the first instant of a shutdown, before the
-	 * drain delay and before any component is told to stop. Readiness must turn DOWN
-	 * here.
+	 * Called at the first instant of a shutdown, as the first act of the shutdown
+	 * sequence on its own thread (never on the thread that fired the trigger, such as the
+	 * JVM's signal thread), before the drain delay and before any component is told to
+	 * stop. Readiness must turn DOWN here.
 	 * @param trigger what started the shutdown
 	 */
 	default void onShutdownInitiated(ShutdownTrigger trigger) {

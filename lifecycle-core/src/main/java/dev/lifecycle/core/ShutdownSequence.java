@@ -123,6 +123,12 @@ final class ShutdownSequence {
 
 	void run() {
 		try {
+			// Heard here, on the sequence's own thread under the ceiling, never on the
+			// thread that fired the trigger (the JVM's signal thread for a signal): a
+			// slow
+			// listener then delays the drain, not the signal's handling, and cannot
+			// outlast the ceiling.
+			this.listeners.shutdownInitiated(this.trigger);
 			guarded(this::drainDelay);
 			guarded(() -> runTimed(ShutdownStep.SHUTDOWN_HANDLER, "lifecycle-handler-", this.handlers));
 			drainStandard();

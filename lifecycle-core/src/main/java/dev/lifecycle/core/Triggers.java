@@ -8,8 +8,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The first trigger wins: it is logged, the listeners hear of it (readiness turns DOWN
- * there) and the shutdown sequence starts; every later trigger is only logged.
+ * The first trigger wins: it is logged and the shutdown sequence starts, whose first act
+ * is to tell the listeners (readiness turns DOWN there) on its own thread; every later
+ * trigger is only logged.
  */
 final class Triggers {
 
@@ -17,12 +18,9 @@ final class Triggers {
 
 	private final AtomicReference<@Nullable ShutdownTrigger> trigger = new AtomicReference<>();
 
-	private final Listeners listeners;
-
 	private final SequenceLauncher launcher;
 
-	Triggers(Listeners listeners, SequenceLauncher launcher) {
-		this.listeners = listeners;
+	Triggers(SequenceLauncher launcher) {
 		this.launcher = launcher;
 	}
 
@@ -64,7 +62,6 @@ final class Triggers {
 			logger.info("Lifecycle: shutdown initiated (reason={}, component={}, detail={})", reason.label(), component,
 					detail);
 		}
-		this.listeners.shutdownInitiated(candidate);
 		this.launcher.launch(candidate, initiatedAt);
 		return true;
 	}

@@ -62,6 +62,33 @@ class TriggerTest {
 	}
 
 	@Test
+	void listenersHearOfTheShutdownOnTheSequencesThreadSoASlowOneNeverHoldsTheTriggeringThread()
+			throws InterruptedException {
+		List<String> threads = new CopyOnWriteArrayList<>();
+		CountDownLatch release = new CountDownLatch(1);
+		LifecycleManager manager = builder().listener(new LifecycleListener() {
+			@Override
+			public void onShutdownInitiated(ShutdownTrigger trigger) {
+				threads.add(Thread.currentThread().getName());
+				try {
+					release.await(10, TimeUnit.SECONDS);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}
+		}).build();
+		manager.start();
+
+		assertThat(manager.triggerShutdown(ShutdownReason.SIGNAL, "signal")).as("the trigger returns at once").isTrue();
+		assertThat(manager.isReady()).isFalse();
+		await().atMost(Duration.ofSeconds(10)).until(() -> !threads.isEmpty());
+		assertThat(threads).containsExactly("lifecycle-shutdown");
+		release.countDown();
+		assertThat(manager.awaitTermination().clean()).isTrue();
+	}
+
+	@Test
 	void aShutdownTriggeredBeforeTheStartEndsCleanlyAndTheLaterStartStartsNothing() throws InterruptedException {
 		List<Thread> engineThreads = new CopyOnWriteArrayList<>();
 		LifecycleManager manager = builder().healthPollInterval(Duration.ofMillis(50)).threadFactory((task) -> {
