@@ -100,7 +100,9 @@ class ShutdownExitTests {
 			await().atMost(Duration.ofSeconds(10)).until(() -> consumer.handle != null);
 			consumer.handle.onShutdown(() -> consumer.readinessWhenToldToStop = availability.getReadinessState());
 			consumer.handle.requestShutdown();
-			assertThat(availability.getReadinessState()).isEqualTo(ReadinessState.REFUSING_TRAFFIC);
+			// Heard on the sequence's thread, as its first act.
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> availability.getReadinessState() == ReadinessState.REFUSING_TRAFFIC);
 			// As if the shutdown began before Boot declared the application ready.
 			AvailabilityChangeEvent.publish(context, ReadinessState.ACCEPTING_TRAFFIC);
 			assertThat(availability.getReadinessState()).isEqualTo(ReadinessState.REFUSING_TRAFFIC);

@@ -1,4 +1,4 @@
-package dev.lifecycle.docs;
+package dev.lifecycle.checks;
 
 import java.io.IOException;
 import java.nio.file.Files;

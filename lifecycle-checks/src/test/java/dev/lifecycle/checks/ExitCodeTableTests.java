@@ -1,4 +1,4 @@
-package dev.lifecycle.docs;
+package dev.lifecycle.checks;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -25,7 +25,7 @@ class ExitCodeTableTests {
 	/** The declaration itself, and this test's own examples. */
 	private static final Set<String> DECLARATIONS = Set.of(
 			"lifecycle-core/src/main/java/dev/lifecycle/core/ExitCodes.java",
-			"lifecycle-autoconfigure/src/test/java/dev/lifecycle/docs/ExitCodeTableTests.java");
+			"lifecycle-checks/src/test/java/dev/lifecycle/checks/ExitCodeTableTests.java");
 
 	@Test
 	void theManualsTableOfExitCodesIsTheOneExitCodesDeclares() throws IOException {
@@ -38,7 +38,7 @@ class ExitCodeTableTests {
 		}
 		assertThat(ExitCodeTable.current(text))
 			.as(ExitCodeTable.PAGE + "'s table of exit codes differs from ExitCodes'; regenerate it with "
-					+ "mvn -pl lifecycle-core,lifecycle-autoconfigure test -Dtest=ExitCodeTableTests "
+					+ "mvn -pl lifecycle-core,lifecycle-autoconfigure,lifecycle-checks test -Dtest=ExitCodeTableTests "
 					+ "-Ddocs.write-exit-codes=true -Dsurefire.failIfNoSpecifiedTests=false")
 			.isEqualTo(generated);
 	}

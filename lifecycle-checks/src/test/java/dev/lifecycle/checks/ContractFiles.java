@@ -1,4 +1,4 @@
-package dev.lifecycle.docs;
+package dev.lifecycle.checks;
 
 import java.nio.file.Files;
 import java.nio.file.Path;

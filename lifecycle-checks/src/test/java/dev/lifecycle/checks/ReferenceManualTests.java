@@ -1,4 +1,4 @@
-package dev.lifecycle.autoconfigure;
+package dev.lifecycle.checks;
 
 import java.io.InputStream;
 import java.nio.file.Files;

@@ -1,4 +1,4 @@
-package dev.lifecycle.docs;
+package dev.lifecycle.checks;
 
 /**
  * A part of a manual page that a test generates from a declaration in code, between two

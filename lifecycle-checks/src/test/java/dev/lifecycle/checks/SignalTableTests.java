@@ -1,4 +1,4 @@
-package dev.lifecycle.docs;
+package dev.lifecycle.checks;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -28,7 +28,7 @@ class SignalTableTests {
 	/** The declaration itself, and this test's own examples. */
 	private static final Set<String> DECLARATIONS = Set.of(
 			"lifecycle-core/src/main/java/dev/lifecycle/core/ShutdownSignal.java",
-			"lifecycle-autoconfigure/src/test/java/dev/lifecycle/docs/SignalTableTests.java");
+			"lifecycle-checks/src/test/java/dev/lifecycle/checks/SignalTableTests.java");
 
 	/**
 	 * A signal's name, with its prefix or without (as {@code kill -s} and scripts write
@@ -51,7 +51,7 @@ class SignalTableTests {
 		}
 		assertThat(SignalTable.PART.current(text))
 			.as(SignalTable.PAGE + "'s table of signals differs from ShutdownSignal's; regenerate it with "
-					+ "mvn -pl lifecycle-core,lifecycle-autoconfigure test -Dtest=SignalTableTests "
+					+ "mvn -pl lifecycle-core,lifecycle-autoconfigure,lifecycle-checks test -Dtest=SignalTableTests "
 					+ "-Ddocs.write-signals=true -Dsurefire.failIfNoSpecifiedTests=false")
 			.isEqualTo(generated);
 	}
