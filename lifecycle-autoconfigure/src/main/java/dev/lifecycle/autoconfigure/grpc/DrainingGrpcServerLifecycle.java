@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
+import dev.lifecycle.autoconfigure.GrpcGracePeriod;
 import dev.lifecycle.autoconfigure.InternalHooks;
 import dev.lifecycle.autoconfigure.ProcessLocalServer;
 import io.grpc.Server;
@@ -195,8 +196,8 @@ final class DrainingGrpcServerLifecycle extends GrpcServerLifecycle implements P
 			if (server != null && !this.released) {
 				goAway();
 				if (!awaitGracePeriod(server)) {
-					cancel("its grace period of " + this.gracePeriod.toMillis()
-							+ " ms (spring.grpc.server.shutdown.grace-period) ended");
+					cancel("its grace period of " + this.gracePeriod.toMillis() + " ms (" + GrpcGracePeriod.PROPERTY
+							+ ") ended");
 				}
 			}
 			super.stopAndReleaseGrpcServer();

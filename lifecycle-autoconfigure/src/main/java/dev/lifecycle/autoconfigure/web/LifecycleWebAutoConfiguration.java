@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import dev.lifecycle.autoconfigure.ConditionalOnLifecycleEnabled;
+import dev.lifecycle.autoconfigure.GrpcGracePeriod;
 import dev.lifecycle.autoconfigure.LifecycleManagerProperties;
 import dev.lifecycle.autoconfigure.ManagerSettings;
 import dev.lifecycle.autoconfigure.component.LifecycleComponentAutoConfiguration;
@@ -16,7 +17,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -36,13 +36,7 @@ import org.springframework.util.ClassUtils;
 @EnableConfigurationProperties(LifecycleManagerProperties.class)
 public final class LifecycleWebAutoConfiguration {
 
-	private static final String GRPC_SERVER_FACTORY = "org.springframework.grpc.server.GrpcServerFactory";
-
-	/** Spring gRPC's time for the calls in flight once its server stops. */
-	private static final String GRPC_GRACE_PERIOD = "spring.grpc.server.shutdown.grace-period";
-
-	/** Spring Boot's default for {@code spring.grpc.server.shutdown.grace-period}. */
-	private static final Duration GRPC_DEFAULT_GRACE_PERIOD = Duration.ofSeconds(30);
+	private static final String GRPC_SERVER_PROPERTIES = "org.springframework.boot.grpc.server.autoconfigure.GrpcServerProperties";
 
 	@Bean
 	@ConditionalOnMissingBean
@@ -51,9 +45,8 @@ public final class LifecycleWebAutoConfiguration {
 		Map<String, Duration> budgets = new LinkedHashMap<>();
 		budgets.put("spring.lifecycle.timeout-per-shutdown-phase",
 				LifecycleComponentAutoConfiguration.springTimeoutPerShutdownPhase(environment));
-		if (ClassUtils.isPresent(GRPC_SERVER_FACTORY, environment.getClass().getClassLoader())) {
-			budgets.put(GRPC_GRACE_PERIOD,
-					Binder.get(environment).bind(GRPC_GRACE_PERIOD, Duration.class).orElse(GRPC_DEFAULT_GRACE_PERIOD));
+		if (ClassUtils.isPresent(GRPC_SERVER_PROPERTIES, environment.getClass().getClassLoader())) {
+			budgets.put(GrpcGracePeriod.PROPERTY, GrpcGracePeriod.of(environment));
 		}
 		return new StreamDrain(properties.getStreams().getEndAt(), StreamPacing.of(properties.getStreams(),
 				settings.drainDelay(), settings.globalShutdownTimeout(), budgets),
