@@ -5,7 +5,11 @@ import java.util.List;
 import java.util.stream.IntStream;
 
 import dev.lifecycle.core.ExitCodes;
+import dev.lifecycle.core.ShutdownSignal;
+import dev.lifecycle.testfixtures.ChildJvm;
+import dev.lifecycle.testfixtures.ChildJvms;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import static dev.lifecycle.test.LifecycleAssertions.assertThat;
@@ -28,49 +32,52 @@ class BatchCutTests {
 	@TempDir
 	Path directory;
 
+	@RegisterExtension
+	final ChildJvms jvms = new ChildJvms();
+
 	@Test
 	void sigtermDuringABeforeJobListenerStopsTheJobBeforeItsFirstChunkAndExitsIncomplete() throws Exception {
-		BatchRun first = BatchRun.launch("first", this.directory, "--batch-test.before-job=2s");
+		ChildJvm first = this.jvms.launch(BatchJob.run("first", this.directory, "--batch-test.before-job=2s"));
 		first.awaitLog("batch-test: before job");
-		first.signal("TERM");
+		first.signal(ShutdownSignal.TERM);
 
 		assertThat(first.awaitExit()).as(first.log()).isEqualTo(ExitCodes.INCOMPLETE);
-		assertThat(BatchRun.statuses(this.directory)).containsExactly("STOPPED");
+		assertThat(BatchJob.statuses(this.directory)).containsExactly("STOPPED");
 		assertThat(first.log()).contains("Lifecycle: stopping job 'importJob' execution 1")
 			.contains(
 					"Lifecycle: work left unfinished for a later run: batch-jobs: job 'importJob' execution 1: STOPPED")
 			.contains("clean=false");
-		assertThat(BatchRun.report(this.directory))
+		assertThat(BatchJob.report(this.directory))
 			.hasUnfinishedWork("batch-jobs: job 'importJob' execution 1: STOPPED");
 
-		BatchRun relaunch = BatchRun.launch("relaunch", this.directory);
+		ChildJvm relaunch = this.jvms.launch(BatchJob.run("relaunch", this.directory));
 		assertThat(relaunch.awaitExit()).as(relaunch.log()).isZero();
 		assertThat(relaunch.log()).containsPattern(
 				"Lifecycle: previous shutdown \\(.*\\): signal, not clean, .*, exit " + ExitCodes.INCOMPLETE
 						+ ", 1 unfinished for a later run \\(batch-jobs: job 'importJob' execution 1: STOPPED\\)");
-		assertThat(BatchRun.statuses(this.directory)).containsExactly("STOPPED", "COMPLETED");
-		assertThat(BatchRun.items(this.directory)).isEqualTo(ALL_ITEMS);
+		assertThat(BatchJob.statuses(this.directory)).containsExactly("STOPPED", "COMPLETED");
+		assertThat(BatchJob.items(this.directory)).isEqualTo(ALL_ITEMS);
 	}
 
 	@Test
 	void sigtermDuringTheStartBeforeSpringBootsRunnerLaunchesTheJobIsAFailedStartThatNamesTheJob() throws Exception {
-		BatchRun first = BatchRun.launch("first", this.directory, "--batch-test.start-delay=3s");
+		ChildJvm first = this.jvms.launch(BatchJob.run("first", this.directory, "--batch-test.start-delay=3s"));
 		first.awaitLog("batch-test: starting slowly");
-		first.signal("TERM");
+		first.signal(ShutdownSignal.TERM);
 
 		assertThat(first.awaitExit()).as(first.log()).isEqualTo(ExitCodes.FAILURE);
 		String neverRan = "batch-jobs: job 'importJob' never ran: the start was cut before Spring Boot's runner launched it";
 		assertThat(first.log()).contains("Lifecycle: work left unfinished for a later run: " + neverRan)
 			.contains("clean=false");
-		assertThat(BatchRun.report(this.directory)).hasUnfinishedWork(neverRan);
+		assertThat(BatchJob.report(this.directory)).hasUnfinishedWork(neverRan);
 		assertThat(first.log())
 			.contains("Lifecycle: the shutdown began during the start; the application's runners are not called");
-		assertThat(BatchRun.statuses(this.directory)).isEmpty();
+		assertThat(BatchJob.statuses(this.directory)).isEmpty();
 
-		BatchRun relaunch = BatchRun.launch("relaunch", this.directory);
+		ChildJvm relaunch = this.jvms.launch(BatchJob.run("relaunch", this.directory));
 		assertThat(relaunch.awaitExit()).as(relaunch.log()).isZero();
-		assertThat(BatchRun.statuses(this.directory)).containsExactly("COMPLETED");
-		assertThat(BatchRun.items(this.directory)).isEqualTo(ALL_ITEMS);
+		assertThat(BatchJob.statuses(this.directory)).containsExactly("COMPLETED");
+		assertThat(BatchJob.items(this.directory)).isEqualTo(ALL_ITEMS);
 	}
 
 	/**
@@ -82,33 +89,34 @@ class BatchCutTests {
 	@Test
 	void sigtermDuringTheLastStepsAfterStepListenerEndsTheJobStoppedAndTheRelaunchWritesNothingTwice()
 			throws Exception {
-		BatchRun first = BatchRun.launch("first", this.directory, "--batch-test.items=20",
-				"--batch-test.after-step=2s");
+		ChildJvm first = this.jvms
+			.launch(BatchJob.run("first", this.directory, "--batch-test.items=20", "--batch-test.after-step=2s"));
 		first.awaitLog("batch-test: after step, 20 items written");
-		first.signal("TERM");
+		first.signal(ShutdownSignal.TERM);
 
 		assertThat(first.awaitExit()).as(first.log()).isEqualTo(ExitCodes.INCOMPLETE);
-		assertThat(BatchRun.statuses(this.directory)).containsExactly("STOPPED");
-		assertThat(BatchRun.items(this.directory)).isEqualTo(ALL_ITEMS.subList(0, 20));
-		assertThat(BatchRun.report(this.directory))
+		assertThat(BatchJob.statuses(this.directory)).containsExactly("STOPPED");
+		assertThat(BatchJob.items(this.directory)).isEqualTo(ALL_ITEMS.subList(0, 20));
+		assertThat(BatchJob.report(this.directory))
 			.hasUnfinishedWork("batch-jobs: job 'importJob' execution 1: STOPPED");
 
-		BatchRun relaunch = BatchRun.launch("relaunch", this.directory, "--batch-test.items=20");
+		ChildJvm relaunch = this.jvms.launch(BatchJob.run("relaunch", this.directory, "--batch-test.items=20"));
 		assertThat(relaunch.awaitExit()).as(relaunch.log()).isZero();
-		assertThat(BatchRun.statuses(this.directory)).containsExactly("STOPPED", "COMPLETED");
-		assertThat(BatchRun.items(this.directory)).isEqualTo(ALL_ITEMS.subList(0, 20));
+		assertThat(BatchJob.statuses(this.directory)).containsExactly("STOPPED", "COMPLETED");
+		assertThat(BatchJob.items(this.directory)).isEqualTo(ALL_ITEMS.subList(0, 20));
 		assertThat(relaunch.log()).doesNotContain("batch-test: wrote items");
 	}
 
 	@Test
 	void sigtermDuringAnAfterJobListenerDoesNotStopTheCompletedJobAndExitsClean() throws Exception {
-		BatchRun run = BatchRun.launch("run", this.directory, "--batch-test.items=20", "--batch-test.after-job=2s");
+		ChildJvm run = this.jvms
+			.launch(BatchJob.run("run", this.directory, "--batch-test.items=20", "--batch-test.after-job=2s"));
 		run.awaitLog("batch-test: after job COMPLETED");
-		run.signal("TERM");
+		run.signal(ShutdownSignal.TERM);
 
 		assertThat(run.awaitExit()).as(run.log()).isEqualTo(ExitCodes.CLEAN);
-		assertThat(BatchRun.statuses(this.directory)).containsExactly("COMPLETED");
-		assertThat(BatchRun.items(this.directory)).isEqualTo(ALL_ITEMS.subList(0, 20));
+		assertThat(BatchJob.statuses(this.directory)).containsExactly("COMPLETED");
+		assertThat(BatchJob.items(this.directory)).isEqualTo(ALL_ITEMS.subList(0, 20));
 		assertThat(run.log()).contains("Lifecycle: not stopping job 'importJob' execution 1: COMPLETED")
 			.doesNotContain("Lifecycle: stopping job")
 			.contains("clean=true");

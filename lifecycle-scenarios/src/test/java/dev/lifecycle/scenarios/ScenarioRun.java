@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.lifecycle.testfixtures.ChildJvm;
 import io.grpc.CallOptions;
 import io.grpc.ClientCall;
 import io.grpc.ManagedChannel;
@@ -172,12 +173,12 @@ final class ScenarioRun {
 
 	ScenarioRun run() throws Exception {
 		Stack stack = this.scenario.stack();
-		String classpath = ChildJvm.classpath(stack.leftOut());
+		String classpath = ScenarioJvm.classpath(stack.leftOut());
 		List<String> arguments = new ArrayList<>(common());
 		arguments.addAll(stack.arguments());
-		ChildJvm app = ChildJvm.start("app", this.directory, classpath, arguments);
+		ChildJvm app = ScenarioJvm.start("app", this.directory, classpath, arguments);
 		this.children.add(app);
-		Properties ports = app.awaitPorts(this.directory.resolve("app.ports"));
+		Properties ports = ScenarioJvm.awaitPorts(app, this.directory.resolve("app.ports"));
 		this.httpPort = Integer.parseInt(ports.getProperty("http"));
 		ManagedChannel channel = channel(Integer.parseInt(ports.getProperty("grpc")));
 
@@ -543,12 +544,13 @@ final class ScenarioRun {
 		else {
 			arguments.add("--spring.main.web-application-type=none");
 		}
-		ChildJvm next = ChildJvm.start("next", this.directory, classpath, arguments);
+		ChildJvm next = ScenarioJvm.start("next", this.directory, classpath, arguments);
 		this.children.add(next);
 		try {
 			if (this.scenario.stack().web()) {
 				try {
-					this.paced.resumeEventStreams(Integer.parseInt(next.awaitPorts(ports).getProperty("http")));
+					this.paced
+						.resumeEventStreams(Integer.parseInt(ScenarioJvm.awaitPorts(next, ports).getProperty("http")));
 				}
 				catch (Exception ex) {
 					this.resumeFailure = ex.toString();

@@ -1,12 +1,9 @@
 package dev.lifecycle.autoconfigure.component;
 
-import java.io.ByteArrayInputStream;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,6 +17,7 @@ import dev.lifecycle.core.Outcome;
 import dev.lifecycle.core.ShutdownReason;
 import dev.lifecycle.core.ShutdownReport;
 import dev.lifecycle.core.Tier;
+import dev.lifecycle.testfixtures.Utf8Marshaller;
 import io.grpc.BindableService;
 import io.grpc.CallOptions;
 import io.grpc.ManagedChannel;
@@ -31,8 +29,6 @@ import io.grpc.stub.ClientCalls;
 import io.grpc.stub.ServerCalls;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import reactor.core.publisher.Mono;
-
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
@@ -45,6 +41,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import reactor.core.publisher.Mono;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -185,8 +182,8 @@ class SpringOrderTests {
 		static final MethodDescriptor<String, String> ECHO = MethodDescriptor.<String, String>newBuilder()
 			.setType(MethodDescriptor.MethodType.UNARY)
 			.setFullMethodName(MethodDescriptor.generateFullMethodName("test.Order", "Echo"))
-			.setRequestMarshaller(Utf8.INSTANCE)
-			.setResponseMarshaller(Utf8.INSTANCE)
+			.setRequestMarshaller(Utf8Marshaller.INSTANCE)
+			.setResponseMarshaller(Utf8Marshaller.INSTANCE)
 			.build();
 
 		@Bean
@@ -251,27 +248,6 @@ class SpringOrderTests {
 			@Override
 			public int getPhase() {
 				return 10;
-			}
-
-		}
-
-		enum Utf8 implements MethodDescriptor.Marshaller<String> {
-
-			INSTANCE;
-
-			@Override
-			public InputStream stream(String value) {
-				return new ByteArrayInputStream(value.getBytes(StandardCharsets.UTF_8));
-			}
-
-			@Override
-			public String parse(InputStream stream) {
-				try {
-					return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
-				}
-				catch (java.io.IOException ex) {
-					throw new java.io.UncheckedIOException(ex);
-				}
 			}
 
 		}

@@ -1,10 +1,5 @@
 package dev.lifecycle.autoconfigure.grpc;
 
-import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -15,13 +10,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.lifecycle.spring.LifecycleExit;
+import dev.lifecycle.testfixtures.Utf8Marshaller;
 import io.grpc.BindableService;
 import io.grpc.MethodDescriptor;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
-
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -147,28 +142,6 @@ class GrpcDrainApplication {
 			.setRequestMarshaller(Utf8Marshaller.INSTANCE)
 			.setResponseMarshaller(Utf8Marshaller.INSTANCE)
 			.build();
-	}
-
-	/** Strings as UTF-8 bytes: enough for a service without generated code. */
-	enum Utf8Marshaller implements MethodDescriptor.Marshaller<String> {
-
-		INSTANCE;
-
-		@Override
-		public InputStream stream(String value) {
-			return new ByteArrayInputStream(value.getBytes(StandardCharsets.UTF_8));
-		}
-
-		@Override
-		public String parse(InputStream stream) {
-			try {
-				return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
-			}
-			catch (IOException ex) {
-				throw new UncheckedIOException(ex);
-			}
-		}
-
 	}
 
 }

@@ -1,19 +1,18 @@
 package dev.lifecycle.autoconfigure.process;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.lifecycle.core.ExitCodes;
+import dev.lifecycle.core.ShutdownSignal;
+import dev.lifecycle.testfixtures.ChildJvm;
+import dev.lifecycle.testfixtures.ChildJvms;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -36,54 +35,34 @@ class ProcessForcedExitTimingTests {
 	@TempDir
 	Path directory;
 
+	@RegisterExtension
+	final ChildJvms jvms = new ChildJvms();
+
 	@Test
 	void aSecondSigtermIsRecordedAndHaltedWithin250Ms() throws Exception {
 		long bare = bareHaltMillis();
-		AppProcess app = AppProcess.start("forced", this.directory, "--process-test.drain=60s");
-		try {
-			app.signal("TERM");
-			app.awaitLog("worker: draining", Duration.ofSeconds(30));
+		ChildJvm app = this.jvms.start(ProcessTestApps.app("forced", this.directory, "--process-test.drain=60s"));
+		app.signal(ShutdownSignal.TERM);
+		app.awaitLog("worker: draining", Duration.ofSeconds(30));
 
-			long lifecycle = app.millisToEndAfterSigterm(Duration.ofSeconds(30));
+		long lifecycle = app.millisToEndAfterSigterm(Duration.ofSeconds(30));
 
-			assertThat(app.awaitExit(Duration.ofSeconds(1))).isEqualTo(ExitCodes.FORCED);
-			Matcher halting = HALTING.matcher(app.log());
-			assertThat(halting.find()).as("the halting line").isTrue();
-			long handled = Long.parseLong(halting.group(1));
-			System.out.println("second SIGTERM: handler to halt " + handled + " ms; signal to exit " + lifecycle
-					+ " ms; a bare Runtime.halt's signal to exit " + bare + " ms");
-			assertThat(handled).isLessThan(MAX_HANDLER_MS);
-			assertThat(app.log()).contains("forcing exit with code 128");
-		}
-		finally {
-			app.destroyForcibly();
-		}
+		assertThat(app.awaitExit(Duration.ofSeconds(1))).isEqualTo(ExitCodes.FORCED);
+		Matcher halting = HALTING.matcher(app.log());
+		assertThat(halting.find()).as("the halting line").isTrue();
+		long handled = Long.parseLong(halting.group(1));
+		System.out.println("second SIGTERM: handler to halt " + handled + " ms; signal to exit " + lifecycle
+				+ " ms; a bare Runtime.halt's signal to exit " + bare + " ms");
+		assertThat(handled).isLessThan(MAX_HANDLER_MS);
+		assertThat(app.log()).contains("forcing exit with code 128");
 	}
 
-	private static long bareHaltMillis() throws Exception {
-		Process process = new ProcessBuilder(
-				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-XX:TieredStopAtLevel=1",
-						"-XX:+UseSerialGC", "-Xmx256m", "-cp", classpath(), BareHaltOnSigterm.class.getName()))
-			.redirectErrorStream(true)
-			.start();
-		try {
-			BufferedReader out = new BufferedReader(
-					new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-			assertThat(out.readLine()).isEqualTo("ready");
-			long start = System.nanoTime();
-			process.destroy();
-			assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
-			assertThat(process.exitValue()).isEqualTo(128);
-			return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-		}
-		finally {
-			process.destroyForcibly();
-		}
-	}
-
-	private static String classpath() {
-		String surefire = System.getProperty("surefire.test.class.path");
-		return (surefire != null && !surefire.isBlank()) ? surefire : System.getProperty("java.class.path");
+	private long bareHaltMillis() throws Exception {
+		ChildJvm bare = this.jvms.launch(ChildJvm.java("bare", this.directory).mainClass(BareHaltOnSigterm.class));
+		bare.awaitLog("ready", Duration.ofSeconds(60));
+		long millis = bare.millisToEndAfterSigterm(Duration.ofSeconds(30));
+		assertThat(bare.awaitExit(Duration.ofSeconds(1))).isEqualTo(128);
+		return millis;
 	}
 
 }

@@ -16,12 +16,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.lifecycle.core.ExitCodes;
-import org.junit.jupiter.api.AfterEach;
+import dev.lifecycle.core.ShutdownSignal;
+import dev.lifecycle.testfixtures.ChildJvm;
+import dev.lifecycle.testfixtures.ChildJvms;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
-import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,27 +43,11 @@ class ProcessInfrastructureOrderTests {
 
 	private static final Pattern LOG_TIME = Pattern.compile("(\\d{2}:\\d{2}:\\d{2}\\.\\d{3})");
 
-	private final List<AppProcess> processes = new ArrayList<>();
+	@RegisterExtension
+	final ChildJvms jvms = new ChildJvms();
 
 	@TempDir
 	Path directory;
-
-	@RegisterExtension
-	final AfterTestExecutionCallback printLogsOnFailure = (context) -> {
-		if (context.getExecutionException().isPresent()) {
-			for (AppProcess process : this.processes) {
-				System.err.println("----- " + process.name() + " (pid " + process.pid() + ", " + process.logFile()
-						+ ") -----\n" + process.log());
-			}
-		}
-	};
-
-	@AfterEach
-	void destroy() throws InterruptedException {
-		for (AppProcess process : this.processes) {
-			process.destroyForcibly();
-		}
-	}
 
 	@Test
 	void theManualsRecipeUnderLoadThroughSigtermAnswersEveryRequestAndSendsEveryReceipt() throws Exception {
@@ -79,7 +64,7 @@ class ProcessInfrastructureOrderTests {
 	private void recipeUnderLoadThroughSigterm(boolean virtual) throws Exception {
 		assumeVirtualThreadsIfAsked(virtual);
 		Path receipts = this.directory.resolve("receipts.txt");
-		AppProcess app = start("payments", "--process-test.recipe=true", "--process-test.receipts-file=" + receipts,
+		ChildJvm app = start("payments", "--process-test.recipe=true", "--process-test.receipts-file=" + receipts,
 				"--process-test.receipt-time=800ms", "--lifecycle.drain-delay=1500ms", "--management.server.port=0",
 				"--spring.threads.virtual.enabled=" + virtual,
 				"--spring.autoconfigure.exclude="
@@ -88,7 +73,7 @@ class ProcessInfrastructureOrderTests {
 						+ "org.springframework.boot.tomcat.autoconfigure.reactive.TomcatReactiveWebServerAutoConfiguration,"
 						+ "org.springframework.boot.jetty.autoconfigure.actuate.web.server."
 						+ "JettyServletManagementContextAutoConfiguration");
-		assertThat(app.managementStatus("/actuator/health/readiness")).isEqualTo(200);
+		assertThat(ProcessTestApps.status(app, ".management", "/actuator/health/readiness")).isEqualTo(200);
 		Set<String> acknowledged = ConcurrentHashMap.newKeySet();
 		AtomicInteger nonSuccess = new AtomicInteger();
 		AtomicInteger sent = new AtomicInteger();
@@ -120,8 +105,8 @@ class ProcessInfrastructureOrderTests {
 		List<String> probes = new ArrayList<>();
 		Thread prober = new Thread(() -> {
 			while (app.isAlive()) {
-				int readiness = app.managementStatus("/actuator/health/readiness");
-				int liveness = app.managementStatus("/actuator/health/liveness");
+				int readiness = ProcessTestApps.status(app, ".management", "/actuator/health/readiness");
+				int liveness = ProcessTestApps.status(app, ".management", "/actuator/health/liveness");
 				if (readiness != -1 || liveness != -1) {
 					synchronized (probes) {
 						probes.add(LocalTime.now() + " " + readiness + " " + liveness + " "
@@ -133,7 +118,7 @@ class ProcessInfrastructureOrderTests {
 		}, "prober");
 		prober.start();
 		await().atMost(Duration.ofSeconds(10)).until(() -> acknowledged.size() >= 20);
-		app.signal("TERM");
+		app.signal(ShutdownSignal.TERM);
 		int exit = app.awaitExit(START_TO_EXIT);
 		stop.set(true);
 		for (Thread thread : clients) {
@@ -172,11 +157,11 @@ class ProcessInfrastructureOrderTests {
 
 	private void asyncTaskAndTicksThroughTheDrainDelay(boolean virtual) throws Exception {
 		assumeVirtualThreadsIfAsked(virtual);
-		AppProcess app = start("timing", "--process-test.scheduling=true", "--process-test.async-task=3s",
+		ChildJvm app = start("timing", "--process-test.scheduling=true", "--process-test.async-task=3s",
 				"--lifecycle.drain-delay=2s", "--spring.threads.virtual.enabled=" + virtual);
 		app.awaitLog("async: started", Duration.ofSeconds(10));
 		pause(500);
-		app.signal("TERM");
+		app.signal(ShutdownSignal.TERM);
 		assertThat(app.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.CLEAN);
 		String log = app.log();
 		assertThat(log).contains("async: completed").doesNotContain("async: interrupted");
@@ -204,10 +189,8 @@ class ProcessInfrastructureOrderTests {
 		}
 	}
 
-	private AppProcess start(String name, String... arguments) throws IOException {
-		AppProcess app = AppProcess.start(name, this.directory, arguments);
-		this.processes.add(app);
-		return app;
+	private ChildJvm start(String name, String... arguments) throws IOException {
+		return this.jvms.start(ProcessTestApps.app(name, this.directory, arguments));
 	}
 
 	private static LocalTime time(String log, String text) {

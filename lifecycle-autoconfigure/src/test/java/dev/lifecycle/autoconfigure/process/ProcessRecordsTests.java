@@ -13,11 +13,12 @@ import java.util.regex.Pattern;
 import dev.lifecycle.core.ExitCodes;
 import dev.lifecycle.core.ShutdownReason;
 import dev.lifecycle.core.ShutdownRecord;
-import org.junit.jupiter.api.AfterEach;
+import dev.lifecycle.core.ShutdownSignal;
+import dev.lifecycle.testfixtures.ChildJvm;
+import dev.lifecycle.testfixtures.ChildJvms;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
-import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,55 +38,36 @@ class ProcessRecordsTests {
 		.compile("lifecycle_shutdown_initiated_total\\{(?=[^}]*trigger_component=\"previous-run\")"
 				+ "(?=[^}]*trigger_reason=\"unclean\")[^}]*} (\\S+)");
 
-	private final List<AppProcess> processes = new ArrayList<>();
+	@RegisterExtension
+	final ChildJvms jvms = new ChildJvms();
 
 	@TempDir
 	Path directory;
 
-	/** Prints every child's log when a test fails, before {@link #destroy()} runs. */
-	@RegisterExtension
-	final AfterTestExecutionCallback printLogsOnFailure = (context) -> {
-		if (context.getExecutionException().isPresent()) {
-			for (AppProcess process : this.processes) {
-				System.err.println("----- " + process.name() + " (pid " + process.pid() + ", " + process.logFile()
-						+ ") -----\n" + process.log());
-			}
-		}
-	};
-
-	@AfterEach
-	void destroy() throws InterruptedException {
-		for (AppProcess process : this.processes) {
-			process.destroyForcibly();
-		}
-	}
-
 	@Test
 	void aTrainingRunThatExitsOnRefreshLeavesNothingAndTheNextStartSeesNoUncleanPreviousRun() throws Exception {
-		AppProcess training = AppProcess.launchWithJvmOptions("training", this.directory,
-				List.of("-Dspring.context.exit=onRefresh"));
-		this.processes.add(training);
+		ChildJvm training = this.jvms.launch(
+				ProcessTestApps.app("training", this.directory).jvmOptions(List.of("-Dspring.context.exit=onRefresh")));
 
 		assertThat(training.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.CLEAN);
 		assertThat(training.log())
 			.contains("Lifecycle: spring.context.exit=onRefresh; this run writes no run marker or shutdown report")
 			.doesNotContain("Lifecycle: started", "Lifecycle: shutdown initiated", "worker: running");
-		assertThat(AppProcess.runMarker(this.directory)).doesNotExist();
+		assertThat(ProcessTestApps.runMarker(this.directory)).doesNotExist();
 		assertThat(reports()).isEmpty();
 
-		AppProcess service = start("service");
+		ChildJvm service = start("service");
 		assertThat(service.log()).doesNotContain("previous process did not finish", "previous run (",
 				"previous shutdown (");
 		assertThat(uncleanPreviousRuns(service)).isZero();
-		service.signal("TERM");
+		service.signal(ShutdownSignal.TERM);
 		assertThat(service.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.CLEAN);
 	}
 
 	@Test
 	void aBeanWhoseStartThrowsAfterTheComponentsStartedExitsOneWithAReportOfAFailedStart() throws Exception {
-		AppProcess failing = AppProcess.launch("failing", this.directory, "--process-test.fail-start=true",
-				"--process-test.drain=200ms");
-		this.processes.add(failing);
+		ChildJvm failing = this.jvms.launch(ProcessTestApps.app("failing", this.directory,
+				"--process-test.fail-start=true", "--process-test.drain=200ms"));
 
 		assertThat(failing.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.FAILURE);
 		String log = failing.log();
@@ -96,7 +78,7 @@ class ProcessRecordsTests {
 		// Each bean and component that started was told to stop once.
 		assertThat(occurrences(log, "client: stop called")).isEqualTo(1);
 		assertThat(occurrences(log, "worker: draining")).isEqualTo(1);
-		assertThat(AppProcess.runMarker(this.directory)).doesNotExist();
+		assertThat(ProcessTestApps.runMarker(this.directory)).doesNotExist();
 		assertThat(reports()).singleElement().satisfies((file) -> {
 			ShutdownRecord report = ShutdownRecord.read(file);
 			assertThat(report.trigger()).isEqualTo(new ShutdownRecord.Trigger(ShutdownReason.START_FAILED.label(),
@@ -106,12 +88,12 @@ class ProcessRecordsTests {
 			assertThat(report.exitCode()).isEqualTo(ExitCodes.FAILURE);
 		});
 
-		AppProcess next = start("next");
+		ChildJvm next = start("next");
 		assertThat(next.log()).containsPattern(
 				"Lifecycle: previous shutdown \\([^)]+\\): start-failed of 'licenceCheck', not clean, [0-9.]+ s, exit 1")
 			.doesNotContain("previous process did not finish");
 		assertThat(uncleanPreviousRuns(next)).isZero();
-		next.signal("TERM");
+		next.signal(ShutdownSignal.TERM);
 		assertThat(next.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.CLEAN);
 	}
 
@@ -120,7 +102,7 @@ class ProcessRecordsTests {
 	}
 
 	/** The previous-run/unclean counter as scraped, 0 when the series is absent. */
-	private static double uncleanPreviousRuns(AppProcess process) throws IOException {
+	private static double uncleanPreviousRuns(ChildJvm process) throws IOException {
 		Matcher matcher = UNCLEAN_PREVIOUS_RUN.matcher(process.get("/actuator/prometheus").body());
 		return matcher.find() ? Double.parseDouble(matcher.group(1)) : 0;
 	}
@@ -133,10 +115,8 @@ class ProcessRecordsTests {
 		return reports;
 	}
 
-	private AppProcess start(String name, String... arguments) throws IOException {
-		AppProcess process = AppProcess.start(name, this.directory, arguments);
-		this.processes.add(process);
-		return process;
+	private ChildJvm start(String name, String... arguments) throws IOException {
+		return this.jvms.start(ProcessTestApps.app(name, this.directory, arguments));
 	}
 
 }

@@ -3,18 +3,18 @@ package dev.lifecycle.autoconfigure.process;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
 import dev.lifecycle.core.ExitCodes;
 import dev.lifecycle.core.ShutdownReason;
 import dev.lifecycle.core.ShutdownRecord;
-import org.junit.jupiter.api.AfterEach;
+import dev.lifecycle.core.ShutdownSignal;
+import dev.lifecycle.testfixtures.ChildJvm;
+import dev.lifecycle.testfixtures.ChildJvms;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
-import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,44 +32,28 @@ class ProcessSeveralContextsTests {
 
 	private static final String READINESS = "/actuator/health/readiness";
 
-	private final List<AppProcess> processes = new ArrayList<>();
+	@RegisterExtension
+	final ChildJvms jvms = new ChildJvms();
 
 	@TempDir
 	Path directory;
-
-	@RegisterExtension
-	final AfterTestExecutionCallback printLogsOnFailure = (context) -> {
-		if (context.getExecutionException().isPresent()) {
-			for (AppProcess process : this.processes) {
-				System.err.println("----- " + process.name() + " (pid " + process.pid() + ", " + process.logFile()
-						+ ") -----\n" + process.log());
-			}
-		}
-	};
-
-	@AfterEach
-	void destroy() throws InterruptedException {
-		for (AppProcess process : this.processes) {
-			process.destroyForcibly();
-		}
-	}
 
 	@Test
 	void aSigtermReachesBothApplicationsAtOnceAndTheProcessExitsOnceWithTheWorstCode() throws Exception {
 		// The first application's worker outlives its budget: its report says incomplete,
 		// the second's clean.
-		AppProcess apps = start(TwoApplications.class, "two", "--lifecycle.drain-delay=2500ms",
+		ChildJvm apps = start(TwoApplications.class, "two", "--lifecycle.drain-delay=2500ms",
 				"--first.process-test.drain=5s", "--first.lifecycle.components.worker.graceful-shutdown=300ms");
 		assertThat(apps.status(READINESS)).isEqualTo(200);
-		assertThat(apps.status(".first", READINESS)).isEqualTo(200);
+		assertThat(ProcessTestApps.status(apps, ".first", READINESS)).isEqualTo(200);
 
-		apps.signal("TERM");
+		apps.signal(ShutdownSignal.TERM);
 
 		// Both refuse traffic through the same drain delay, so at one moment both say
 		// 503.
 		await("both readiness probes 503").atMost(Duration.ofSeconds(20))
 			.pollInterval(Duration.ofMillis(50))
-			.until(() -> apps.status(READINESS) == 503 && apps.status(".first", READINESS) == 503);
+			.until(() -> apps.status(READINESS) == 503 && ProcessTestApps.status(apps, ".first", READINESS) == 503);
 		assertThat(apps.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.INCOMPLETE);
 		String log = apps.log();
 		assertThat(occurrences(log, "Lifecycle: received SIGTERM; starting the coordinated shutdown")).isEqualTo(2);
@@ -87,12 +71,12 @@ class ProcessSeveralContextsTests {
 	@Test
 	void aParentAndChildContextShareOneEngineThatDrainsTheChildsComponentsBeforeTheParentsAndExitsZero()
 			throws Exception {
-		AppProcess app = start(HierarchyApplication.class, "hierarchy", "--lifecycle.drain-delay=1s",
+		ChildJvm app = start(HierarchyApplication.class, "hierarchy", "--lifecycle.drain-delay=1s",
 				"--process-test.drain=500ms");
 		assertThat(app.status(READINESS)).isEqualTo(200);
 		assertThat(app.log()).contains("Lifecycle: this child application context joined the engine of its parent");
 
-		app.signal("TERM");
+		app.signal(ShutdownSignal.TERM);
 
 		await("readiness 503").atMost(Duration.ofSeconds(20))
 			.pollInterval(Duration.ofMillis(50))
@@ -111,14 +95,13 @@ class ProcessSeveralContextsTests {
 			.containsExactly(ShutdownReason.SIGNAL.label(), true, ExitCodes.CLEAN);
 		assertThat(report.component("worker")).isPresent();
 		assertThat(report.component("store")).isPresent();
-		assertThat(AppProcess.runMarker(this.directory)).doesNotExist();
+		assertThat(ProcessTestApps.runMarker(this.directory)).doesNotExist();
 	}
 
 	@Test
 	void aChildContextThatFailsToStartIsAFailedStartOfTheApplicationAndTheProcessExitsOne() throws Exception {
-		AppProcess app = AppProcess.launch(HierarchyApplication.class, "failing", this.directory,
-				"--process-test.throwing-constructor=true");
-		this.processes.add(app);
+		ChildJvm app = this.jvms.launch(ProcessTestApps.app(HierarchyApplication.class, "failing", this.directory,
+				"--process-test.throwing-constructor=true"));
 
 		assertThat(app.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.FAILURE);
 		ShutdownRecord report = report("marker");
@@ -128,7 +111,7 @@ class ProcessSeveralContextsTests {
 				"database unreachable");
 		assertThat(report.clean()).isFalse();
 		assertThat(report.exitCode()).isEqualTo(ExitCodes.FAILURE);
-		assertThat(AppProcess.runMarker(this.directory)).doesNotExist();
+		assertThat(ProcessTestApps.runMarker(this.directory)).doesNotExist();
 	}
 
 	private static int occurrences(String text, String part) {
@@ -144,10 +127,8 @@ class ProcessSeveralContextsTests {
 		return ShutdownRecord.read(reports.get(0));
 	}
 
-	private AppProcess start(Class<?> main, String name, String... arguments) throws IOException {
-		AppProcess process = AppProcess.start(main, name, this.directory, arguments);
-		this.processes.add(process);
-		return process;
+	private ChildJvm start(Class<?> main, String name, String... arguments) throws IOException {
+		return this.jvms.start(ProcessTestApps.app(main, name, this.directory, arguments));
 	}
 
 }

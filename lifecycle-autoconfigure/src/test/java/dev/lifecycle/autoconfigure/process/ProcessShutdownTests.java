@@ -10,11 +10,12 @@ import java.util.Map;
 
 import dev.lifecycle.core.ExitCodes;
 import dev.lifecycle.core.ShutdownRecord;
-import org.junit.jupiter.api.AfterEach;
+import dev.lifecycle.core.ShutdownSignal;
+import dev.lifecycle.testfixtures.ChildJvm;
+import dev.lifecycle.testfixtures.ChildJvms;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
-import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -35,39 +36,22 @@ class ProcessShutdownTests {
 
 	private static final Duration START_TO_EXIT = Duration.ofSeconds(30);
 
-	private final List<AppProcess> processes = new ArrayList<>();
+	@RegisterExtension
+	final ChildJvms jvms = new ChildJvms();
 
 	@TempDir
 	Path directory;
 
-	/** Prints every child's log when a test fails, before {@link #destroy()} runs. */
-	@RegisterExtension
-	final AfterTestExecutionCallback printLogsOnFailure = (context) -> {
-		if (context.getExecutionException().isPresent()) {
-			for (AppProcess process : this.processes) {
-				System.err.println("----- " + process.name() + " (pid " + process.pid() + ", " + process.logFile()
-						+ ") -----\n" + process.log());
-			}
-		}
-	};
-
-	@AfterEach
-	void destroy() throws InterruptedException {
-		for (AppProcess process : this.processes) {
-			process.destroyForcibly();
-		}
-	}
-
 	@ParameterizedTest(name = "{0}")
 	@ValueSource(strings = { "tomcat", "jetty", "reactor-netty" })
 	void sigtermDrainsWhileReadinessIsDownAndLivenessUpThenExitsZero(String server) throws Exception {
-		AppProcess app = start(server, serverArguments(server, "--process-test.drain=3s"));
+		ChildJvm app = start(server, serverArguments(server, "--process-test.drain=3s"));
 		assertThat(app.log()).contains(Map.of("tomcat", "Tomcat started on port", "jetty", "Jetty started on port",
 				"reactor-netty", "Netty started on port")
 			.get(server));
 		assertThat(app.status("/actuator/health/readiness")).isEqualTo(200);
 		long signalled = System.nanoTime();
-		app.signal("TERM");
+		app.signal(ShutdownSignal.TERM);
 		app.awaitLog("worker: draining for 3000 ms", Duration.ofSeconds(10));
 		// The drain is under way: the server still answers, readiness DOWN, liveness UP.
 		assertThat(app.status("/actuator/health/readiness")).isEqualTo(503);
@@ -90,17 +74,17 @@ class ProcessShutdownTests {
 		assertThat(log).containsSubsequence("worker: drained",
 				"Lifecycle: closing step 'web server graceful shutdown' finished",
 				"Lifecycle: closing step 'web server stop' finished", "Lifecycle: shutdown complete");
-		assertThat(AppProcess.runMarker(this.directory)).doesNotExist();
+		assertThat(ProcessTestApps.runMarker(this.directory)).doesNotExist();
 	}
 
 	@Test
 	void secondSigtermDuringASlowDrainExits128AtOnce() throws Exception {
-		AppProcess app = start("app", "--process-test.drain=30s");
+		ChildJvm app = start("app", "--process-test.drain=30s");
 		long first = System.nanoTime();
-		app.signal("TERM");
+		app.signal(ShutdownSignal.TERM);
 		app.awaitLog("worker: draining for 30000 ms", Duration.ofSeconds(10));
 		long second = System.nanoTime();
-		app.signal("TERM");
+		app.signal(ShutdownSignal.TERM);
 		int exitCode = app.awaitExit(Duration.ofSeconds(10));
 		long end = System.nanoTime();
 		assertThat(exitCode).isEqualTo(ExitCodes.FORCED);
@@ -111,12 +95,12 @@ class ProcessShutdownTests {
 			.doesNotContain("Lifecycle: shutdown complete");
 		// A forced exit is an unclean end: the run marker stays for the next start to
 		// count.
-		assertThat(AppProcess.runMarker(this.directory)).exists();
+		assertThat(ProcessTestApps.runMarker(this.directory)).exists();
 	}
 
 	@Test
 	void componentFailureShutsDownOnItsOwnAndExitsOne() throws Exception {
-		AppProcess app = start("app", "--process-test.fail-after=500ms");
+		ChildJvm app = start("app", "--process-test.fail-after=500ms");
 		int exitCode = app.awaitExit(START_TO_EXIT);
 		assertThat(exitCode).isEqualTo(ExitCodes.FAILURE);
 		assertThat(app.log())
@@ -128,9 +112,9 @@ class ProcessShutdownTests {
 
 	@Test
 	void hungComponentExits129AtTheCeilingNamingTheComponentAndItsStack() throws Exception {
-		AppProcess app = start("app", "--process-test.hang-on-stop=true", "--lifecycle.global-shutdown-timeout=2s");
+		ChildJvm app = start("app", "--process-test.hang-on-stop=true", "--lifecycle.global-shutdown-timeout=2s");
 		long signalled = System.nanoTime();
-		app.signal("TERM");
+		app.signal(ShutdownSignal.TERM);
 		int exitCode = app.awaitExit(Duration.ofSeconds(20));
 		Duration elapsed = Duration.ofNanos(System.nanoTime() - signalled);
 		assertThat(exitCode).isEqualTo(ExitCodes.CEILING);
@@ -145,14 +129,13 @@ class ProcessShutdownTests {
 
 	@Test
 	void aPlainComponentsBudgetOverrunNamesTheRequestThreadInsideItsCriticalSectionWithItsStack() throws Exception {
-		AppProcess app = start("app", "--process-test.holding=true",
-				"--spring.lifecycle.timeout-per-shutdown-phase=1s");
+		ChildJvm app = start("app", "--process-test.holding=true", "--spring.lifecycle.timeout-per-shutdown-phase=1s");
 		Thread request = new Thread(() -> app.post("/hold"), "hold-request");
 		request.setDaemon(true);
 		request.start();
 		app.awaitLog("orders: holding a critical section", Duration.ofSeconds(30));
 
-		app.signal("TERM");
+		app.signal(ShutdownSignal.TERM);
 
 		app.awaitExit(Duration.ofSeconds(30));
 		assertThat(app.log()).contains(
@@ -165,14 +148,14 @@ class ProcessShutdownTests {
 
 	@Test
 	void anHttpRequestHeldPastTheCeilingIsNamedInItsComponentsEntryOfTheReportFileWhichIsNotClean() throws Exception {
-		AppProcess app = start("app", "--process-test.holding=true",
+		ChildJvm app = start("app", "--process-test.holding=true",
 				"--lifecycle.components.orders.graceful-shutdown=60s", "--lifecycle.global-shutdown-timeout=2s");
 		Thread request = new Thread(() -> app.post("/hold"), "hold-request");
 		request.setDaemon(true);
 		request.start();
 		app.awaitLog("orders: holding a critical section", Duration.ofSeconds(30));
 
-		app.signal("TERM");
+		app.signal(ShutdownSignal.TERM);
 
 		assertThat(app.awaitExit(Duration.ofSeconds(30))).isEqualTo(ExitCodes.CEILING);
 		ShutdownRecord report = report();
@@ -189,10 +172,10 @@ class ProcessShutdownTests {
 
 	@Test
 	void preStopFileTurnsReadinessDownWithinOneSecondAndTheLaterSigtermIsNotASecondSignal() throws Exception {
-		AppProcess app = start("app", "--process-test.drain=4s");
+		ChildJvm app = start("app", "--process-test.drain=4s");
 		assertThat(app.status("/actuator/health/readiness")).isEqualTo(200);
 		long created = System.nanoTime();
-		Files.createFile(AppProcess.preStopFile(this.directory));
+		Files.createFile(ProcessTestApps.preStopFile(this.directory));
 		await("readiness 503").atMost(Duration.ofSeconds(1))
 			.pollInterval(Duration.ofMillis(20))
 			.until(() -> app.status("/actuator/health/readiness") == 503);
@@ -203,7 +186,7 @@ class ProcessShutdownTests {
 		app.awaitLog("worker: draining for 4000 ms", Duration.ofSeconds(10));
 		assertThat(app.isAlive()).isTrue();
 		assertThat(app.log()).doesNotContain("worker: drained");
-		app.signal("TERM");
+		app.signal(ShutdownSignal.TERM);
 		int exitCode = app.awaitExit(START_TO_EXIT);
 		assertThat(exitCode).isEqualTo(ExitCodes.CLEAN);
 		String log = app.log();
@@ -218,27 +201,27 @@ class ProcessShutdownTests {
 
 	@Test
 	void sigkillLeavesTheRunMarkerAndTheNextStartCountsAnUncleanPreviousRun() throws Exception {
-		AppProcess first = start("first");
-		Path marker = AppProcess.runMarker(this.directory);
+		ChildJvm first = start("first");
+		Path marker = ProcessTestApps.runMarker(this.directory);
 		assertThat(marker).exists();
 		first.destroyForcibly();
 		assertThat(marker).exists();
-		AppProcess second = start("second");
+		ChildJvm second = start("second");
 		assertThat(second.log()).contains("Lifecycle: the previous process did not finish its shutdown");
 		String metrics = second.get("/actuator/prometheus").body();
 		assertThat(metrics)
 			.containsPattern("lifecycle_shutdown_initiated_total\\{(?=[^}]*service_name=\"process-test\")"
 					+ "(?=[^}]*trigger_component=\"previous-run\")(?=[^}]*trigger_reason=\"unclean\")[^}]*} 1\\.0");
-		second.signal("TERM");
+		second.signal(ShutdownSignal.TERM);
 		assertThat(second.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.CLEAN);
 		assertThat(marker).doesNotExist();
 	}
 
 	@Test
 	void aStuckSmartLifecycleExits129WithinTheCeilingPlusTwoSecondsNamingTheBeanAndItsStack() throws Exception {
-		AppProcess app = start("app", "--process-test.stuck-lifecycle=true", "--lifecycle.global-shutdown-timeout=2s");
+		ChildJvm app = start("app", "--process-test.stuck-lifecycle=true", "--lifecycle.global-shutdown-timeout=2s");
 		long signalled = System.nanoTime();
-		app.signal("TERM");
+		app.signal(ShutdownSignal.TERM);
 		int exitCode = app.awaitExit(Duration.ofSeconds(20));
 		Duration elapsed = Duration.ofNanos(System.nanoTime() - signalled);
 		assertThat(exitCode).isEqualTo(ExitCodes.CEILING);
@@ -251,10 +234,9 @@ class ProcessShutdownTests {
 
 	@Test
 	void aStuckPreDestroyIsHaltedWith129WithinTheCeilingPlusTwoSecondsNamingTheBeanAndItsStack() throws Exception {
-		AppProcess app = start("app", "--process-test.stuck-pre-destroy=true",
-				"--lifecycle.global-shutdown-timeout=2s");
+		ChildJvm app = start("app", "--process-test.stuck-pre-destroy=true", "--lifecycle.global-shutdown-timeout=2s");
 		long signalled = System.nanoTime();
-		app.signal("TERM");
+		app.signal(ShutdownSignal.TERM);
 		int exitCode = app.awaitExit(Duration.ofSeconds(20));
 		Duration elapsed = Duration.ofNanos(System.nanoTime() - signalled);
 		assertThat(exitCode).isEqualTo(ExitCodes.CEILING);
@@ -275,10 +257,10 @@ class ProcessShutdownTests {
 
 	@Test
 	void withSignalsLeftToTheJvmAStuckSmartLifecycleStillExits129WithinTheCeilingPlusTwoSeconds() throws Exception {
-		AppProcess app = start("app", "--process-test.stuck-lifecycle=true", "--lifecycle.global-shutdown-timeout=2s",
+		ChildJvm app = start("app", "--process-test.stuck-lifecycle=true", "--lifecycle.global-shutdown-timeout=2s",
 				"--lifecycle.signals.trap=false");
 		long signalled = System.nanoTime();
-		app.signal("TERM");
+		app.signal(ShutdownSignal.TERM);
 		int exitCode = app.awaitExit(Duration.ofSeconds(20));
 		Duration elapsed = Duration.ofNanos(System.nanoTime() - signalled);
 		// The JVM's own shutdown hook closed the context: the same sequence, and 129
@@ -293,10 +275,10 @@ class ProcessShutdownTests {
 
 	@Test
 	void scheduledTicksContinueThroughTheDrainDelayAndAnAsyncTaskRunningAtSigtermCompletes() throws Exception {
-		AppProcess app = start("app", "--process-test.scheduling=true", "--process-test.async-task=2500ms",
+		ChildJvm app = start("app", "--process-test.scheduling=true", "--process-test.async-task=2500ms",
 				"--lifecycle.drain-delay=1s");
 		app.awaitLog("async: started", Duration.ofSeconds(10));
-		app.signal("TERM");
+		app.signal(ShutdownSignal.TERM);
 		assertThat(app.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.CLEAN);
 		String log = app.log();
 		int initiated = log.indexOf("Lifecycle: shutdown initiated");
@@ -314,7 +296,7 @@ class ProcessShutdownTests {
 
 	@Test
 	void aFiniteJobEndsTheProcessWithExitZeroWhileSpringsSchedulerAndExecutorAreAdopted() throws Exception {
-		AppProcess app = start("app", "--process-test.scheduling=true", "--process-test.async-task=200ms",
+		ChildJvm app = start("app", "--process-test.scheduling=true", "--process-test.async-task=200ms",
 				"--process-test.job=1s", "--lifecycle.components.worker.finite=true");
 
 		assertThat(app.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.CLEAN);
@@ -325,11 +307,10 @@ class ProcessShutdownTests {
 
 	@Test
 	void aSigtermBeforeAnyBeanExistsIsHeldAndEndsTheStartCleanlyWithExitZero() throws Exception {
-		AppProcess app = AppProcess.launch("app", this.directory, "--process-test.slow-start=2s");
-		this.processes.add(app);
+		ChildJvm app = this.jvms.launch(ProcessTestApps.app("app", this.directory, "--process-test.slow-start=2s"));
 		// Logged before the context is refreshed: no Lifecycle bean exists yet.
 		app.awaitLog("Starting ProcessTestApplication", Duration.ofSeconds(60));
-		app.signal("TERM");
+		app.signal(ShutdownSignal.TERM);
 		assertThat(app.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.CLEAN);
 		assertThat(app.log()).contains("Lifecycle: received SIGTERM", "Lifecycle: shutdown initiated (reason=signal",
 				"Lifecycle: shutdown complete (clean=true, exitCode=0");
@@ -337,12 +318,11 @@ class ProcessShutdownTests {
 
 	@Test
 	void aSigtermIgnoredByTheParentIsNamedAtStartAndSighupStillShutsDownCleanly() throws Exception {
-		AppProcess app = AppProcess.startIgnoring("TERM", "app", this.directory);
-		this.processes.add(app);
+		ChildJvm app = this.jvms.start(ProcessTestApps.app("app", this.directory).ignoring(ShutdownSignal.TERM));
 		assertThat(app.log()).contains("Lifecycle: SIGTERM is ignored by this process")
 			.doesNotContain("SIGHUP is ignored");
 
-		app.signal("HUP");
+		app.signal(ShutdownSignal.HUP);
 
 		assertThat(app.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.CLEAN);
 		assertThat(app.log()).contains("Lifecycle: received SIGHUP; starting the coordinated shutdown",
@@ -353,11 +333,10 @@ class ProcessShutdownTests {
 	void sigtermDuringStartUpEndsTheStartCleanlyWithExitZero() throws Exception {
 		// With a watched component the health monitor would start: the shutdown that ran
 		// during the slow start has already ended the engine's threads by then.
-		AppProcess app = AppProcess.launch("app", this.directory, "--process-test.slow-start=3s",
-				"--process-test.watched=true");
-		this.processes.add(app);
+		ChildJvm app = this.jvms.launch(ProcessTestApps.app("app", this.directory, "--process-test.slow-start=3s",
+				"--process-test.watched=true"));
 		app.awaitLog("slow start: waiting", Duration.ofSeconds(60));
-		app.signal("TERM");
+		app.signal(ShutdownSignal.TERM);
 		assertThat(app.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.CLEAN);
 		assertThat(app.log())
 			.contains("Lifecycle: received SIGTERM; starting the coordinated shutdown",
@@ -388,13 +367,11 @@ class ProcessShutdownTests {
 
 	/** The one shutdown report the process left, read through the codec that wrote it. */
 	private ShutdownRecord report() throws IOException {
-		return ShutdownRecord.read(ShutdownRecord.files(AppProcess.runMarker(this.directory)).get(0));
+		return ShutdownRecord.read(ShutdownRecord.files(ProcessTestApps.runMarker(this.directory)).get(0));
 	}
 
-	private AppProcess start(String name, String... arguments) throws IOException {
-		AppProcess process = AppProcess.start(name, this.directory, arguments);
-		this.processes.add(process);
-		return process;
+	private ChildJvm start(String name, String... arguments) throws IOException {
+		return this.jvms.start(ProcessTestApps.app(name, this.directory, arguments));
 	}
 
 }

@@ -13,11 +13,12 @@ import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.PreviousRun;
 import dev.lifecycle.core.ShutdownReason;
 import dev.lifecycle.core.ShutdownRecord;
-import org.junit.jupiter.api.AfterEach;
+import dev.lifecycle.core.ShutdownSignal;
+import dev.lifecycle.testfixtures.ChildJvm;
+import dev.lifecycle.testfixtures.ChildJvms;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
-import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,31 +36,15 @@ class ProcessStartRecordsTests {
 
 	private static final Duration START_TO_EXIT = Duration.ofSeconds(90);
 
-	private final List<AppProcess> processes = new ArrayList<>();
+	@RegisterExtension
+	final ChildJvms jvms = new ChildJvms();
 
 	@TempDir
 	Path directory;
 
-	@RegisterExtension
-	final AfterTestExecutionCallback printLogsOnFailure = (context) -> {
-		if (context.getExecutionException().isPresent()) {
-			for (AppProcess process : this.processes) {
-				System.err.println("----- " + process.name() + " (pid " + process.pid() + ", " + process.logFile()
-						+ ") -----\n" + process.log());
-			}
-		}
-	};
-
-	@AfterEach
-	void destroy() throws InterruptedException {
-		for (AppProcess process : this.processes) {
-			process.destroyForcibly();
-		}
-	}
-
 	@Test
 	void aBeanConstructorThatThrowsIsAFailedStartOfTheRefreshNotACrash() throws Exception {
-		AppProcess failing = launch("failing", "--process-test.throwing-constructor=true");
+		ChildJvm failing = launch("failing", "--process-test.throwing-constructor=true");
 
 		assertThat(failing.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.FAILURE);
 		assertFailedStart("refresh", "the application context failed before Lifecycle started");
@@ -67,7 +52,7 @@ class ProcessStartRecordsTests {
 
 	@Test
 	void anUnknownComponentKeyFailsTheStartAndIsRecordedAsAFailedStart() throws Exception {
-		AppProcess failing = launch("misspelt", "--lifecycle.components.wroker.phase=3");
+		ChildJvm failing = launch("misspelt", "--lifecycle.components.wroker.phase=3");
 
 		assertThat(failing.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.FAILURE);
 		assertThat(failing.log()).contains("wroker");
@@ -79,7 +64,7 @@ class ProcessStartRecordsTests {
 		// A file where the JVM's temporary directory should be: Tomcat cannot make its
 		// own in it.
 		Path notADirectory = Files.writeString(this.directory.resolve("tmp-is-a-file"), "");
-		AppProcess failing = launchWithJvmOptions("tempdir", List.of("-Djava.io.tmpdir=" + notADirectory));
+		ChildJvm failing = launchWithJvmOptions("tempdir", List.of("-Djava.io.tmpdir=" + notADirectory));
 
 		assertThat(failing.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.FAILURE);
 		assertThat(failing.log()).contains("Unable to create tempDir");
@@ -88,7 +73,7 @@ class ProcessStartRecordsTests {
 
 	@Test
 	void aRefreshListenerThatThrowsIsAFailedStartOfTheRefresh() throws Exception {
-		AppProcess failing = launch("refresh", "--process-test.throwing-refresh-listener=true");
+		ChildJvm failing = launch("refresh", "--process-test.throwing-refresh-listener=true");
 
 		assertThat(failing.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.FAILURE);
 		assertFailedStart("refresh", "the application context's refresh failed after the components started");
@@ -96,7 +81,7 @@ class ProcessStartRecordsTests {
 
 	@Test
 	void aReadyListenerThatThrowsIsAFailedStartOfTheApplicationRun() throws Exception {
-		AppProcess failing = launch("ready", "--process-test.throwing-ready-listener=true");
+		ChildJvm failing = launch("ready", "--process-test.throwing-ready-listener=true");
 
 		assertThat(failing.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.FAILURE);
 		assertFailedStart("application-run",
@@ -107,7 +92,7 @@ class ProcessStartRecordsTests {
 	void aFailedStartWhoseBeansLeftNonDaemonThreadsRunningStillExitsOneWithItsRecord() throws Exception {
 		// A scheduler started a worker thread that never ends, then a later bean's start
 		// threw.
-		AppProcess failing = launch("stray", "--process-test.fail-start=true", "--process-test.stray-thread=true");
+		ChildJvm failing = launch("stray", "--process-test.fail-start=true", "--process-test.stray-thread=true");
 
 		assertThat(failing.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.FAILURE);
 		assertThat(failing.log()).contains("Lifecycle: shutdown complete (clean=false, exitCode=1",
@@ -117,10 +102,9 @@ class ProcessStartRecordsTests {
 
 	@Test
 	void aSignalDuringStartUpEndsTheRunCleanlyBeforeTheApplicationsRunnersAreCalled() throws Exception {
-		AppProcess starting = launch("signalled", "--process-test.pause-after-manager=5s",
-				"--process-test.runner=true");
+		ChildJvm starting = launch("signalled", "--process-test.pause-after-manager=5s", "--process-test.runner=true");
 		starting.awaitLog("pause after manager: waiting", START_TO_EXIT);
-		starting.signal("TERM");
+		starting.signal(ShutdownSignal.TERM);
 
 		assertThat(starting.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.CLEAN);
 		assertThat(starting.log())
@@ -131,11 +115,11 @@ class ProcessStartRecordsTests {
 
 	@Test
 	void aSecondSignalDuringStartUpIsRecordedAsAForcedExitNotACrash() throws Exception {
-		AppProcess starting = launch("forced", "--process-test.pause-after-manager=20s");
+		ChildJvm starting = launch("forced", "--process-test.pause-after-manager=20s");
 		starting.awaitLog("pause after manager: waiting", START_TO_EXIT);
-		starting.signal("TERM");
+		starting.signal(ShutdownSignal.TERM);
 		starting.awaitLog("while the application starts", Duration.ofSeconds(20));
-		starting.signal("TERM");
+		starting.signal(ShutdownSignal.TERM);
 
 		assertThat(starting.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.FORCED);
 		PreviousRun previous = nextStart();
@@ -147,20 +131,20 @@ class ProcessStartRecordsTests {
 
 	@Test
 	void aSecondInstanceOnTheSameRunMarkerDoesNotCallTheRunningFirstOneCrashed() throws Exception {
-		AppProcess first = start("first");
-		String marker = Files.readString(AppProcess.runMarker(this.directory));
+		ChildJvm first = start("first");
+		String marker = Files.readString(ProcessTestApps.runMarker(this.directory));
 
-		AppProcess second = start("second");
+		ChildJvm second = start("second");
 
 		assertThat(second.log()).doesNotContain("ended without a shutdown", "previous process did not finish")
 			.contains("belongs to a process that is still running", "lifecycle.run-marker.path");
-		assertThat(AppProcess.runMarker(this.directory)).hasContent(marker);
-		second.signal("TERM");
+		assertThat(ProcessTestApps.runMarker(this.directory)).hasContent(marker);
+		second.signal(ShutdownSignal.TERM);
 		assertThat(second.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.CLEAN);
-		assertThat(AppProcess.runMarker(this.directory)).hasContent(marker);
-		first.signal("TERM");
+		assertThat(ProcessTestApps.runMarker(this.directory)).hasContent(marker);
+		first.signal(ShutdownSignal.TERM);
 		assertThat(first.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.CLEAN);
-		assertThat(AppProcess.runMarker(this.directory)).doesNotExist();
+		assertThat(ProcessTestApps.runMarker(this.directory)).doesNotExist();
 	}
 
 	@Test
@@ -169,10 +153,10 @@ class ProcessStartRecordsTests {
 		Files.writeString(torn, "{\n  \"schema\": \"dev.lifecycle/shutdown-report\",\n  \"version\": 1,\n"
 				+ "  \"trigger\": {\"reason\": \"signal\", \"detail\": \"a \\");
 
-		AppProcess service = start("service");
+		ChildJvm service = start("service");
 
 		assertThat(service.log()).contains("Lifecycle: skipping " + torn.toAbsolutePath() + ": not valid JSON");
-		service.signal("TERM");
+		service.signal(ShutdownSignal.TERM);
 		assertThat(service.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.CLEAN);
 	}
 
@@ -181,7 +165,7 @@ class ProcessStartRecordsTests {
 	 * so.
 	 */
 	private void assertFailedStart(String component, String detail) throws Exception {
-		assertThat(AppProcess.runMarker(this.directory)).doesNotExist();
+		assertThat(ProcessTestApps.runMarker(this.directory)).doesNotExist();
 		assertThat(reports()).singleElement();
 		PreviousRun previous = nextStart();
 		assertThat(previous.unclean()).isFalse();
@@ -198,7 +182,7 @@ class ProcessStartRecordsTests {
 	 */
 	private PreviousRun nextStart() throws InterruptedException {
 		LifecycleManager next = LifecycleManager.builder("process-test")
-			.runMarker(AppProcess.runMarker(this.directory))
+			.runMarker(ProcessTestApps.runMarker(this.directory))
 			.build();
 		PreviousRun previous = next.previousRun().orElseThrow();
 		next.triggerShutdown(ShutdownReason.SIGNAL, "test");
@@ -214,23 +198,17 @@ class ProcessStartRecordsTests {
 		return reports;
 	}
 
-	private AppProcess launch(String name, String... arguments) throws IOException {
-		AppProcess process = AppProcess.launch(name, this.directory, arguments);
-		this.processes.add(process);
-		return process;
+	private ChildJvm launch(String name, String... arguments) throws IOException {
+		return this.jvms.launch(ProcessTestApps.app(name, this.directory, arguments));
 	}
 
-	private AppProcess launchWithJvmOptions(String name, List<String> jvmOptions, String... arguments)
+	private ChildJvm launchWithJvmOptions(String name, List<String> jvmOptions, String... arguments)
 			throws IOException {
-		AppProcess process = AppProcess.launchWithJvmOptions(name, this.directory, jvmOptions, arguments);
-		this.processes.add(process);
-		return process;
+		return this.jvms.launch(ProcessTestApps.app(name, this.directory, arguments).jvmOptions(jvmOptions));
 	}
 
-	private AppProcess start(String name, String... arguments) throws IOException {
-		AppProcess process = AppProcess.start(name, this.directory, arguments);
-		this.processes.add(process);
-		return process;
+	private ChildJvm start(String name, String... arguments) throws IOException {
+		return this.jvms.start(ProcessTestApps.app(name, this.directory, arguments));
 	}
 
 }

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.stream.Stream;
 
+import dev.lifecycle.testfixtures.ChildJvm;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -38,7 +39,7 @@ class BadInputIT {
 
 	private Path work;
 
-	private SampleProcess sample;
+	private ChildJvm sample;
 
 	private long rowsBefore;
 
@@ -47,7 +48,7 @@ class BadInputIT {
 	@BeforeAll
 	void start(@TempDir Path work) throws Exception {
 		this.work = work;
-		this.sample = SampleProcess.start(this.work, this.work.resolve("data")).awaitReady();
+		this.sample = SampleApp.launch(this.work, this.work.resolve("data")).awaitReady();
 		HttpResponse<String> accepted = this.sample.post("/events", "{\"id\":\"good-1\",\"key\":\"good\",\"value\":5}");
 		assertThat(accepted.statusCode()).isEqualTo(202);
 		assertThat(accepted.body()).contains("\"offset\":1").contains("\"duplicate\":false");
@@ -117,7 +118,7 @@ class BadInputIT {
 			.header("Content-Type", "application/x-www-form-urlencoded")
 			.POST(HttpRequest.BodyPublishers.ofString("id=x&key=k&value=1"))
 			.build();
-		HttpResponse<String> response = SampleProcess.HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+		HttpResponse<String> response = ChildJvm.http().send(request, HttpResponse.BodyHandlers.ofString());
 		assertThat(response.statusCode()).isEqualTo(415);
 		assertThat(response.body()).contains("application/json");
 	}

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
+import dev.lifecycle.testfixtures.ChildJvm;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,8 +61,8 @@ class DegradeIT {
 	void aLockedDatabaseTurnsWritesInto503AfterTheBusyTimeoutWhileReadsAndProbesGoOn() throws Exception {
 		Path data = this.work.resolve("data");
 		Map<String, Long> acked = new HashMap<>();
-		try (SampleProcess sample = SampleProcess
-			.start(this.work.resolve("run"), data, "--sample.db.busy-timeout=1s",
+		try (ChildJvm sample = SampleApp
+			.launch(this.work.resolve("run"), data, "--sample.db.busy-timeout=1s",
 					"--sample.pipeline.checkpoint-interval=" + CHECKPOINT_INTERVAL)
 			.awaitReady()) {
 			for (int i = 1; i <= 30; i++) {
@@ -105,7 +106,7 @@ class DegradeIT {
 		assertThat(Verify.rowsIn(data.resolve("events.db"))).isEqualTo(acked.size());
 	}
 
-	private void countsArePaged(SampleProcess sample) throws IOException {
+	private void countsArePaged(ChildJvm sample) throws IOException {
 		JsonNode first = Verify.JSON.readTree(sample.get("/counts?prefix=k1&limit=10").body());
 		assertThat(first.get("keys").size()).isEqualTo(10);
 		assertThat(first.get("next").stringValue()).isEqualTo("k110");
@@ -127,7 +128,7 @@ class DegradeIT {
 				"--sample.backup.fallback-dir=" + this.work.resolve("backups-local"),
 				"--sample.pipeline.checkpoint-interval=" + CHECKPOINT_INTERVAL };
 		Path filler = disk.resolve("filler");
-		try (SampleProcess sample = SampleProcess.start(this.work.resolve("run-1"), data, sizing).awaitReady()) {
+		try (ChildJvm sample = SampleApp.launch(this.work.resolve("run-1"), data, sizing).awaitReady()) {
 			for (int i = 1; i <= 20; i++) {
 				ack(sample, acked, "before-" + i);
 			}
@@ -160,7 +161,7 @@ class DegradeIT {
 			sample.awaitExit(Duration.ofSeconds(10));
 		}
 		// Restart on the full disk after the crash.
-		try (SampleProcess sample = SampleProcess.start(this.work.resolve("run-2"), data, sizing).awaitReady()) {
+		try (ChildJvm sample = SampleApp.launch(this.work.resolve("run-2"), data, sizing).awaitReady()) {
 			assertThat(post(sample, "still-full", 1).statusCode()).isEqualTo(507);
 			assertThat(sample.managementStatus("/actuator/health/liveness")).isEqualTo(200);
 			everyAckedEventIsCounted(sample, acked);
@@ -179,7 +180,7 @@ class DegradeIT {
 		// index a WAL database needs to be read, so the store opens read-only, and
 		// becomes writable by itself.
 		fill(filler);
-		try (SampleProcess sample = SampleProcess.start(this.work.resolve("run-3"), data, sizing).awaitReady()) {
+		try (ChildJvm sample = SampleApp.launch(this.work.resolve("run-3"), data, sizing).awaitReady()) {
 			assertThat(sample.log()).contains("READ-ONLY");
 			everyAckedEventIsCounted(sample, acked);
 			HttpResponse<String> refused = post(sample, "read-only", 1);
@@ -208,7 +209,7 @@ class DegradeIT {
 	 * acknowledged itself, or -1
 	 * @return the id of the last event acknowledged here
 	 */
-	private static String leaveACheckpointToDo(SampleProcess sample, Map<String, Long> acked, String prefix, int count,
+	private static String leaveACheckpointToDo(ChildJvm sample, Map<String, Long> acked, String prefix, int count,
 			Block block, Unblock unblock) throws Exception {
 		for (int attempt = 1; attempt <= 10; attempt++) {
 			// right after a checkpoint, the next periodic one is an interval away
@@ -232,12 +233,12 @@ class DegradeIT {
 	}
 
 	/** The periodic checkpoint's failure, logged once per run of failures. */
-	private static void awaitCheckpointFailure(SampleProcess sample) {
+	private static void awaitCheckpointFailure(ChildJvm sample) {
 		await("a failed checkpoint in the log").atMost(Duration.ofSeconds(60))
 			.until(() -> CHECKPOINT_FAILED.matcher(sample.log()).find());
 	}
 
-	private static JsonNode counts(SampleProcess sample) throws IOException {
+	private static JsonNode counts(ChildJvm sample) throws IOException {
 		return Verify.JSON.readTree(sample.get("/counts?limit=1").body());
 	}
 
@@ -260,7 +261,7 @@ class DegradeIT {
 
 	}
 
-	private static void everyAckedEventIsCounted(SampleProcess sample, Map<String, Long> acked) throws Exception {
+	private static void everyAckedEventIsCounted(ChildJvm sample, Map<String, Long> acked) throws Exception {
 		for (String id : acked.keySet()) {
 			await().atMost(Duration.ofSeconds(10))
 				.untilAsserted(
@@ -268,13 +269,13 @@ class DegradeIT {
 		}
 	}
 
-	private static long ack(SampleProcess sample, Map<String, Long> acked, String id) throws IOException {
+	private static long ack(ChildJvm sample, Map<String, Long> acked, String id) throws IOException {
 		long offset = offset(post(sample, id, 1));
 		acked.put(id, 1L);
 		return offset;
 	}
 
-	private static HttpResponse<String> post(SampleProcess sample, String id, long value) throws IOException {
+	private static HttpResponse<String> post(ChildJvm sample, String id, long value) throws IOException {
 		return sample.post("/events", "{\"id\":\"" + id + "\",\"key\":\"" + id + "\",\"value\":" + value + "}");
 	}
 

@@ -7,6 +7,7 @@ import java.util.Map;
 
 import dev.lifecycle.sample.store.Aggregate;
 import dev.lifecycle.sample.store.EventStore;
+import dev.lifecycle.testfixtures.ChildJvm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,7 +39,7 @@ class FilesIT {
 		// version.
 		Verify.sql(file, "ALTER TABLE event_log ADD COLUMN tenant TEXT NOT NULL DEFAULT 'x'",
 				"PRAGMA user_version = 3");
-		try (SampleProcess sample = SampleProcess.start(this.work.resolve("run"), data)) {
+		try (ChildJvm sample = SampleApp.launch(this.work.resolve("run"), data)) {
 			assertThat(sample.awaitExit(START)).as("exit code").isNotZero();
 			assertThat(sample.log()).contains("APPLICATION FAILED TO START")
 				.contains("The event database " + file.toAbsolutePath().normalize() + " cannot be used")
@@ -56,7 +57,7 @@ class FilesIT {
 		Files.createDirectories(data);
 		Verify.sql(file, "CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT)",
 				"INSERT INTO customers(name) VALUES ('Ada')");
-		try (SampleProcess sample = SampleProcess.start(this.work.resolve("run"), data)) {
+		try (ChildJvm sample = SampleApp.launch(this.work.resolve("run"), data)) {
 			assertThat(sample.awaitExit(START)).as("exit code").isNotZero();
 			assertThat(sample.log()).contains("APPLICATION FAILED TO START")
 				.contains(file.toAbsolutePath().normalize().toString())
@@ -85,7 +86,7 @@ class FilesIT {
 		}
 		Verify.sql(file, "UPDATE checkpoint SET log_offset = 100");
 
-		try (SampleProcess refused = SampleProcess.start(this.work.resolve("run-refused"), data)) {
+		try (ChildJvm refused = SampleApp.launch(this.work.resolve("run-refused"), data)) {
 			assertThat(refused.awaitExit(START)).as("exit code").isNotZero();
 			assertThat(refused.log()).contains("APPLICATION FAILED TO START")
 				.contains(file.toAbsolutePath().normalize().toString())
@@ -97,8 +98,8 @@ class FilesIT {
 		// The run marker where the sample's configuration puts it by default: in the data
 		// directory.
 		String marker = "--lifecycle.run-marker.path=" + data.resolve("lifecycle-sample-app.running");
-		SampleProcess first = SampleProcess
-			.start(this.work.resolve("run-1"), data, "--sample.db.rebuild-checkpoint=true", marker)
+		ChildJvm first = SampleApp
+			.launch(this.work.resolve("run-1"), data, "--sample.db.rebuild-checkpoint=true", marker)
 			.awaitReady();
 		try {
 			for (int i = 1; i <= 5; i++) {
@@ -108,7 +109,7 @@ class FilesIT {
 			await().atMost(Duration.ofSeconds(10))
 				.untilAsserted(() -> assertThat(first.get("/counts/k").body()).contains("\"sum\":8,\"count\":8"));
 
-			try (SampleProcess second = SampleProcess.start(this.work.resolve("run-2"), data, marker)) {
+			try (ChildJvm second = SampleApp.launch(this.work.resolve("run-2"), data, marker)) {
 				assertThat(second.awaitExit(START)).as("exit code of the second process").isNotZero();
 				assertThat(second.log()).contains("APPLICATION FAILED TO START")
 					.contains("is in use by another process (pid " + first.pid() + ")")
@@ -131,7 +132,7 @@ class FilesIT {
 		Path leftover = data.resolve("backups").resolve("events-20260101T000000.000Z.db.tmp");
 		Files.createDirectories(leftover.getParent());
 		Files.write(leftover, new byte[4096]);
-		try (SampleProcess third = SampleProcess.start(this.work.resolve("run-3"), data, marker).awaitReady()) {
+		try (ChildJvm third = SampleApp.launch(this.work.resolve("run-3"), data, marker).awaitReady()) {
 			assertThat(third.log()).as("the kill of the first process is detected")
 				.contains("the previous process did not finish its shutdown");
 			assertThat(leftover).doesNotExist();

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
+import dev.lifecycle.testfixtures.ChildJvm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,8 +22,8 @@ class ForcedExitIT {
 
 	@Test
 	void secondSigtermDuringASlowDrainExitsWith128AtOnce() throws Exception {
-		try (SampleProcess sample = SampleProcess
-			.start(this.work, this.work.resolve("data"), "--lifecycle.drain-delay=30s",
+		try (ChildJvm sample = SampleApp
+			.launch(this.work, this.work.resolve("data"), "--lifecycle.drain-delay=30s",
 					"--lifecycle.global-shutdown-timeout=60s")
 			.awaitReady()) {
 			sample.sigterm();
@@ -42,8 +43,8 @@ class ForcedExitIT {
 	@Test
 	void hungPipelineMakesTheCeilingFireWith129AndTheLogNamesIt() throws Exception {
 		Duration ceiling = Duration.ofSeconds(6);
-		try (SampleProcess sample = SampleProcess
-			.start(this.work, this.work.resolve("data"), "--sample.test.hang-pipeline-on-stop=true",
+		try (ChildJvm sample = SampleApp
+			.launch(this.work, this.work.resolve("data"), "--sample.test.hang-pipeline-on-stop=true",
 					"--sample.pipeline.stop-timeout=1s",
 					"--lifecycle.global-shutdown-timeout=" + ceiling.toSeconds() + "s")
 			.awaitReady()) {

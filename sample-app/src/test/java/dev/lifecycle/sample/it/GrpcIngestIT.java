@@ -17,12 +17,13 @@ import dev.lifecycle.sample.grpc.v1.Event;
 import dev.lifecycle.sample.grpc.v1.IngestGrpc;
 import dev.lifecycle.sample.grpc.v1.Offset;
 import dev.lifecycle.sample.grpc.v1.WatchOffsetRequest;
+import dev.lifecycle.testfixtures.ChildJvm;
 import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.health.v1.HealthCheckRequest;
-import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.health.v1.HealthCheckResponse.ServingStatus;
+import io.grpc.health.v1.HealthCheckResponse;
 import io.grpc.health.v1.HealthGrpc;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.StreamObserver;
@@ -54,8 +55,8 @@ class GrpcIngestIT {
 	void anAckMeansStoredAndTheServiceDrainsWithTheShutdownLosingNoAcknowledgedEvent() throws Exception {
 		Path data = this.work.resolve("data");
 		Map<String, LoadGenerator.Ack> acked = new ConcurrentHashMap<>();
-		try (SampleProcess sample = SampleProcess
-			.start(this.work.resolve("first"), data, "--sample.grpc.enabled=true", "--spring.grpc.server.port=0",
+		try (ChildJvm sample = SampleApp
+			.launch(this.work.resolve("first"), data, "--sample.grpc.enabled=true", "--spring.grpc.server.port=0",
 					"--lifecycle.drain-delay=" + DRAIN_DELAY.toSeconds() + "s")
 			.awaitReady()) {
 			ManagedChannel channel = NettyChannelBuilder.forAddress("localhost", grpcPort(sample))
@@ -166,7 +167,7 @@ class GrpcIngestIT {
 			}
 		}
 
-		try (SampleProcess restarted = SampleProcess.start(this.work.resolve("second"), data).awaitReady()) {
+		try (ChildJvm restarted = SampleApp.launch(this.work.resolve("second"), data).awaitReady()) {
 			Verify.everyAcknowledgedEventCountedExactlyOnce(restarted, acked, "grpc-");
 			restarted.sigterm();
 			assertThat(restarted.awaitExit(Duration.ofSeconds(60))).isZero();
@@ -177,7 +178,7 @@ class GrpcIngestIT {
 		return Event.newBuilder().setId(id).setKey(id).setValue(value).build();
 	}
 
-	private static int grpcPort(SampleProcess sample) {
+	private static int grpcPort(ChildJvm sample) {
 		Matcher matcher = GRPC_PORT.matcher(sample.log());
 		assertThat(matcher.find()).as("the gRPC port in the log:\n%s", sample.log()).isTrue();
 		return Integer.parseInt(matcher.group(1));

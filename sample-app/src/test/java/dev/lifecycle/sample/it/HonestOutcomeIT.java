@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
+import dev.lifecycle.testfixtures.ChildJvm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,8 +28,8 @@ class HonestOutcomeIT {
 		// ignores permissions).
 		Path target = Files.writeString(this.work.resolve("target-is-a-file"), "x");
 		Path fallback = Files.writeString(this.work.resolve("fallback-is-a-file"), "x");
-		try (SampleProcess sample = SampleProcess
-			.start(this.work.resolve("run"), data, "--sample.backup.dir=" + target,
+		try (ChildJvm sample = SampleApp
+			.launch(this.work.resolve("run"), data, "--sample.backup.dir=" + target,
 					"--sample.backup.fallback-dir=" + fallback)
 			.awaitReady()) {
 			for (int i = 1; i <= 5; i++) {

@@ -5,6 +5,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 
+import dev.lifecycle.testfixtures.ChildJvm;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -36,7 +37,7 @@ class InputIT {
 
 	private Path data;
 
-	private SampleProcess sample;
+	private ChildJvm sample;
 
 	@BeforeAll
 	void startOnAPoisonedDatabase(@TempDir Path work) throws Exception {
@@ -47,7 +48,7 @@ class InputIT {
 		Verify.createLegacyDatabase(this.data.resolve("events.db"),
 				"INSERT INTO event_log(event_id, key, value) VALUES ('p1', 'victim', -9223372036854775808), "
 						+ "('p2', 'victim', -1)");
-		this.sample = SampleProcess.start(work.resolve("run-1"), this.data).awaitReady();
+		this.sample = SampleApp.launch(work.resolve("run-1"), this.data).awaitReady();
 	}
 
 	@AfterAll
@@ -104,7 +105,7 @@ class InputIT {
 	void everythingAcknowledgedIsCountedTheSameAfterARestart() throws Exception {
 		this.sample.sigterm();
 		assertThat(this.sample.awaitExit(Duration.ofSeconds(60))).as("exit code after SIGTERM").isZero();
-		this.sample = SampleProcess.start(this.work.resolve("run-2"), this.data).awaitReady();
+		this.sample = SampleApp.launch(this.work.resolve("run-2"), this.data).awaitReady();
 		assertCount("victim", POISONED_SUM.subtract(BigInteger.valueOf(1000000000)), 3);
 		assertCount("bounds", BigInteger.valueOf(-1000000000), 3);
 		assertCount("shadow", BigInteger.TWO, 2);

@@ -12,6 +12,7 @@ import java.util.List;
 
 import dev.lifecycle.core.ShutdownRecord;
 import dev.lifecycle.test.ShutdownReports;
+import dev.lifecycle.testfixtures.ChildJvm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -42,7 +43,7 @@ class OwnInputsIT {
 			"lifecycle.drain-delay=1000000d, lifecycle.drain-delay" })
 	void aDurationBeyondADayFailsTheStartNamingThePropertyAndTheMaximum(String setting, String property)
 			throws Exception {
-		try (SampleProcess sample = SampleProcess.start(this.work, this.work.resolve("data"), "--" + setting)) {
+		try (ChildJvm sample = SampleApp.launch(this.work, this.work.resolve("data"), "--" + setting)) {
 			assertThat(sample.awaitExit(START)).as("exit code; log:\n%s", sample.log()).isEqualTo(1);
 			assertThat(sample.log()).contains("APPLICATION FAILED TO START")
 				.contains("Lifecycle cannot start: '" + property + "' must be at most PT24H (1 day)")
@@ -54,8 +55,8 @@ class OwnInputsIT {
 	@Test
 	void aForcedExitIsRecordedAsForcedAndTheNextStartSaysSo() throws Exception {
 		Path data = this.work.resolve("data");
-		try (SampleProcess sample = SampleProcess
-			.start(this.work, data, "--lifecycle.drain-delay=30s", "--lifecycle.global-shutdown-timeout=60s")
+		try (ChildJvm sample = SampleApp
+			.launch(this.work, data, "--lifecycle.drain-delay=30s", "--lifecycle.global-shutdown-timeout=60s")
 			.awaitReady()) {
 			sample.sigterm();
 			await().atMost(Duration.ofSeconds(5))
@@ -67,7 +68,7 @@ class OwnInputsIT {
 		assertThat(ShutdownReports.all(this.work.resolve("running"))).singleElement()
 			.satisfies(
 					(report) -> assertThat(report).hasState(ShutdownRecord.State.FORCED).hasExitCode(128).isNotClean());
-		try (SampleProcess next = SampleProcess.start(this.work, data).awaitReady()) {
+		try (ChildJvm next = SampleApp.launch(this.work, data).awaitReady()) {
 			assertThat(next.log()).contains("forced by a second signal: signal").doesNotContain("killed during it");
 			next.sigterm();
 			assertThat(next.awaitExit(START)).isZero();
@@ -84,7 +85,7 @@ class OwnInputsIT {
 				+ "  \"initiatedAt\": \"2999-12-31T00:00:00Z\",\n  \"trigger\": {\"reason\": \"from-the-future\"},\n"
 				+ "  \"state\": \"completed\",\n  \"exitCode\": 0,\n  \"clean\": true\n}\n");
 		for (int run = 0; run < 2; run++) {
-			try (SampleProcess sample = SampleProcess.start(this.work, data).awaitReady()) {
+			try (ChildJvm sample = SampleApp.launch(this.work, data).awaitReady()) {
 				if (run == 1) {
 					assertThat(sample.log()).contains("Lifecycle: previous shutdown (")
 						.contains("): signal, clean")
@@ -101,7 +102,7 @@ class OwnInputsIT {
 	@Test
 	void aRunMarkerPathHoldingASecretFailsTheStartAndTheSecretIsNeitherLoggedNorTouched() throws Exception {
 		Path secret = Files.writeString(this.work.resolve("credentials"), "db.password=hunter2\n");
-		try (SampleProcess sample = SampleProcess.start(this.work, this.work.resolve("data"),
+		try (ChildJvm sample = SampleApp.launch(this.work, this.work.resolve("data"),
 				"--lifecycle.run-marker.path=" + secret)) {
 			assertThat(sample.awaitExit(START)).as("exit code; log:\n%s", sample.log()).isEqualTo(1);
 			assertThat(sample.log())
@@ -116,7 +117,7 @@ class OwnInputsIT {
 	void aRunMarkerOrPreStopPathAtTheDatabaseFailsTheStartAndTheDatabaseKeepsEveryEvent() throws Exception {
 		Path data = this.work.resolve("data");
 		Path database = data.resolve("events.db");
-		try (SampleProcess sample = SampleProcess.start(this.work.resolve("run-0"), data).awaitReady()) {
+		try (ChildJvm sample = SampleApp.launch(this.work.resolve("run-0"), data).awaitReady()) {
 			for (int i = 0; i < 20; i++) {
 				assertThat(sample.post("/events", "{\"id\":\"e" + i + "\",\"key\":\"k\",\"value\":1}").statusCode())
 					.isEqualTo(202);
@@ -125,13 +126,13 @@ class OwnInputsIT {
 			assertThat(sample.awaitExit(START)).isZero();
 		}
 		long size = Files.size(database);
-		try (SampleProcess marker = SampleProcess.start(this.work.resolve("run-1"), data,
+		try (ChildJvm marker = SampleApp.launch(this.work.resolve("run-1"), data,
 				"--lifecycle.run-marker.path=" + database)) {
 			assertThat(marker.awaitExit(START)).as("exit code; log:\n%s", marker.log()).isEqualTo(1);
 			assertThat(marker.log()).contains("'lifecycle.run-marker.path' (" + database + ") holds a file that is not "
 					+ "a Lifecycle run marker");
 		}
-		try (SampleProcess preStop = SampleProcess.start(this.work.resolve("run-2"), data,
+		try (ChildJvm preStop = SampleApp.launch(this.work.resolve("run-2"), data,
 				"--lifecycle.pre-stop.path=" + database)) {
 			assertThat(preStop.awaitExit(START)).as("exit code; log:\n%s", preStop.log()).isEqualTo(1);
 			assertThat(preStop.log()).contains("'lifecycle.pre-stop.path' (" + database + ") holds a file with content")
@@ -139,7 +140,7 @@ class OwnInputsIT {
 		}
 		assertThat(database).hasSize(size);
 		assertThat(Verify.rowsIn(database)).isEqualTo(20);
-		try (SampleProcess after = SampleProcess.start(this.work.resolve("run-3"), data).awaitReady()) {
+		try (ChildJvm after = SampleApp.launch(this.work.resolve("run-3"), data).awaitReady()) {
 			assertThat(after.get("/counts/k").body()).contains("\"sum\":20,\"count\":20");
 			after.sigterm();
 			assertThat(after.awaitExit(START)).isZero();
@@ -149,7 +150,7 @@ class OwnInputsIT {
 	@Test
 	void aDirectoryAtTheRunMarkerPathFailsTheStartNamingTheProperty() throws Exception {
 		Path directory = Files.createDirectories(this.work.resolve("marker-dir"));
-		try (SampleProcess sample = SampleProcess.start(this.work, this.work.resolve("data"),
+		try (ChildJvm sample = SampleApp.launch(this.work, this.work.resolve("data"),
 				"--lifecycle.run-marker.path=" + directory)) {
 			assertThat(sample.awaitExit(START)).as("exit code; log:\n%s", sample.log()).isEqualTo(1);
 			assertThat(sample.log()).contains("'lifecycle.run-marker.path' (" + directory + ") is a directory")
@@ -164,8 +165,8 @@ class OwnInputsIT {
 		Files.createFile(preStop);
 		Files.setLastModifiedTime(preStop, FileTime.from(Instant.now().minus(Duration.ofHours(1))));
 		Undeletable undeletable = Undeletable.make(preStop);
-		try (SampleProcess sample = SampleProcess
-			.start(this.work, this.work.resolve("data"), "--lifecycle.pre-stop.path=" + preStop)
+		try (ChildJvm sample = SampleApp
+			.launch(this.work, this.work.resolve("data"), "--lifecycle.pre-stop.path=" + preStop)
 			.awaitReady()) {
 			assertThat(sample.log()).contains("cannot remove the pre-stop file left from an earlier run at " + preStop);
 			await().during(Duration.ofSeconds(3))
@@ -185,7 +186,7 @@ class OwnInputsIT {
 		Path preStop = Files.createDirectories(this.work.resolve("shutdown"));
 		Files.writeString(preStop.resolve("left"), "x");
 		Files.setLastModifiedTime(preStop, FileTime.from(Instant.now().minus(Duration.ofHours(1))));
-		try (SampleProcess sample = SampleProcess.start(this.work, this.work.resolve("data")).awaitReady()) {
+		try (ChildJvm sample = SampleApp.launch(this.work, this.work.resolve("data")).awaitReady()) {
 			assertThat(sample.log())
 				.contains("cannot remove the pre-stop directory left from an earlier run at " + preStop);
 			await().during(Duration.ofSeconds(3))
@@ -205,7 +206,7 @@ class OwnInputsIT {
 			throws Exception {
 		Path data = this.work.resolve("data");
 		String answers;
-		try (SampleProcess sample = SampleProcess.start(this.work, data, "--lifecycle.drain-delay=5s").awaitReady()) {
+		try (ChildJvm sample = SampleApp.launch(this.work, data, "--lifecycle.drain-delay=5s").awaitReady()) {
 			sample.sigterm();
 			await().atMost(Duration.ofSeconds(5))
 				.pollInterval(Duration.ofMillis(25))
@@ -238,7 +239,7 @@ class OwnInputsIT {
 			.hasSize(6)
 			.allMatch((code) -> code.equals("202") || code.equals("503"));
 		long acknowledged = statuses.stream().filter("202"::equals).count();
-		try (SampleProcess next = SampleProcess.start(this.work, data).awaitReady()) {
+		try (ChildJvm next = SampleApp.launch(this.work, data).awaitReady()) {
 			assertThat(next.get("/counts/piped").body()).contains("\"count\":" + acknowledged);
 			next.sigterm();
 			assertThat(next.awaitExit(START)).isZero();

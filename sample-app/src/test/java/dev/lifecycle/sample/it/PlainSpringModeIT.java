@@ -3,6 +3,7 @@ package dev.lifecycle.sample.it;
 import java.nio.file.Path;
 import java.time.Duration;
 
+import dev.lifecycle.testfixtures.ChildJvm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,8 +23,8 @@ class PlainSpringModeIT {
 	@Test
 	void withoutLifecycleTheSampleIngestsCountsAndBacksUpOnSigterm() throws Exception {
 		Path data = this.work.resolve("data");
-		try (SampleProcess sample = SampleProcess
-			.start(this.work, data, "--lifecycle.enabled=false", "--server.shutdown=graceful")
+		try (ChildJvm sample = SampleApp
+			.launch(this.work, data, "--lifecycle.enabled=false", "--server.shutdown=graceful")
 			.awaitReady()) {
 			for (int i = 0; i < 10; i++) {
 				assertThat(sample.post("/events", "{\"id\":\"p" + i + "\",\"key\":\"plain\",\"value\":2}").statusCode())
@@ -47,8 +48,8 @@ class PlainSpringModeIT {
 
 	@Test
 	void thePreStopSleepKeepsServingWithReadinessDownThenStopsOnceEvenWithTheActuatorOnItsOwnPort() throws Exception {
-		try (SampleProcess sample = SampleProcess
-			.start(this.work, this.work.resolve("data"), "--lifecycle.enabled=false", "--server.shutdown=graceful",
+		try (ChildJvm sample = SampleApp
+			.launch(this.work, this.work.resolve("data"), "--lifecycle.enabled=false", "--server.shutdown=graceful",
 					"--sample.plain.pre-stop-sleep=3s", "--management.server.port=0")
 			.awaitReady()) {
 			long sigterm = System.nanoTime();

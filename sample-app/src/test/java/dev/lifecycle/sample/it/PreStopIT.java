@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
+import dev.lifecycle.testfixtures.ChildJvm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,10 +19,9 @@ class PreStopIT {
 
 	@Test
 	void preStopFileTurnsReadinessDownWithinASecondAndTheFollowingSigtermExitsCleanly() throws Exception {
-		try (SampleProcess sample = SampleProcess
-			.start(this.work, this.work.resolve("data"), "--lifecycle.drain-delay=3s")
+		try (ChildJvm sample = SampleApp.launch(this.work, this.work.resolve("data"), "--lifecycle.drain-delay=3s")
 			.awaitReady()) {
-			Files.createFile(sample.preStopFile());
+			Files.createFile(SampleApp.preStopFile(sample));
 			long start = System.nanoTime();
 			await().atMost(Duration.ofSeconds(1))
 				.pollInterval(Duration.ofMillis(20))

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 
+import dev.lifecycle.testfixtures.ChildJvm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -26,7 +27,7 @@ class RecoveryMemoryIT {
 	@Test
 	void aRestartInA64MbHeapRecoversManyDistinctKeysFromTheCheckpointAndTheLog() throws Exception {
 		Path data = this.work.resolve("data");
-		try (SampleProcess first = SampleProcess.start(this.work.resolve("run-1"), data, SMALL_HEAP).awaitReady()) {
+		try (ChildJvm first = SampleApp.launch(this.work.resolve("run-1"), data, SMALL_HEAP).awaitReady()) {
 			for (int i = 0; i < 50; i++) {
 				assertThat(
 						first.post("/events", "{\"id\":\"http-" + i + "\",\"key\":\"http\",\"value\":2}").statusCode())
@@ -51,7 +52,7 @@ class RecoveryMemoryIT {
 		String firstKey = "0".repeat(190) + "-00000001";
 		String lastKey = "0".repeat(190) + "-" + String.format("%08d", KEYS);
 
-		try (SampleProcess second = SampleProcess.start(this.work.resolve("run-2"), data, SMALL_HEAP).awaitReady()) {
+		try (ChildJvm second = SampleApp.launch(this.work.resolve("run-2"), data, SMALL_HEAP).awaitReady()) {
 			assertThat(second.log()).doesNotContain("OutOfMemoryError")
 				.contains("replayed " + KEYS / 2 + " event(s) from the log");
 			assertThat(second.get("/counts/http").body()).contains("\"sum\":100,\"count\":50");

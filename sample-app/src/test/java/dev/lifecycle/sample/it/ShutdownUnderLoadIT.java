@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.lifecycle.sample.store.Checkpoint;
+import dev.lifecycle.testfixtures.ChildJvm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,8 +28,8 @@ class ShutdownUnderLoadIT {
 	void sigtermUnderLoadExitsZeroRefusesReadinessWhileAnsweringAndLosesNothing() throws Exception {
 		Path data = this.work.resolve("data");
 		Map<String, LoadGenerator.Ack> acked;
-		try (SampleProcess sample = SampleProcess
-			.start(this.work.resolve("first"), data, "--lifecycle.drain-delay=1s",
+		try (ChildJvm sample = SampleApp
+			.launch(this.work.resolve("first"), data, "--lifecycle.drain-delay=1s",
 					"--sample.pipeline.checkpoint-every=200", "--sample.pipeline.checkpoint-interval=300ms")
 			.awaitReady(); LoadGenerator load = new LoadGenerator(sample.uri("/events"), "term").start(8)) {
 			await().atMost(Duration.ofSeconds(30)).until(() -> load.ackedCount() >= 300);
@@ -56,7 +57,7 @@ class ShutdownUnderLoadIT {
 		assertThat(backedUp.offset()).as("backup checkpoint offset").isEqualTo(finalCheckpoint.offset());
 		assertThat(backedUp.aggregates()).as("backup aggregates").isEqualTo(finalCheckpoint.aggregates());
 
-		try (SampleProcess restarted = SampleProcess.start(this.work.resolve("second"), data).awaitReady()) {
+		try (ChildJvm restarted = SampleApp.launch(this.work.resolve("second"), data).awaitReady()) {
 			Verify.everyAcknowledgedEventCountedExactlyOnce(restarted, acked, "term-");
 			restarted.sigterm();
 			assertThat(restarted.awaitExit(Duration.ofSeconds(60))).isZero();
@@ -67,8 +68,8 @@ class ShutdownUnderLoadIT {
 	void sigkillUnderLoadLosesNothingAfterRestart() throws Exception {
 		Path data = this.work.resolve("data");
 		Map<String, LoadGenerator.Ack> acked;
-		try (SampleProcess sample = SampleProcess
-			.start(this.work.resolve("first"), data, "--sample.pipeline.checkpoint-every=200",
+		try (ChildJvm sample = SampleApp
+			.launch(this.work.resolve("first"), data, "--sample.pipeline.checkpoint-every=200",
 					"--sample.pipeline.checkpoint-interval=300ms")
 			.awaitReady(); LoadGenerator load = new LoadGenerator(sample.uri("/events"), "kill").start(8)) {
 			await().atMost(Duration.ofSeconds(30)).until(() -> load.ackedCount() >= 300);
@@ -80,7 +81,7 @@ class ShutdownUnderLoadIT {
 			System.out.println("SIGKILL under load: " + load.summary());
 			assertThat(load.violations()).isEmpty();
 		}
-		try (SampleProcess restarted = SampleProcess.start(this.work.resolve("second"), data).awaitReady()) {
+		try (ChildJvm restarted = SampleApp.launch(this.work.resolve("second"), data).awaitReady()) {
 			assertThat(restarted.log()).containsPattern("Pipeline: recovered from checkpoint at offset \\d+");
 			Verify.everyAcknowledgedEventCountedExactlyOnce(restarted, acked, "kill-");
 			restarted.sigterm();
@@ -100,7 +101,7 @@ class ShutdownUnderLoadIT {
 
 		private final Thread thread;
 
-		ReadinessWatcher(SampleProcess sample) {
+		ReadinessWatcher(ChildJvm sample) {
 			this.thread = new Thread(() -> {
 				while (!this.stopped.get()) {
 					if (sample.status("/actuator/health/readiness") == 503) {

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import dev.lifecycle.testfixtures.ChildJvm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,8 +36,8 @@ class SlowClientsIT {
 
 	@Test
 	void probesOnTheManagementPortAnswerWhile300SlowClientsHoldTheApplicationPort() throws Exception {
-		try (SampleProcess sample = SampleProcess
-			.start(this.work.resolve("run"), this.work.resolve("data"), "--management.server.port=0")
+		try (ChildJvm sample = SampleApp
+			.launch(this.work.resolve("run"), this.work.resolve("data"), "--management.server.port=0")
 			.awaitReady()) {
 			assertThat(sample.managementPort()).isNotEqualTo(sample.port());
 			List<Socket> slow = new ArrayList<>();

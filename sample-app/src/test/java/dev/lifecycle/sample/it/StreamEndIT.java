@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
+import dev.lifecycle.testfixtures.ChildJvm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,8 +32,8 @@ class StreamEndIT {
 
 	@Test
 	void openStreamsKeepStreamingThroughTheDrainDelayThenEndCleanlyAndNeverHoldTheShutdown() throws Exception {
-		try (SampleProcess sample = SampleProcess
-			.start(this.work, this.work.resolve("data"), "--lifecycle.drain-delay=" + DRAIN_DELAY.toSeconds() + "s")
+		try (ChildJvm sample = SampleApp
+			.launch(this.work, this.work.resolve("data"), "--lifecycle.drain-delay=" + DRAIN_DELAY.toSeconds() + "s")
 			.awaitReady()) {
 			List<Stream> streams = new ArrayList<>();
 			for (int i = 0; i < 3; i++) {
@@ -75,10 +76,11 @@ class StreamEndIT {
 
 		final AtomicReference<IOException> failure = new AtomicReference<>();
 
-		static Stream open(SampleProcess sample) throws IOException, InterruptedException {
-			HttpResponse<InputStream> response = SampleProcess.HTTP.send(
-					HttpRequest.newBuilder(sample.uri("/counts/stream")).header("Accept", "text/event-stream").build(),
-					HttpResponse.BodyHandlers.ofInputStream());
+		static Stream open(ChildJvm sample) throws IOException, InterruptedException {
+			HttpResponse<InputStream> response = ChildJvm.http()
+				.send(HttpRequest.newBuilder(sample.uri("/counts/stream"))
+					.header("Accept", "text/event-stream")
+					.build(), HttpResponse.BodyHandlers.ofInputStream());
 			assertThat(response.statusCode()).isEqualTo(200);
 			assertThat(response.headers().firstValue("Content-Type"))
 				.hasValueSatisfying((type) -> assertThat(type).startsWith("text/event-stream"));

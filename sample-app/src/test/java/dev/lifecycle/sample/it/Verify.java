@@ -17,6 +17,7 @@ import java.util.stream.Stream;
 
 import dev.lifecycle.sample.store.Checkpoint;
 import dev.lifecycle.sample.store.EventStore;
+import dev.lifecycle.testfixtures.ChildJvm;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -36,7 +37,7 @@ final class Verify {
 	 * not acknowledged because the process died between commit and response may be there,
 	 * but once).
 	 */
-	static void everyAcknowledgedEventCountedExactlyOnce(SampleProcess sample, Map<String, LoadGenerator.Ack> acked,
+	static void everyAcknowledgedEventCountedExactlyOnce(ChildJvm sample, Map<String, LoadGenerator.Ack> acked,
 			String prefix) throws IOException {
 		Map<String, JsonNode> keys = new java.util.LinkedHashMap<>();
 		JsonNode counts = allCounts(sample, prefix, keys);
@@ -65,7 +66,7 @@ final class Verify {
 	 * first page (its offset is a lower bound for all pages: the pipeline only moves
 	 * forward).
 	 */
-	static JsonNode allCounts(SampleProcess sample, String prefix, Map<String, JsonNode> keys) throws IOException {
+	static JsonNode allCounts(ChildJvm sample, String prefix, Map<String, JsonNode> keys) throws IOException {
 		JsonNode first = null;
 		String after = null;
 		do {
