@@ -86,8 +86,11 @@ class GrpcDrainTests {
 		long notServing = receivedAt.get(statuses.indexOf(ServingStatus.NOT_SERVING));
 		System.out.printf("gRPC drain (%s): NOT_SERVING seen through Watch %.1f ms after the trigger%n", stack,
 				(notServing - trigger) / 1e6);
-		assertThat(Duration.ofNanos(notServing - trigger)).as("NOT_SERVING seen through Watch after the trigger")
-			.isLessThan(Duration.ofMillis(100));
+		// At the trigger, not at the drain delay's end: the bound leaves a loaded machine
+		// its scheduling delays.
+		assertThat(Duration.ofNanos(notServing - trigger))
+			.as("NOT_SERVING seen through Watch long before the 3 s drain delay ends")
+			.isLessThan(Duration.ofMillis(1500));
 		assertThat(call(channel, GrpcDrainApplication.NAME, "")).as("a call during the drain delay")
 			.isEqualTo("orders");
 		assertThat(app.manager().report()).as("still in the drain delay").isEmpty();
