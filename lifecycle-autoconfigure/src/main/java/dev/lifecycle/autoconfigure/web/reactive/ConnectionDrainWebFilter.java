@@ -75,10 +75,10 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 		if (this.manager.isShutdownInitiated() && counts(exchange)) {
 			LifecycleHost.of(this.manager).recordActivity();
 		}
-		if (this.connectionClose) {
-			closeWhenCommittedAfterTheShutdownBegan(exchange);
+		EndingStreams response = new EndingStreams(exchange);
+		if (this.connectionClose && this.manager.isShutdownInitiated()) {
+			response.closeWhenCommitted();
 		}
-		ServerHttpResponse response = new EndingStreams(exchange.getResponse());
 		// A failure is judged on the chain's own signal, before it travels on: on Tomcat
 		// and Jetty the completion ends the servlet request, and the server then recycles
 		// the request and response it reads. The GOAWAY follows the response: a client
@@ -86,6 +86,11 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 		// before Java 24) still gets this one.
 		return chain.filter(exchange.mutate().response(response).build()).doOnEach((signal) -> {
 			if (signal.isOnComplete() || signal.isOnError()) {
+				// Not committed in the chain: the server's adapter or an exception
+				// handler commits it next, through the response this filter was given.
+				if (this.connectionClose && !exchange.getResponse().isCommitted()) {
+					response.closeWhenCommitted();
+				}
 				judge(exchange, signal.isOnError());
 			}
 		}).doFinally((signal) -> {
@@ -190,13 +195,52 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 	 */
 	private final class EndingStreams extends ServerHttpResponseDecorator {
 
-		EndingStreams(ServerHttpResponse delegate) {
-			super(delegate);
+		private final ServerWebExchange exchange;
+
+		/** Whether the commit action that may say close is registered. */
+		private boolean closeRegistered;
+
+		EndingStreams(ServerWebExchange exchange) {
+			super(exchange.getResponse());
+			this.exchange = exchange;
+		}
+
+		/**
+		 * Has the response say close when it commits, if the shutdown has begun by then.
+		 * A commit action makes every commit of the response cost about a kilobyte, so
+		 * while serving it is registered only where a commit may follow: just before the
+		 * commit of a body of one buffer, the common response, and at once before any
+		 * other.
+		 */
+		void closeWhenCommitted() {
+			if (!this.closeRegistered) {
+				this.closeRegistered = true;
+				closeWhenCommittedAfterTheShutdownBegan(this.exchange);
+			}
 		}
 
 		@Override
 		public Mono<Void> writeWith(Publisher<? extends DataBuffer> body) {
+			if (ConnectionDrainWebFilter.this.connectionClose) {
+				if (body instanceof Mono<? extends DataBuffer> single) {
+					// The server commits the response as soon as its buffer is there.
+					return super.writeWith(single.doOnNext((buffer) -> {
+						if (ConnectionDrainWebFilter.this.manager.isShutdownInitiated()) {
+							closeWhenCommitted();
+						}
+					}));
+				}
+				closeWhenCommitted();
+			}
 			return super.writeWith(isStream(body) ? ending(Flux.from(body)) : body);
+		}
+
+		@Override
+		public Mono<Void> setComplete() {
+			if (ConnectionDrainWebFilter.this.connectionClose) {
+				closeWhenCommitted();
+			}
+			return super.setComplete();
 		}
 
 		/**
@@ -213,6 +257,9 @@ final class ConnectionDrainWebFilter implements WebFilter, Ordered {
 
 		@Override
 		public Mono<Void> writeAndFlushWith(Publisher<? extends Publisher<? extends DataBuffer>> body) {
+			if (ConnectionDrainWebFilter.this.connectionClose) {
+				closeWhenCommitted();
+			}
 			EndingBody ending = new EndingBody();
 			// One more flushed part after the last whole event (an event stream's parts
 			// are its events): the reconnection advice, when the drain ended the stream.

@@ -1,6 +1,7 @@
 package dev.lifecycle.autoconfigure.web.servlet;
 
 import java.io.IOException;
+import java.util.function.BooleanSupplier;
 
 import dev.lifecycle.autoconfigure.web.Http2Drain;
 import dev.lifecycle.autoconfigure.web.StreamDrain;
@@ -10,6 +11,7 @@ import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.web.filter.OncePerRequestFilter;
 
@@ -37,6 +39,12 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 
 	private final PipelinedServletRequests pipelines;
 
+	/** Made once: each request's response reads it. */
+	private final BooleanSupplier shuttingDown;
+
+	/** See {@link #getAlreadyFilteredAttributeName()}. */
+	private volatile @Nullable String alreadyFiltered;
+
 	ConnectionDrainFilter(LifecycleManager manager, boolean connectionClose, ServletTraffic traffic,
 			StreamDrain streams, Http2Drain http2, PipelinedServletRequests pipelines) {
 		this.manager = manager;
@@ -45,6 +53,21 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 		this.responses = new AsyncResponses(streams);
 		this.http2 = http2;
 		this.pipelines = pipelines;
+		this.shuttingDown = manager::isShutdownInitiated;
+	}
+
+	/**
+	 * The name of the request attribute that marks this filter as passed, made once: the
+	 * filter's name is settled when it is first asked, once the filter is initialised.
+	 */
+	@Override
+	protected String getAlreadyFilteredAttributeName() {
+		String name = this.alreadyFiltered;
+		if (name == null) {
+			name = super.getAlreadyFilteredAttributeName();
+			this.alreadyFiltered = name;
+		}
+		return name;
 	}
 
 	@Override
@@ -61,7 +84,7 @@ final class ConnectionDrainFilter extends OncePerRequestFilter {
 			this.http2.onRequest(request);
 		}
 		HttpServletResponse served = drainsConnection(request)
-				? new ClosingResponse(response, request, this.manager::isShutdownInitiated, this.pipelines) : response;
+				? new ClosingResponse(response, request, this.shuttingDown, this.pipelines) : response;
 		boolean arrival = request.getDispatcherType() == DispatcherType.REQUEST;
 		if (arrival) {
 			this.traffic.began(request);

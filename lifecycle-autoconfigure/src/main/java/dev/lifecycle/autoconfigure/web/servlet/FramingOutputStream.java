@@ -23,7 +23,11 @@ final class FramingOutputStream extends ServletOutputStream {
 
 	private final ClosingResponse response;
 
-	private final ReentrantLock events = new ReentrantLock();
+	/**
+	 * Held by every write and flush of an event stream; made for event streams only, see
+	 * {@link #events()}.
+	 */
+	private volatile @Nullable ReentrantLock events;
 
 	/** Whether the response is an event stream, decided at the first write. */
 	private @Nullable Boolean eventStream;
@@ -48,14 +52,15 @@ final class FramingOutputStream extends ServletOutputStream {
 			this.delegate.write(b);
 			return;
 		}
-		this.events.lock();
+		ReentrantLock events = events();
+		events.lock();
 		try {
 			this.response.beforeBytes(1);
 			this.delegate.write(b);
 			this.lastTwo = (this.lastTwo << 8 | (b & 0xff)) & 0xffff;
 		}
 		finally {
-			this.events.unlock();
+			events.unlock();
 		}
 	}
 
@@ -66,7 +71,8 @@ final class FramingOutputStream extends ServletOutputStream {
 			this.delegate.write(b, off, len);
 			return;
 		}
-		this.events.lock();
+		ReentrantLock events = events();
+		events.lock();
 		try {
 			this.response.beforeBytes(len);
 			this.delegate.write(b, off, len);
@@ -75,7 +81,7 @@ final class FramingOutputStream extends ServletOutputStream {
 			}
 		}
 		finally {
-			this.events.unlock();
+			events.unlock();
 		}
 	}
 
@@ -97,7 +103,11 @@ final class FramingOutputStream extends ServletOutputStream {
 	 * @return whether it was written
 	 */
 	boolean writeBetweenEvents(byte[] event) {
-		if (!isEventStream() || !this.events.tryLock()) {
+		if (!isEventStream()) {
+			return false;
+		}
+		ReentrantLock events = events();
+		if (!events.tryLock()) {
 			return false;
 		}
 		try {
@@ -114,7 +124,7 @@ final class FramingOutputStream extends ServletOutputStream {
 			return false;
 		}
 		finally {
-			this.events.unlock();
+			events.unlock();
 		}
 	}
 
@@ -128,13 +138,32 @@ final class FramingOutputStream extends ServletOutputStream {
 			flush.run();
 			return;
 		}
-		this.events.lock();
+		ReentrantLock events = events();
+		events.lock();
 		try {
 			flush.run();
 		}
 		finally {
-			this.events.unlock();
+			events.unlock();
 		}
+	}
+
+	/**
+	 * The lock of an event stream's writes, made when first needed: most responses are
+	 * not event streams. Every thread that asks gets the same lock.
+	 */
+	private ReentrantLock events() {
+		ReentrantLock lock = this.events;
+		if (lock == null) {
+			synchronized (this) {
+				lock = this.events;
+				if (lock == null) {
+					lock = new ReentrantLock();
+					this.events = lock;
+				}
+			}
+		}
+		return lock;
 	}
 
 	private boolean isEventStream() {
@@ -179,13 +208,14 @@ final class FramingOutputStream extends ServletOutputStream {
 			print.run();
 			return;
 		}
-		this.events.lock();
+		ReentrantLock events = events();
+		events.lock();
 		try {
 			print.run();
 			this.lastTwo = 0;
 		}
 		finally {
-			this.events.unlock();
+			events.unlock();
 		}
 	}
 
@@ -203,13 +233,14 @@ final class FramingOutputStream extends ServletOutputStream {
 			this.delegate.flush();
 			return;
 		}
-		this.events.lock();
+		ReentrantLock events = events();
+		events.lock();
 		try {
 			this.response.frame();
 			this.delegate.flush();
 		}
 		finally {
-			this.events.unlock();
+			events.unlock();
 		}
 	}
 

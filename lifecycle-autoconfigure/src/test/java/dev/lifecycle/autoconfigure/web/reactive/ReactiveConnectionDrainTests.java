@@ -249,6 +249,25 @@ public class ReactiveConnectionDrainTests {
 		}
 	}
 
+	/**
+	 * Whatever commits the response: a body of several parts, none (a 204 answered in the
+	 * chain), or the server's error handler, after the chain, for a handler that failed.
+	 */
+	@ParameterizedTest
+	@ValueSource(strings = { "/in-flight-parts", "/in-flight-nothing", "/in-flight-broken" })
+	void aRequestInFlightAsTheShutdownBeginsIsAnsweredWithConnectionCloseWhateverCommitsItsResponse(String path)
+			throws Exception {
+		try (ConfigurableApplicationContext context = start("lifecycle.connection-close=true")) {
+			RawHttp.Response response = InFlightRequest.assertClosedAfter(context, port(context), path);
+
+			assertThat(response.status()).isEqualTo(switch (path) {
+				case "/in-flight-parts" -> 200;
+				case "/in-flight-nothing" -> 204;
+				default -> 500;
+			});
+		}
+	}
+
 	@Test
 	void anOfferOfH2cTheServerDoesNotTakeIsAnsweredWithConnectionCloseDuringTheDrain() throws Exception {
 		try (ConfigurableApplicationContext context = start("lifecycle.connection-close=true");
@@ -302,6 +321,23 @@ public class ReactiveConnectionDrainTests {
 			reactor.core.publisher.Mono<String> inFlight() {
 				return reactor.core.publisher.Mono.fromCallable(this.inFlight::answerOnceTheShutdownBegan)
 					.subscribeOn(reactor.core.scheduler.Schedulers.boundedElastic());
+			}
+
+			@GetMapping(path = "/in-flight-parts", produces = MediaType.TEXT_PLAIN_VALUE)
+			Flux<String> inFlightParts() {
+				return inFlight().flux().concatWith(Flux.just("!"));
+			}
+
+			@GetMapping("/in-flight-nothing")
+			reactor.core.publisher.Mono<org.springframework.http.ResponseEntity<Void>> inFlightNothing() {
+				return inFlight().map((answer) -> org.springframework.http.ResponseEntity.noContent().build());
+			}
+
+			@GetMapping("/in-flight-broken")
+			reactor.core.publisher.Mono<String> inFlightBroken() {
+				return inFlight().map((answer) -> {
+					throw new IllegalStateException("a dependency is gone");
+				});
 			}
 
 			/**
