@@ -169,7 +169,9 @@ class LifecycleManagerAutoConfigurationTests {
 			manager.triggerShutdown(ShutdownReason.REQUESTED, "test");
 			// The coordinator attached the readiness listener and the exit to the user's
 			// manager.
-			assertThat(availability.getReadinessState()).isEqualTo(ReadinessState.REFUSING_TRAFFIC);
+			Awaitility.await()
+				.atMost(Duration.ofSeconds(10))
+				.until(() -> availability.getReadinessState() == ReadinessState.REFUSING_TRAFFIC);
 			Awaitility.await().atMost(Duration.ofSeconds(10)).until(context::isClosed);
 		});
 	}

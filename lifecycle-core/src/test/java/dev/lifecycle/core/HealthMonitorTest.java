@@ -1,6 +1,7 @@
 package dev.lifecycle.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 
@@ -51,7 +52,9 @@ class HealthMonitorTest {
 		assertThat(this.manager.trigger()).hasValue(new ShutdownTrigger(ShutdownReason.STALLED, "consumer",
 				"no heartbeat for 12000 ms (liveness deadline PT10S, 1 consecutive stalled check(s))"));
 		assertThat(consumer.isHealthy()).isFalse();
-		assertThat(this.metrics.initiated("consumer", ShutdownReason.STALLED)).isEqualTo(1);
+		// Heard on the sequence's thread.
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> this.metrics.initiated("consumer", ShutdownReason.STALLED) == 1);
 	}
 
 	@Test

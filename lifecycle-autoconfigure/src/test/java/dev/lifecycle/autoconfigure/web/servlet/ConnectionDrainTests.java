@@ -21,6 +21,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Keep-alive connections drain too: on a real Tomcat, a connection reused across the
@@ -158,8 +159,8 @@ class ConnectionDrainTests {
 		try {
 			manager.triggerShutdown(ShutdownReason.SIGNAL, "test");
 			application.start();
-			assertThat(closingOrNot(port, "/manage/health/readiness")).as("the probe at the configured base path")
-				.isEqualTo(503);
+			// Readiness turns on the sequence's thread, a moment after the trigger.
+			await().atMost(Duration.ofSeconds(10)).until(() -> closingOrNot(port, "/manage/health/readiness") == 503);
 			assertThat(closingOrNot(port, "/manage/health/readiness")).isEqualTo(503);
 			assertThat(closingOrNot(port, "/readyz")).as("the probe at its additional path").isEqualTo(503);
 			assertThat(closingOrNot(port, "/broken")).isEqualTo(500);
