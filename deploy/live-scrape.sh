@@ -55,18 +55,28 @@ scrape >"$out"
 
 kill -TERM "$pid"
 got=""
-for _ in $(seq 1 150); do
-  if body="$(scrape 2>/dev/null)" && grep -Eq '^lifecycle_component_shutdown_result_total\{[^}]*\} [1-9]' <<<"$body"; then
-    printf '%s\n' "$body" >>"$out"
-    got=yes
-    break
+last=""
+# Until the process ends (the global ceiling bounds it) rather than a count of tries: on a loaded
+# machine each scrape may take a while.
+deadline=$((SECONDS + 90))
+while kill -0 "$pid" 2>/dev/null && ((SECONDS < deadline)); do
+  if body="$(scrape 2>&1)"; then
+    if grep -Eq '^lifecycle_component_shutdown_result_total\{[^}]*\} [1-9]' <<<"$body"; then
+      printf '%s\n' "$body" >>"$out"
+      got=yes
+      break
+    fi
+    last="$(grep -E '^lifecycle_component_shutdown_result_total' <<<"$body" || echo 'no lifecycle_component_shutdown_result_total series')"
+  else
+    last="scrape failed: $body"
   fi
   sleep 0.1
 done
 [[ -n "$got" ]] && { kill -9 "$pid" 2>/dev/null || true; }
 wait "$pid" 2>/dev/null || true; pid=""
 if [[ -z "$got" ]]; then
-  echo "live-scrape: no scrape with component results during the shutdown; the sample's log:" >&2
+  echo "live-scrape: no scrape with component results during the shutdown; the last scrape: $last" >&2
+  echo "live-scrape: the sample's log:" >&2
   cat "$work/second.log" >&2
   exit 1
 fi
