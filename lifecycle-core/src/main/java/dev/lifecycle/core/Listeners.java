@@ -1,7 +1,10 @@
 package dev.lifecycle.core;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import org.slf4j.Logger;
@@ -16,6 +19,9 @@ final class Listeners {
 	private static final Logger logger = LoggerFactory.getLogger(Listeners.class);
 
 	private final List<LifecycleListener> listeners;
+
+	/** Open once every listener has heard that the shutdown began. */
+	private final CountDownLatch shutdownHeard = new CountDownLatch(1);
 
 	Listeners(List<LifecycleListener> initial) {
 		this.listeners = new CopyOnWriteArrayList<>(initial);
@@ -50,7 +56,27 @@ final class Listeners {
 	}
 
 	void shutdownInitiated(ShutdownTrigger trigger) {
-		each("shutdown initiated", (listener) -> listener.onShutdownInitiated(trigger));
+		try {
+			each("shutdown initiated", (listener) -> listener.onShutdownInitiated(trigger));
+		}
+		finally {
+			this.shutdownHeard.countDown();
+		}
+	}
+
+	/**
+	 * Waits, at most the given time, until every listener has heard that the shutdown
+	 * began: the sequence tells them on its own thread, and an event that ends the
+	 * shutdown at once (a second signal) must not reach them before its start.
+	 * @param patience the longest wait
+	 */
+	void awaitShutdownHeard(Duration patience) {
+		try {
+			this.shutdownHeard.await(patience.toNanos(), TimeUnit.NANOSECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	void stepStarted(String step) {

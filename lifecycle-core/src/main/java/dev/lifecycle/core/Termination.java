@@ -20,6 +20,12 @@ import org.slf4j.LoggerFactory;
  */
 final class Termination {
 
+	/**
+	 * The longest a forced exit waits for the listeners to have heard the shutdown's
+	 * start.
+	 */
+	private static final Duration START_HEARD_PATIENCE = Duration.ofSeconds(1);
+
 	/** The manager's lines keep its logger name, which users filter and configure. */
 	private static final Logger logger = LoggerFactory.getLogger(LifecycleManager.class);
 
@@ -87,6 +93,10 @@ final class Termination {
 			}
 			this.forced = true;
 		}
+		// A second signal can follow the first before the sequence has told the listeners
+		// that the shutdown began (during the start, at once): the record of its start
+		// must exist for the forced end to be recorded on it.
+		this.listeners.awaitShutdownHeard(START_HEARD_PATIENCE);
 		this.listeners.forcedExit(ExitCodes.FORCED);
 		// Last before the halt: nothing the process does after this line is acknowledged
 		// for long.

@@ -89,6 +89,52 @@ class TriggerTest {
 	}
 
 	@Test
+	void aSecondSignalRightAfterTheFirstReachesTheListenersAfterTheShutdownsStartNeverBefore()
+			throws InterruptedException {
+		List<String> events = new CopyOnWriteArrayList<>();
+		CountDownLatch slowStart = new CountDownLatch(1);
+		LifecycleManager manager = builder().listener(new LifecycleListener() {
+			@Override
+			public void onShutdownInitiated(ShutdownTrigger trigger) {
+				try {
+					// The sequence's thread is slow to tell the listeners.
+					slowStart.await(5, TimeUnit.SECONDS);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+				events.add("initiated");
+			}
+
+			@Override
+			public void onForcedExit(int exitCode) {
+				events.add("forced " + exitCode);
+			}
+		}).build();
+		manager.start();
+		Thread caller = Thread.currentThread();
+		// Told once the second signal's caller waits for the start to be heard (without
+		// that wait, the forced exit is heard first and the test fails).
+		Thread release = new Thread(() -> {
+			try {
+				await().atMost(Duration.ofSeconds(5))
+					.pollInterval(Duration.ofMillis(1))
+					.until(() -> manager.isShutdownInitiated() && caller.getState() == Thread.State.TIMED_WAITING);
+			}
+			finally {
+				slowStart.countDown();
+			}
+		});
+		release.start();
+
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		assertThat(LifecycleHost.of(manager).forceExit()).isEqualTo(ExitCodes.FORCED);
+
+		assertThat(events).containsExactly("initiated", "forced " + ExitCodes.FORCED);
+		release.join();
+	}
+
+	@Test
 	void aShutdownTriggeredBeforeTheStartEndsCleanlyAndTheLaterStartStartsNothing() throws InterruptedException {
 		List<Thread> engineThreads = new CopyOnWriteArrayList<>();
 		LifecycleManager manager = builder().healthPollInterval(Duration.ofMillis(50)).threadFactory((task) -> {
