@@ -172,6 +172,7 @@ public final class ShutdownExit implements LifecycleListener, ExitCodeGenerator 
 		ProcessExit.jvm().ending(this);
 		Thread thread = new Thread(this::closeAndExit, "lifecycle-exit");
 		this.exiting = thread;
+		notifyAll();
 		// A signal handler's thread is a daemon and so would be this one: the JVM could
 		// then end with code 0 as soon as the web server's last thread stops, before
 		// exit() runs.
@@ -188,7 +189,10 @@ public final class ShutdownExit implements LifecycleListener, ExitCodeGenerator 
 	 * waits for ends without ending the JVM (a test's exit).
 	 */
 	public void stopTheRunIfEnding() {
-		Thread thread = this.exiting;
+		if (!this.manager.isShutdownInitiated()) {
+			return;
+		}
+		Thread thread = awaitExiting();
 		if (thread == null || !ownsProcess()) {
 			return;
 		}
@@ -228,6 +232,31 @@ public final class ShutdownExit implements LifecycleListener, ExitCodeGenerator 
 		this.held = false;
 		this.pending = false;
 		this.owner.compareAndSet(null, Owner.CONTEXT);
+		notifyAll();
+	}
+
+	/**
+	 * The thread that ends the process, once this listener has heard that the shutdown
+	 * began: the sequence tells its listeners on its own thread, a moment after the
+	 * trigger. {@code null} if someone else owns the process or nothing was heard in
+	 * time.
+	 */
+	private synchronized @Nullable Thread awaitExiting() {
+		long deadline = System.nanoTime() + this.reportWait.toNanos();
+		while (this.exiting == null && this.owner.get() == null) {
+			long left = deadline - System.nanoTime();
+			if (left <= 0) {
+				return null;
+			}
+			try {
+				TimeUnit.NANOSECONDS.timedWait(this, left);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return null;
+			}
+		}
+		return this.exiting;
 	}
 
 	/**
