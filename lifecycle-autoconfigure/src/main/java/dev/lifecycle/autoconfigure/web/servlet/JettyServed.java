@@ -1,7 +1,6 @@
 package dev.lifecycle.autoconfigure.web.servlet;
 
 import jakarta.servlet.ServletRequest;
-import jakarta.servlet.ServletRequestWrapper;
 
 import org.springframework.util.ClassUtils;
 
@@ -21,11 +20,7 @@ final class JettyServed {
 		if (!PRESENT) {
 			return false;
 		}
-		ServletRequest current = request;
-		while (current instanceof ServletRequestWrapper wrapper) {
-			current = wrapper.getRequest();
-		}
-		return current.getClass().getName().startsWith("org.eclipse.jetty.");
+		return ContainerRequests.unwrap(request).getClass().getName().startsWith("org.eclipse.jetty.");
 	}
 
 }

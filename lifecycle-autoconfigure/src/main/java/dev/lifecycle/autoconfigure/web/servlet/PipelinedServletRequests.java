@@ -2,7 +2,6 @@ package dev.lifecycle.autoconfigure.web.servlet;
 
 import dev.lifecycle.autoconfigure.InternalHooks;
 import jakarta.servlet.ServletRequest;
-import jakarta.servlet.ServletRequestWrapper;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -80,10 +79,7 @@ final class PipelinedServletRequests {
 	 */
 	boolean follow(ServletRequest request) {
 		try {
-			ServletRequest current = request;
-			while (current instanceof ServletRequestWrapper wrapper) {
-				current = wrapper.getRequest();
-			}
+			ServletRequest current = ContainerRequests.unwrap(request);
 			TomcatRequests tomcat = this.tomcat;
 			return (tomcat != null && tomcat.pipelined(current)) || (this.jetty && JettyRequests.pipelined(request));
 		}

@@ -14,8 +14,6 @@ import jakarta.servlet.AsyncContext;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 import jakarta.servlet.DispatcherType;
-import jakarta.servlet.ServletRequest;
-import jakarta.servlet.ServletRequestWrapper;
 import jakarta.servlet.http.HttpServletRequest;
 
 /**
@@ -52,7 +50,7 @@ final class ServletTraffic implements RequestsInFlight {
 
 	/** A request's first dispatch began: it is in flight until it ends. */
 	void began(HttpServletRequest request) {
-		this.inFlight.add(container(request));
+		this.inFlight.add(ContainerRequests.unwrap(request));
 	}
 
 	/**
@@ -61,7 +59,7 @@ final class ServletTraffic implements RequestsInFlight {
 	 * failure (the set fills only at the stop, when no request arrives any more).
 	 */
 	void ended(HttpServletRequest request) {
-		this.inFlight.remove(container(request));
+		this.inFlight.remove(ContainerRequests.unwrap(request));
 	}
 
 	/** A dispatch ended with the request asynchronous: in flight until it completes. */
@@ -71,7 +69,8 @@ final class ServletTraffic implements RequestsInFlight {
 
 	/** A request failed: thrown through the filter, or answered with a server error. */
 	void failed(HttpServletRequest request) {
-		if (this.manager.isShutdownInitiated() && !this.cut.contains(container(request)) && counts(request)) {
+		if (this.manager.isShutdownInitiated() && !this.cut.contains(ContainerRequests.unwrap(request))
+				&& counts(request)) {
 			LifecycleHost.of(this.manager).recordFailedRequest();
 		}
 	}
@@ -116,18 +115,6 @@ final class ServletTraffic implements RequestsInFlight {
 				// Another Jetty than the one compiled against: its stop ends the body.
 			}
 		}
-	}
-
-	/**
-	 * The container's own request under any wrappers: the same object in every dispatch
-	 * of a request, where an asynchronous dispatch may wrap it anew (Tomcat's does).
-	 */
-	private static HttpServletRequest container(HttpServletRequest request) {
-		ServletRequest current = request;
-		while (current instanceof ServletRequestWrapper wrapper) {
-			current = wrapper.getRequest();
-		}
-		return (current instanceof HttpServletRequest http) ? http : request;
 	}
 
 	private boolean counts(HttpServletRequest request) {
