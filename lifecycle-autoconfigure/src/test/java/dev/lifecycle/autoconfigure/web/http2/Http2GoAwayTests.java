@@ -199,8 +199,14 @@ class Http2GoAwayTests {
 	@ValueSource(strings = { "tomcat", "jetty", "reactor-netty" })
 	void aConnectionOpenedDuringTheDrainGetsTheTwoPhaseGoAwayWithItsFirstRequestWhichIsServedInFull(String server)
 			throws Exception {
-		try (ConfigurableApplicationContext context = start(server)) {
+		try (ConfigurableApplicationContext context = start(server);
+				RawH2Client before = RawH2Client.cleartext(port(context))) {
+			assertThat(before.get("/hello").response().get(10, TimeUnit.SECONDS).status()).isEqualTo(200);
 			context.getBean(LifecycleManager.class).triggerShutdown(ShutdownReason.SIGNAL, "test");
+			// The drain has begun once the connections open at the trigger got their
+			// GOAWAY
+			// (the sequence's thread sends it, a moment after the trigger).
+			await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(before.goAways()).isNotEmpty());
 			try (RawH2Client client = RawH2Client.cleartext(port(context))) {
 				RawH2Client.Request during = client.get("/hello");
 				RawH2Client.Response response = during.response().get(10, TimeUnit.SECONDS);
