@@ -59,6 +59,9 @@ final class Component implements ComponentView {
 
 	private volatile long stopRequestedAt;
 
+	/** When the shutdown began ({@code System.nanoTime()}), 0 before. */
+	private volatile long shutdownInitiatedAt;
+
 	private volatile Duration duration = Duration.ZERO;
 
 	/**
@@ -389,9 +392,16 @@ final class Component implements ComponentView {
 		return this.work.withoutThreads(isStopRequested());
 	}
 
+	void shutdownInitiatedAt(long nanos) {
+		this.shutdownInitiatedAt = nanos;
+	}
+
 	ComponentReport report() {
-		return new ComponentReport(this.name, this.options.tier(), this.options.phase(), outcome(), this.duration,
-				List.copyOf(this.cut));
+		long origin = this.shutdownInitiatedAt;
+		long requested = this.stopRequestedAt;
+		Duration start = (origin != 0 && requested != 0) ? Duration.ofNanos(Math.max(0, requested - origin)) : null;
+		return new ComponentReport(this.name, this.options.tier(), this.options.phase(), outcome(), start,
+				this.duration, List.copyOf(this.cut));
 	}
 
 	void recordCut(String what) {

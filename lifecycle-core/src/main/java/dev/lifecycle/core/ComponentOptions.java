@@ -180,6 +180,10 @@ public final class ComponentOptions {
 			OptionRules.positive(component, "livenessDeadline", this.livenessDeadline);
 		}
 		OptionRules.count(component, "stallThreshold", this.stallThreshold, 1);
+		if (this.tier == Tier.UNKNOWN) {
+			throw invalid(component, "tier",
+					"UNKNOWN only describes a report read back; use STANDARD, OBSERVABILITY, ADVISORY or INFRASTRUCTURE");
+		}
 		if (this.tier == Tier.OBSERVABILITY && this.livenessDeadline != null) {
 			throw invalid(component, "livenessDeadline",
 					"is not allowed on an OBSERVABILITY component; remove it or use tier STANDARD");

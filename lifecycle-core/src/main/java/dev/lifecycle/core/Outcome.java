@@ -19,7 +19,13 @@ public enum Outcome {
 	 * It ended abnormally: it threw, signalled a failure, its stop callback threw, or it
 	 * ended during normal operation without having declared its work completed.
 	 */
-	DIED("died");
+	DIED("died"),
+
+	/**
+	 * Only in a report read back: an outcome a newer release wrote, or none at all. The
+	 * engine never gives it to a component.
+	 */
+	UNKNOWN("unknown");
 
 	private final String label;
 

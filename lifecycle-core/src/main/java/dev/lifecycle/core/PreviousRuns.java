@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 
@@ -51,8 +52,8 @@ final class PreviousRuns {
 
 	/** The one line a start logs about the previous shutdown. */
 	static String summary(ShutdownRecord report) {
-		String reason = report.trigger().reason();
-		if (ShutdownReason.START_FAILED.label().equals(reason)) {
+		String reason = report.trigger().reason().label();
+		if (report.trigger().reason() == ShutdownReason.START_FAILED) {
 			// Which bean or component failed is the first thing to know about a failed
 			// start.
 			reason += " of '" + report.trigger().component() + "'";
@@ -65,12 +66,12 @@ final class PreviousRuns {
 			return "previous shutdown (" + at + ") forced by a second signal: " + reason + ", " + lastStep + ", exit "
 					+ report.exitCode();
 		}
-		if (state == ShutdownRecord.State.IN_PROGRESS || state == null) {
+		if (state == ShutdownRecord.State.IN_PROGRESS || state == ShutdownRecord.State.UNKNOWN) {
 			return "previous shutdown (" + at + ") did not finish: " + reason + ", " + lastStep
 					+ "; the process was killed during it (SIGKILL or OOM kill)";
 		}
-		String elapsed = (report.elapsedMs() != null)
-				? String.format(Locale.ROOT, "%.1f s", report.elapsedMs() / 1000.0) : "?";
+		String elapsed = (report.elapsed() != null)
+				? String.format(Locale.ROOT, "%.1f s", report.elapsed().toMillis() / 1000.0) : "?";
 		String outcome = (state == ShutdownRecord.State.CEILING) ? "cut by the global ceiling"
 				: (Boolean.TRUE.equals(report.clean()) ? "clean" : "not clean");
 		String failed = (report.failedRequests() != null && report.failedRequests() > 0)
@@ -98,7 +99,10 @@ final class PreviousRuns {
 			text.append(", ")
 				.append(report.unfinishedWork().size())
 				.append(" unfinished for a later run (")
-				.append(String.join("; ", report.unfinishedWork()))
+				.append(report.unfinishedWork()
+					.stream()
+					.map(UnfinishedWork::toString)
+					.collect(Collectors.joining("; ")))
 				.append(")");
 		}
 		return text.toString();

@@ -38,7 +38,13 @@ public enum ShutdownReason {
 	 * Spring a bean's start, threw. The trigger names the component or bean, and its
 	 * detail the cause.
 	 */
-	START_FAILED("start-failed", false);
+	START_FAILED("start-failed", false),
+
+	/**
+	 * Only in a report read back: a reason a newer release wrote, or none at all. No
+	 * shutdown of this process ever has it: a trigger with it is refused.
+	 */
+	UNKNOWN("unknown", false);
 
 	private final String label;
 

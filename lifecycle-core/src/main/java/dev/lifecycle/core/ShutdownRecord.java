@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
-import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 
 import org.jspecify.annotations.Nullable;
@@ -13,9 +15,16 @@ import org.jspecify.annotations.Nullable;
 /**
  * One shutdown report, as the engine writes it next to its run marker and as the next
  * start reads it back: the same fields, under the same names, in the file, in
- * {@link PreviousRun#report()} and in the {@code lifecycle} endpoint. A field the file
- * did not have (an older release's report, or a report of a process that was killed
- * before the field was known) is {@code null}.
+ * {@link PreviousRun#report()} and in the {@code lifecycle} endpoint, all laid out and
+ * read by the one {@link ReportCodec}. Its parts are the engine's own: the
+ * {@link ShutdownTrigger}, each step's {@link StepReport}, each component's
+ * {@link ComponentReport} and the {@link UnfinishedWork}, under the names
+ * {@link ShutdownReport} gives them; what the file adds is which process wrote it and how
+ * far it got ({@link #state()}). A field the file did not have (an older release's
+ * report, or a report of a process that was killed before the field was known) is
+ * {@code null}, an empty list or 0; a label the file has that this release does not know
+ * (a newer release wrote it) is read as the enum's {@code UNKNOWN}. Made by its
+ * {@link Builder}.
  *
  * @param sequence the report's number among this service's reports, higher is newer; 0
  * when unknown
@@ -25,10 +34,9 @@ import org.jspecify.annotations.Nullable;
  * @param pid the process id of the process that wrote it, 0 when unknown
  * @param jvm the JVM's vendor and version
  * @param applicationVersion the application's version, when it was known
- * @param initiatedAt when the shutdown began (ISO-8601, the wall clock of that process)
+ * @param initiatedAt when the shutdown began, by the wall clock of that process
  * @param trigger what began the shutdown
- * @param state how far the shutdown got; {@code null} for a state this release does not
- * know
+ * @param state how far the shutdown got
  * @param lastStep the last step that finished, if any
  * @param steps each step that finished, in order
  * @param components each component that ended (every component once the sequence
@@ -37,9 +45,9 @@ import org.jspecify.annotations.Nullable;
  * @param exitCode the exit code, once decided
  * @param clean {@link ShutdownReport#clean()}, once decided; {@code false} once a second
  * signal forced the exit or the process was halted past the ceiling
- * @param elapsedMs from initiation to the end, once ended
+ * @param elapsed from initiation to the end, once ended
  * @param failedSteps {@link ShutdownReport#failedSteps()}
- * @param unfinishedWork work left for a later run, each as {@code "component: work"}
+ * @param unfinishedWork {@link ShutdownReport#unfinishedWork()}
  * @param failedRequests requests that failed after the trigger, once the sequence
  * finished
  * @param diagnostics stacks of what overran its budget or the ceiling, once the sequence
@@ -47,17 +55,21 @@ import org.jspecify.annotations.Nullable;
  * @param completedAt when the sequence ended or the exit was forced
  */
 public record ShutdownRecord(long sequence, @Nullable String service, @Nullable String run, long pid,
-		@Nullable String jvm, @Nullable String applicationVersion, @Nullable String initiatedAt, Trigger trigger,
-		@Nullable State state, @Nullable String lastStep, List<Step> steps, List<ComponentEntry> components,
-		boolean componentsTruncated, @Nullable Integer exitCode, @Nullable Boolean clean, @Nullable Long elapsedMs,
-		List<String> failedSteps, List<String> unfinishedWork, @Nullable Long failedRequests,
-		@Nullable String diagnostics, @Nullable String completedAt) {
+		@Nullable String jvm, @Nullable String applicationVersion, @Nullable Instant initiatedAt,
+		ShutdownTrigger trigger, State state, @Nullable String lastStep, List<StepReport> steps,
+		List<ComponentReport> components, boolean componentsTruncated, @Nullable Integer exitCode,
+		@Nullable Boolean clean, @Nullable Duration elapsed, List<String> failedSteps,
+		List<UnfinishedWork> unfinishedWork, @Nullable Long failedRequests, @Nullable String diagnostics,
+		@Nullable Instant completedAt) {
 
 	/** The value of the {@code schema} field that makes a JSON file a shutdown report. */
 	public static final String SCHEMA = "dev.lifecycle/shutdown-report";
 
-	/** The schema version this release writes. */
-	public static final int VERSION = 1;
+	/**
+	 * The schema version this release writes. Version 2 writes unfinished work as objects
+	 * (version 1 wrote {@code "component: work"} strings, which the codec still reads).
+	 */
+	public static final int VERSION = 2;
 
 	/** Copies the lists so a record cannot change after it is made. */
 	public ShutdownRecord {
@@ -65,6 +77,30 @@ public record ShutdownRecord(long sequence, @Nullable String service, @Nullable 
 		components = List.copyOf(components);
 		failedSteps = List.copyOf(failedSteps);
 		unfinishedWork = List.copyOf(unfinishedWork);
+		Objects.requireNonNull(trigger, "trigger");
+		Objects.requireNonNull(state, "state");
+	}
+
+	/**
+	 * A record of a shutdown begun by this trigger, under way until told otherwise.
+	 * @param trigger what began it
+	 * @return a builder of the record
+	 */
+	public static Builder builder(ShutdownTrigger trigger) {
+		return new Builder(trigger);
+	}
+
+	/**
+	 * A builder that starts from this record's fields.
+	 * @return the builder
+	 */
+	public Builder toBuilder() {
+		return new Builder(this);
+	}
+
+	/** Whether the global ceiling cut the shutdown short, or halted the process. */
+	public boolean ceilingFired() {
+		return this.state == State.CEILING;
 	}
 
 	/**
@@ -88,7 +124,7 @@ public record ShutdownRecord(long sequence, @Nullable String service, @Nullable 
 	 * says why, never what the file holds
 	 */
 	public static ShutdownRecord read(Path file) throws IOException {
-		ReportCodec.Result result = ReportCodec.read(new String(Files.readAllBytes(file), StandardCharsets.UTF_8));
+		ReportCodec.Result result = ReportCodec.read(Files.readString(file, StandardCharsets.UTF_8));
 		if (result instanceof ReportCodec.Read read) {
 			return read.record();
 		}
@@ -96,7 +132,7 @@ public record ShutdownRecord(long sequence, @Nullable String service, @Nullable 
 	}
 
 	/** The entry of one component, if the report has one. */
-	public Optional<ComponentEntry> component(String name) {
+	public Optional<ComponentReport> component(String name) {
 		return this.components.stream().filter((entry) -> name.equals(entry.name())).findFirst();
 	}
 
@@ -115,7 +151,10 @@ public record ShutdownRecord(long sequence, @Nullable String service, @Nullable 
 		CEILING("ceiling"),
 
 		/** A second signal forced the exit before the sequence finished. */
-		FORCED("forced");
+		FORCED("forced"),
+
+		/** A state a newer release wrote, or none at all. */
+		UNKNOWN("unknown");
 
 		private final String label;
 
@@ -128,79 +167,225 @@ public record ShutdownRecord(long sequence, @Nullable String service, @Nullable 
 			return this.label;
 		}
 
+	}
+
+	/**
+	 * Builds a {@link ShutdownRecord}, the one place one is made: from a trigger, from
+	 * another record ({@link #toBuilder()}), or from the engine's {@link ShutdownReport}
+	 * ({@link #report(ShutdownReport)}). Not thread-safe; a record it built never
+	 * changes.
+	 */
+	public static final class Builder {
+
+		private long sequence;
+
+		private @Nullable String service;
+
+		private @Nullable String run;
+
+		private long pid;
+
+		private @Nullable String jvm;
+
+		private @Nullable String applicationVersion;
+
+		private @Nullable Instant initiatedAt;
+
+		private ShutdownTrigger trigger;
+
+		private State state = State.IN_PROGRESS;
+
+		private @Nullable String lastStep;
+
+		private List<StepReport> steps = List.of();
+
+		private List<ComponentReport> components = List.of();
+
+		private boolean componentsTruncated;
+
+		private @Nullable Integer exitCode;
+
+		private @Nullable Boolean clean;
+
+		private @Nullable Duration elapsed;
+
+		private List<String> failedSteps = List.of();
+
+		private List<UnfinishedWork> unfinishedWork = List.of();
+
+		private @Nullable Long failedRequests;
+
+		private @Nullable String diagnostics;
+
+		private @Nullable Instant completedAt;
+
+		private Builder(ShutdownTrigger trigger) {
+			this.trigger = Objects.requireNonNull(trigger, "trigger");
+		}
+
+		private Builder(ShutdownRecord record) {
+			this.sequence = record.sequence;
+			this.service = record.service;
+			this.run = record.run;
+			this.pid = record.pid;
+			this.jvm = record.jvm;
+			this.applicationVersion = record.applicationVersion;
+			this.initiatedAt = record.initiatedAt;
+			this.trigger = record.trigger;
+			this.state = record.state;
+			this.lastStep = record.lastStep;
+			this.steps = record.steps;
+			this.components = record.components;
+			this.componentsTruncated = record.componentsTruncated;
+			this.exitCode = record.exitCode;
+			this.clean = record.clean;
+			this.elapsed = record.elapsed;
+			this.failedSteps = record.failedSteps;
+			this.unfinishedWork = record.unfinishedWork;
+			this.failedRequests = record.failedRequests;
+			this.diagnostics = record.diagnostics;
+			this.completedAt = record.completedAt;
+		}
+
 		/**
-		 * The state of this label, or {@code null} for one this release does not know.
+		 * Which process wrote the record.
+		 * @param sequence the report's number among the service's reports
+		 * @param service the service name
+		 * @param run the run marker's content
+		 * @param pid the process id
+		 * @param jvm the JVM's vendor and version
+		 * @param applicationVersion the application's version, if known
+		 * @return this builder
 		 */
-		public static @Nullable State of(@Nullable String label) {
-			for (State state : values()) {
-				if (state.label.equals(label)) {
-					return state;
-				}
-			}
-			return null;
+		public Builder process(long sequence, @Nullable String service, @Nullable String run, long pid,
+				@Nullable String jvm, @Nullable String applicationVersion) {
+			this.sequence = sequence;
+			this.service = service;
+			this.run = run;
+			this.pid = pid;
+			this.jvm = jvm;
+			this.applicationVersion = applicationVersion;
+			return this;
+		}
+
+		/**
+		 * Everything the engine's report says: its state (completed, or cut by the
+		 * ceiling), steps, components, verdict and diagnostics.
+		 * @param report the report of the sequence that ended
+		 * @return this builder
+		 */
+		public Builder report(ShutdownReport report) {
+			this.state = report.ceilingFired() ? State.CEILING : State.COMPLETED;
+			this.steps = report.steps();
+			this.components = report.components();
+			this.exitCode = report.exitCode();
+			this.clean = report.clean();
+			this.elapsed = report.elapsed();
+			this.failedSteps = report.failedSteps();
+			this.unfinishedWork = report.unfinishedWork();
+			this.failedRequests = report.failedRequests();
+			this.diagnostics = report.diagnostics();
+			return this;
+		}
+
+		/**
+		 * How the shutdown ended, for an end the engine's report does not describe (a
+		 * forced exit, a halt).
+		 * @param state how far it got
+		 * @param exitCode the exit code
+		 * @param clean whether it was clean
+		 * @param elapsed from initiation to the end
+		 * @return this builder
+		 */
+		public Builder ended(State state, int exitCode, boolean clean, Duration elapsed) {
+			this.state = state;
+			this.exitCode = exitCode;
+			this.clean = clean;
+			this.elapsed = elapsed;
+			return this;
+		}
+
+		public Builder initiatedAt(@Nullable Instant initiatedAt) {
+			this.initiatedAt = initiatedAt;
+			return this;
+		}
+
+		public Builder state(State state) {
+			this.state = Objects.requireNonNull(state, "state");
+			return this;
+		}
+
+		public Builder lastStep(@Nullable String lastStep) {
+			this.lastStep = lastStep;
+			return this;
+		}
+
+		public Builder steps(List<StepReport> steps) {
+			this.steps = List.copyOf(steps);
+			return this;
+		}
+
+		/**
+		 * @param components the components' reports
+		 * @param truncated whether some were left out to bound the file's size
+		 * @return this builder
+		 */
+		public Builder components(List<ComponentReport> components, boolean truncated) {
+			this.components = List.copyOf(components);
+			this.componentsTruncated = truncated;
+			return this;
+		}
+
+		public Builder exitCode(@Nullable Integer exitCode) {
+			this.exitCode = exitCode;
+			return this;
+		}
+
+		public Builder clean(@Nullable Boolean clean) {
+			this.clean = clean;
+			return this;
+		}
+
+		public Builder elapsed(@Nullable Duration elapsed) {
+			this.elapsed = elapsed;
+			return this;
+		}
+
+		public Builder failedSteps(List<String> failedSteps) {
+			this.failedSteps = List.copyOf(failedSteps);
+			return this;
+		}
+
+		public Builder unfinishedWork(List<UnfinishedWork> unfinishedWork) {
+			this.unfinishedWork = List.copyOf(unfinishedWork);
+			return this;
+		}
+
+		public Builder failedRequests(@Nullable Long failedRequests) {
+			this.failedRequests = failedRequests;
+			return this;
+		}
+
+		public Builder diagnostics(@Nullable String diagnostics) {
+			this.diagnostics = diagnostics;
+			return this;
+		}
+
+		public Builder completedAt(@Nullable Instant completedAt) {
+			this.completedAt = completedAt;
+			return this;
+		}
+
+		/**
+		 * The record.
+		 * @return the record, which never changes
+		 */
+		public ShutdownRecord build() {
+			return new ShutdownRecord(this.sequence, this.service, this.run, this.pid, this.jvm,
+					this.applicationVersion, this.initiatedAt, this.trigger, this.state, this.lastStep, this.steps,
+					this.components, this.componentsTruncated, this.exitCode, this.clean, this.elapsed,
+					this.failedSteps, this.unfinishedWork, this.failedRequests, this.diagnostics, this.completedAt);
 		}
 
 	}
-
-	/**
-	 * What began the shutdown.
-	 *
-	 * @param reason the {@link ShutdownReason}'s label, e.g. {@code signal} or
-	 * {@code start-failed}
-	 * @param component who or what triggered it, e.g. {@code signal} or the failed bean's
-	 * name
-	 * @param detail more about it, possibly empty
-	 */
-	public record Trigger(String reason, @Nullable String component, @Nullable String detail) {
-
-		static Trigger of(ShutdownTrigger trigger) {
-			return new Trigger(trigger.reason().label(), trigger.component(), trigger.detail());
-		}
-
-	}
-
-	/**
-	 * One step of the sequence that finished.
-	 *
-	 * @param name the step's name, e.g. {@code standard drain, phase 10}
-	 * @param startMs when it began, from initiation
-	 * @param durationMs how long it took
-	 * @param result its {@link StepResult}'s label
-	 */
-	public record Step(String name, long startMs, long durationMs, @Nullable String result) {
-
-		static Step of(StepReport step) {
-			return new Step(step.name(), step.start().toMillis(), step.duration().toMillis(), step.result().label());
-		}
-
-	}
-
-	/**
-	 * One component's end.
-	 *
-	 * @param name the component's name
-	 * @param tier its {@link Tier}, lower case
-	 * @param phase its phase
-	 * @param outcome its {@link Outcome}'s label, {@code null} while it had not ended
-	 * @param stopStartMs when it was told to stop, from initiation, if that was seen
-	 * @param durationMs how long it took to end
-	 * @param cut the work its stop cut short (calls or requests a grace period, a budget
-	 * or the ceiling cancelled), each named; empty when it cut nothing
-	 */
-	public record ComponentEntry(String name, @Nullable String tier, long phase, @Nullable String outcome,
-			@Nullable Long stopStartMs, long durationMs, List<String> cut) {
-
-		/** Copies the list so an entry cannot change after it is made. */
-		public ComponentEntry {
-			cut = List.copyOf(cut);
-		}
-
-		static ComponentEntry of(ComponentReport component, @Nullable Long stopStartMs) {
-			return new ComponentEntry(component.name(), component.tier().name().toLowerCase(Locale.ROOT),
-					component.phase(), (component.outcome() != null) ? component.outcome().label() : null, stopStartMs,
-					component.duration().toMillis(), component.cut());
-		}
-
-	}
-
 }

@@ -1,11 +1,10 @@
 package dev.lifecycle.core;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -48,9 +47,9 @@ final class ShutdownRecorder implements LifecycleListener {
 
 	private final ReentrantLock lock = new ReentrantLock();
 
-	private final List<ShutdownRecord.Step> steps = new ArrayList<>();
+	private final List<StepReport> steps = new ArrayList<>();
 
-	private final List<ShutdownRecord.ComponentEntry> components = new ArrayList<>();
+	private final List<ComponentReport> components = new ArrayList<>();
 
 	private @Nullable ShutdownRecord record;
 
@@ -75,11 +74,11 @@ final class ShutdownRecorder implements LifecycleListener {
 			this.initiatedAt = System.nanoTime();
 			Path target = this.files.next();
 			this.file = target;
-			this.record = new ShutdownRecord(this.files.sequence(target), this.serviceName, this.run,
-					ProcessHandle.current().pid(), System.getProperty("java.vm.vendor", "") + " " + Runtime.version(),
-					this.applicationVersion, Instant.now().toString(), ShutdownRecord.Trigger.of(trigger),
-					ShutdownRecord.State.IN_PROGRESS, null, List.of(), List.of(), false, null, null, null, List.of(),
-					List.of(), null, null, null);
+			this.record = ShutdownRecord.builder(trigger)
+				.process(this.files.sequence(target), this.serviceName, this.run, ProcessHandle.current().pid(),
+						System.getProperty("java.vm.vendor", "") + " " + Runtime.version(), this.applicationVersion)
+				.initiatedAt(Instant.now())
+				.build();
 			write();
 			this.files.prune(this.keep);
 		}
@@ -96,8 +95,8 @@ final class ShutdownRecorder implements LifecycleListener {
 			if (current == null) {
 				return;
 			}
-			this.steps.add(ShutdownRecord.Step.of(step));
-			this.record = with(current, current.state(), step.name(), current.componentsTruncated());
+			this.steps.add(step);
+			this.record = current.toBuilder().lastStep(step.name()).steps(this.steps).build();
 			write();
 		}
 		finally {
@@ -113,16 +112,14 @@ final class ShutdownRecorder implements LifecycleListener {
 			if (current == null) {
 				return;
 			}
-			long endMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - this.initiatedAt);
 			boolean truncated = current.componentsTruncated();
 			if (this.components.size() < MAX_COMPONENTS) {
-				this.components.add(ShutdownRecord.ComponentEntry.of(component,
-						Math.max(0, endMs - component.duration().toMillis())));
+				this.components.add(component);
 			}
 			else {
 				truncated = true;
 			}
-			this.record = with(current, current.state(), current.lastStep(), truncated);
+			this.record = current.toBuilder().components(this.components, truncated).build();
 			if (TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - this.lastWrite) >= COMPONENT_WRITE_INTERVAL_MS) {
 				write();
 			}
@@ -140,14 +137,7 @@ final class ShutdownRecorder implements LifecycleListener {
 			if (current == null) {
 				return;
 			}
-			// The report has every component, including those that never ended; keep the
-			// start times seen.
-			Map<String, Long> starts = new LinkedHashMap<>();
-			for (ShutdownRecord.ComponentEntry entry : this.components) {
-				if (entry.stopStartMs() != null) {
-					starts.put(entry.name(), entry.stopStartMs());
-				}
-			}
+			// The report has every component, including those that never ended.
 			this.components.clear();
 			boolean truncated = current.componentsTruncated();
 			for (ComponentReport component : report.components()) {
@@ -155,17 +145,16 @@ final class ShutdownRecorder implements LifecycleListener {
 					truncated = true;
 					break;
 				}
-				this.components.add(ShutdownRecord.ComponentEntry.of(component, starts.get(component.name())));
+				this.components.add(component);
 			}
-			String diagnostics = report.diagnostics();
-			this.record = new ShutdownRecord(current.sequence(), current.service(), current.run(), current.pid(),
-					current.jvm(), current.applicationVersion(), current.initiatedAt(), current.trigger(),
-					report.ceilingFired() ? ShutdownRecord.State.CEILING : ShutdownRecord.State.COMPLETED,
-					current.lastStep(), this.steps, this.components, truncated, report.exitCode(), report.clean(),
-					report.elapsed().toMillis(), report.failedSteps(), report.unfinishedWork(), report.failedRequests(),
-					(diagnostics.length() > MAX_DIAGNOSTICS_CHARS)
-							? diagnostics.substring(0, MAX_DIAGNOSTICS_CHARS) + "\n[truncated]" : diagnostics,
-					Instant.now().toString());
+			// The steps as this recorder heard them: the report's own are the same.
+			this.record = current.toBuilder()
+				.report(report)
+				.steps(this.steps)
+				.components(this.components, truncated)
+				.diagnostics(bounded(report.diagnostics()))
+				.completedAt(Instant.now())
+				.build();
 			write();
 		}
 		finally {
@@ -183,12 +172,10 @@ final class ShutdownRecorder implements LifecycleListener {
 			if (current == null || current.state() != ShutdownRecord.State.IN_PROGRESS) {
 				return;
 			}
-			this.record = new ShutdownRecord(current.sequence(), current.service(), current.run(), current.pid(),
-					current.jvm(), current.applicationVersion(), current.initiatedAt(), current.trigger(),
-					ShutdownRecord.State.FORCED, current.lastStep(), this.steps, this.components,
-					current.componentsTruncated(), exitCode, false,
-					TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - this.initiatedAt), List.of(), List.of(), null,
-					null, Instant.now().toString());
+			this.record = current.toBuilder()
+				.ended(ShutdownRecord.State.FORCED, exitCode, false, elapsed())
+				.completedAt(Instant.now())
+				.build();
 			write();
 		}
 		finally {
@@ -212,15 +199,11 @@ final class ShutdownRecorder implements LifecycleListener {
 			}
 			String diagnostics = (current.diagnostics() == null || current.diagnostics().isEmpty()) ? heldBy
 					: current.diagnostics() + "\n" + heldBy;
-			if (diagnostics.length() > MAX_DIAGNOSTICS_CHARS) {
-				diagnostics = diagnostics.substring(0, MAX_DIAGNOSTICS_CHARS) + "\n[truncated]";
-			}
-			this.record = new ShutdownRecord(current.sequence(), current.service(), current.run(), current.pid(),
-					current.jvm(), current.applicationVersion(), current.initiatedAt(), current.trigger(),
-					ShutdownRecord.State.CEILING, current.lastStep(), this.steps, this.components,
-					current.componentsTruncated(), exitCode, false,
-					TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - this.initiatedAt), current.failedSteps(),
-					current.unfinishedWork(), current.failedRequests(), diagnostics, Instant.now().toString());
+			this.record = current.toBuilder()
+				.ended(ShutdownRecord.State.CEILING, exitCode, false, elapsed())
+				.diagnostics(bounded(diagnostics))
+				.completedAt(Instant.now())
+				.build();
 			write();
 		}
 		finally {
@@ -247,13 +230,13 @@ final class ShutdownRecorder implements LifecycleListener {
 		return locked;
 	}
 
-	private ShutdownRecord with(ShutdownRecord current, ShutdownRecord.@Nullable State state, @Nullable String lastStep,
-			boolean truncated) {
-		return new ShutdownRecord(current.sequence(), current.service(), current.run(), current.pid(), current.jvm(),
-				current.applicationVersion(), current.initiatedAt(), current.trigger(), state, lastStep, this.steps,
-				this.components, truncated, current.exitCode(), current.clean(), current.elapsedMs(),
-				current.failedSteps(), current.unfinishedWork(), current.failedRequests(), current.diagnostics(),
-				current.completedAt());
+	private Duration elapsed() {
+		return Duration.ofNanos(System.nanoTime() - this.initiatedAt);
+	}
+
+	private static String bounded(String diagnostics) {
+		return (diagnostics.length() > MAX_DIAGNOSTICS_CHARS)
+				? diagnostics.substring(0, MAX_DIAGNOSTICS_CHARS) + "\n[truncated]" : diagnostics;
 	}
 
 	private void write() {

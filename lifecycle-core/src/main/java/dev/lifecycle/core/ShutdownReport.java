@@ -35,16 +35,16 @@ import java.util.Optional;
  * @param failedRequests requests answered with a server error (5xx) or failed by the
  * server after the trigger, as told by {@link LifecycleHost#recordFailedRequest()};
  * counted, not judged: they do not change {@code clean} or the exit code
- * @param unfinishedWork work left for a later run, each as {@code "component: work"}:
- * what a component said it left unfinished, and each component its budget or the ceiling
- * cut ({@code "orders: cut at its budget"}, {@code "orders: cut by the global ceiling"});
- * any makes the report not clean with the service's code for incomplete work (by default
+ * @param unfinishedWork work left for a later run: what a component said it left
+ * unfinished, and each component its budget or the ceiling cut (work
+ * {@code "cut at its budget"} or {@code "cut by the global ceiling"}); any makes the
+ * report not clean with the service's code for incomplete work (by default
  * {@link ExitCodes#INCOMPLETE}) unless a worse code applies. What a stop cancelled of its
  * clients' calls and requests is each component's {@link ComponentReport#cut()}
  */
 public record ShutdownReport(ShutdownTrigger trigger, List<ComponentReport> components, boolean clean, int exitCode,
 		boolean ceilingFired, Duration elapsed, List<String> failedSteps, List<StepReport> steps, String diagnostics,
-		long failedRequests, List<String> unfinishedWork) {
+		long failedRequests, List<UnfinishedWork> unfinishedWork) {
 
 	/** A report of a shutdown that left no work unfinished. */
 	public ShutdownReport(ShutdownTrigger trigger, List<ComponentReport> components, boolean clean, int exitCode,

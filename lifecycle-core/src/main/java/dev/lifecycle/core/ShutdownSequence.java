@@ -16,6 +16,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
+import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
 
@@ -105,6 +106,8 @@ final class ShutdownSequence {
 		this.trigger = trigger;
 		this.initiatedAt = initiatedAt;
 		this.components = steps.components();
+		// Each component's report says when it was told to stop, from this instant.
+		this.components.forEach((component) -> component.shutdownInitiatedAt(initiatedAt));
 		this.handlers = steps.handlers();
 		this.finalActions = steps.finalActions();
 		this.closingSteps = steps.closingSteps();
@@ -416,7 +419,7 @@ final class ShutdownSequence {
 				report.clean(), report.exitCode(), report.elapsed().toMillis(), report.failedRequests());
 		if (!report.unfinishedWork().isEmpty()) {
 			logger.warn("Lifecycle: work left unfinished for a later run: {}",
-					String.join("; ", report.unfinishedWork()));
+					report.unfinishedWork().stream().map(UnfinishedWork::toString).collect(Collectors.joining("; ")));
 		}
 		this.finisher.accept(report);
 	}

@@ -29,7 +29,13 @@ public enum ShutdownStep {
 	INFRASTRUCTURE_DRAIN("infrastructure drain"),
 
 	/** One last step, named (a separate management server's stop, say). */
-	LAST_STEP("last step");
+	LAST_STEP("last step"),
+
+	/**
+	 * Only in a report read back: a kind a newer release wrote, or none at all (a report
+	 * of an older release). The engine never runs a step of it.
+	 */
+	UNKNOWN("unknown");
 
 	private final String label;
 

@@ -32,7 +32,7 @@ final class ShutdownVerdict {
 		List<ComponentReport> reports = new ArrayList<>();
 		boolean abnormal = false;
 		boolean allCompleted = true;
-		List<String> unfinished = new ArrayList<>();
+		List<UnfinishedWork> unfinished = new ArrayList<>();
 		boolean nothingCut = true;
 		for (Component component : components) {
 			Outcome outcome = component.outcome();
@@ -48,14 +48,15 @@ final class ShutdownVerdict {
 			abnormal |= component.isDead();
 			allCompleted &= (outcome == Outcome.COMPLETED);
 			for (String work : component.unfinishedWork()) {
-				unfinished.add(component.name() + ": " + work);
+				unfinished.add(new UnfinishedWork(component.name(), work));
 			}
 			// Observability serves no work of its own: its overrun leaves nothing for a
 			// later run.
 			if (outcome == Outcome.TIMEOUT && component.tier() != Tier.OBSERVABILITY
 					&& component.unfinishedWork().isEmpty()) {
 				boolean byCeiling = cutByCeiling != null && cutByCeiling.contains(component.name());
-				unfinished.add(component.name() + (byCeiling ? ": cut by the global ceiling" : ": cut at its budget"));
+				unfinished.add(new UnfinishedWork(component.name(),
+						byCeiling ? "cut by the global ceiling" : "cut at its budget"));
 			}
 		}
 		boolean ceilingFired = cutByCeiling != null;

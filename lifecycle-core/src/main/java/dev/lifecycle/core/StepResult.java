@@ -13,7 +13,13 @@ public enum StepResult {
 	FAILED("failed"),
 
 	/** It overran its own timeout and the sequence went on without it. */
-	TIMEOUT("timeout");
+	TIMEOUT("timeout"),
+
+	/**
+	 * Only in a report read back: a result a newer release wrote, or none at all. The
+	 * engine never ends a step with it.
+	 */
+	UNKNOWN("unknown");
 
 	private final String label;
 

@@ -44,6 +44,12 @@ public enum Tier {
 	 * stopped taking requests by then), by phase, highest first. Whatever its phase
 	 * number, nothing that uses it meets it stopped.
 	 */
-	INFRASTRUCTURE
+	INFRASTRUCTURE,
+
+	/**
+	 * Only in a report read back: a tier a newer release wrote, or none at all. No
+	 * component has it: options with it are refused.
+	 */
+	UNKNOWN
 
 }

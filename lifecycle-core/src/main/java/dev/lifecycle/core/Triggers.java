@@ -34,6 +34,10 @@ final class Triggers {
 		Objects.requireNonNull(reason, "reason");
 		Objects.requireNonNull(source, "source");
 		Objects.requireNonNull(detail, "detail");
+		if (reason == ShutdownReason.UNKNOWN) {
+			throw new IllegalArgumentException("Shutdown reason UNKNOWN only describes a report read back; "
+					+ "use SIGNAL, PRESTOP, REQUESTED, FAILURE or START_FAILED");
+		}
 		if (reason == ShutdownReason.STALLED || reason == ShutdownReason.DIED || reason == ShutdownReason.COMPLETED) {
 			throw new IllegalArgumentException("Shutdown reason " + reason + " is the engine's own verdict and "
 					+ "cannot be triggered from outside; use SIGNAL, PRESTOP, REQUESTED, FAILURE or START_FAILED");

@@ -57,11 +57,11 @@ class ReportReadingTest {
 		ShutdownRecord record = ((ReportCodec.Read) ReportCodec.read(text)).record();
 
 		assertThat(record.trigger())
-			.isEqualTo(new ShutdownRecord.Trigger("requested", "a\\b", "line\nwith \"quotes\" and \\u0041"));
+			.isEqualTo(new ShutdownTrigger(ShutdownReason.REQUESTED, "a\\b", "line\nwith \"quotes\" and \\u0041"));
 		assertThat(record.state()).isEqualTo(ShutdownRecord.State.COMPLETED);
 		assertThat(record.applicationVersion()).isEqualTo("1.2.3 \"é\"");
 		assertThat(record.component("pipeline \\ \"α\""))
-			.hasValueSatisfying((entry) -> assertThat(entry.outcome()).isEqualTo("completed"));
+			.hasValueSatisfying((entry) -> assertThat(entry.outcome()).isEqualTo(Outcome.COMPLETED));
 		assertThat(ReportCodec.write(record)).isEqualTo(text);
 	}
 
@@ -102,7 +102,7 @@ class ReportReadingTest {
 				+ "\"exitCode\": 99999999999, \"trigger\": [], \"components\": [1, {\"name\": 2}]}"))
 			.isInstanceOfSatisfying(ReportCodec.Read.class, (read) -> {
 				assertThat(read.record().exitCode()).isNull();
-				assertThat(read.record().trigger().reason()).isEqualTo("unknown");
+				assertThat(read.record().trigger().reason()).isEqualTo(ShutdownReason.UNKNOWN);
 				assertThat(read.record().components()).isEmpty();
 			});
 		assertThat(ReportCodec.read("{\"token\": \"hunter2\"}")).isInstanceOfSatisfying(ReportCodec.Rejected.class,

@@ -78,7 +78,7 @@ class ShutdownReportFileTest {
 		assertThat(reports()).singleElement();
 		Map<String, Object> report = read(reports().get(0));
 		assertThat(report).containsEntry("schema", "dev.lifecycle/shutdown-report")
-			.containsEntry("version", 1L)
+			.containsEntry("version", (long) ShutdownRecord.VERSION)
 			.containsEntry("service", "orders")
 			.containsEntry("applicationVersion", "1.2.3")
 			.containsEntry("state", "completed")
@@ -232,8 +232,9 @@ class ShutdownReportFileTest {
 			.containsExactly("cut by the global ceiling: thread \"lifecycle-stop-hung\" runs its stop callback");
 		assertThat(components.get("orders")).containsEntry("outcome", "timeout");
 		assertThat(components.get("done")).containsEntry("outcome", "completed").doesNotContainKey("cut");
-		assertThat((List<String>) report.get("unfinishedWork"))
-			.containsExactlyInAnyOrder("orders: cut by the global ceiling", "hung: cut by the global ceiling");
+		assertThat(ShutdownRecord.read(reports().get(0)).unfinishedWork()).containsExactlyInAnyOrder(
+				new UnfinishedWork("orders", "cut by the global ceiling"),
+				new UnfinishedWork("hung", "cut by the global ceiling"));
 		PreviousRun previous = builder().build().previousRun().orElseThrow();
 		assertThat(previous.summary()).contains(": signal, cut by the global ceiling, ")
 			.contains(", exit 129, work cut in 'orders', 'hung', 2 unfinished for a later run (")

@@ -31,7 +31,7 @@ class TriggerTest {
 			.containsExactly("signal", "prestop", "context-close", "refresh", "application-run",
 					"spring-application-exit", "test");
 		assertThat(List.of(StepResult.values())).extracting(StepResult::label)
-			.containsExactly("ok", "failed", "timeout");
+			.containsExactly("ok", "failed", "timeout", "unknown");
 	}
 
 	@Test

@@ -31,7 +31,8 @@ class UnfinishedWorkTest {
 		assertThat(report.component("jobs").orElseThrow().outcome()).isEqualTo(Outcome.COMPLETED);
 		assertThat(report.exitCode()).isEqualTo(ExitCodes.INCOMPLETE);
 		assertThat(report.clean()).isFalse();
-		assertThat(report.unfinishedWork()).containsExactly("jobs: job 'import' execution 7: STOPPED");
+		assertThat(report.unfinishedWork())
+			.containsExactly(new UnfinishedWork("jobs", "job 'import' execution 7: STOPPED"));
 	}
 
 	@Test
@@ -70,8 +71,9 @@ class UnfinishedWorkTest {
 
 		assertThat(report.exitCode()).isEqualTo(ExitCodes.INCOMPLETE);
 		assertThat(report.clean()).isFalse();
-		assertThat(report.unfinishedWork()).containsExactlyInAnyOrder("jms-listener: cut at its budget",
-				"jobs: job 'import' execution 7: STARTED (still running)");
+		assertThat(report.unfinishedWork()).containsExactlyInAnyOrder(
+				new UnfinishedWork("jms-listener", "cut at its budget"),
+				new UnfinishedWork("jobs", "job 'import' execution 7: STARTED (still running)"));
 	}
 
 	@Test
@@ -102,7 +104,8 @@ class UnfinishedWorkTest {
 		ShutdownReport report = manager.awaitTermination();
 
 		assertThat(report.exitCode()).isEqualTo(ExitCodes.FAILURE);
-		assertThat(report.unfinishedWork()).containsExactly("jobs: job 'import' execution 7: FAILED");
+		assertThat(report.unfinishedWork())
+			.containsExactly(new UnfinishedWork("jobs", "job 'import' execution 7: FAILED"));
 	}
 
 	@Test
@@ -117,7 +120,8 @@ class UnfinishedWorkTest {
 
 		assertThat(report.exitCode()).isEqualTo(ExitCodes.CLEAN);
 		assertThat(report.clean()).isFalse();
-		assertThat(report.unfinishedWork()).containsExactly("jobs: job 'import' execution 7: STOPPED");
+		assertThat(report.unfinishedWork())
+			.containsExactly(new UnfinishedWork("jobs", "job 'import' execution 7: STOPPED"));
 	}
 
 	@Test
