@@ -48,7 +48,7 @@ class BatchCutTests {
 					"Lifecycle: work left unfinished for a later run: batch-jobs: job 'importJob' execution 1: STOPPED")
 			.contains("clean=false");
 		assertThat(BatchJob.report(this.directory))
-			.hasUnfinishedWork("batch-jobs: job 'importJob' execution 1: STOPPED");
+			.hasUnfinishedWork("batch-jobs", "job 'importJob' execution 1: STOPPED");
 
 		ChildJvm relaunch = this.jvms.launch(BatchJob.run("relaunch", this.directory));
 		assertThat(relaunch.awaitExit()).as(relaunch.log()).isZero();
@@ -69,7 +69,8 @@ class BatchCutTests {
 		String neverRan = "batch-jobs: job 'importJob' never ran: the start was cut before Spring Boot's runner launched it";
 		assertThat(first.log()).contains("Lifecycle: work left unfinished for a later run: " + neverRan)
 			.contains("clean=false");
-		assertThat(BatchJob.report(this.directory)).hasUnfinishedWork(neverRan);
+		assertThat(BatchJob.report(this.directory)).hasUnfinishedWork("batch-jobs",
+				"job 'importJob' never ran: the start was cut before Spring Boot's runner launched it");
 		assertThat(first.log())
 			.contains("Lifecycle: the shutdown began during the start; the application's runners are not called");
 		assertThat(BatchJob.statuses(this.directory)).isEmpty();
@@ -98,7 +99,7 @@ class BatchCutTests {
 		assertThat(BatchJob.statuses(this.directory)).containsExactly("STOPPED");
 		assertThat(BatchJob.items(this.directory)).isEqualTo(ALL_ITEMS.subList(0, 20));
 		assertThat(BatchJob.report(this.directory))
-			.hasUnfinishedWork("batch-jobs: job 'importJob' execution 1: STOPPED");
+			.hasUnfinishedWork("batch-jobs", "job 'importJob' execution 1: STOPPED");
 
 		ChildJvm relaunch = this.jvms.launch(BatchJob.run("relaunch", this.directory, "--batch-test.items=20"));
 		assertThat(relaunch.awaitExit()).as(relaunch.log()).isZero();

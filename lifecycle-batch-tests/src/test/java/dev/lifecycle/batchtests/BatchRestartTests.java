@@ -50,7 +50,7 @@ class BatchRestartTests {
 					"Lifecycle: work left unfinished for a later run: batch-jobs: job 'importJob' execution 1: STOPPED")
 			.contains("clean=false, exitCode=75");
 		assertThat(BatchJob.report(this.directory)).hasExitCode(75)
-			.hasUnfinishedWork("batch-jobs: job 'importJob' execution 1: STOPPED");
+			.hasUnfinishedWork("batch-jobs", "job 'importJob' execution 1: STOPPED");
 
 		ChildJvm relaunch = this.jvms.launch(BatchJob.run("relaunch", this.directory));
 		assertThat(relaunch.awaitExit()).as(relaunch.log()).isZero();
@@ -114,7 +114,7 @@ class BatchRestartTests {
 		assertThat(first.log()).contains(
 				"Lifecycle: work left unfinished for a later run: batch-jobs: job 'importJob' execution 1: STARTED (still running)");
 		assertThat(BatchJob.report(this.directory))
-			.hasUnfinishedWork("batch-jobs: job 'importJob' execution 1: STARTED (still running)")
+			.hasUnfinishedWork("batch-jobs", "job 'importJob' execution 1: STARTED (still running)")
 			.componentOutcome("batch-jobs")
 			.isEqualTo(Outcome.TIMEOUT);
 		assertThat(BatchJob.statuses(this.directory)).singleElement().isNotEqualTo("COMPLETED");

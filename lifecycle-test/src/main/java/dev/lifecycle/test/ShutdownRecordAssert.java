@@ -1,12 +1,12 @@
 package dev.lifecycle.test;
 
-import java.util.Arrays;
-import java.util.List;
 import java.util.Objects;
 
+import dev.lifecycle.core.ComponentReport;
 import dev.lifecycle.core.Outcome;
 import dev.lifecycle.core.ShutdownReason;
 import dev.lifecycle.core.ShutdownRecord;
+import dev.lifecycle.core.UnfinishedWork;
 import org.assertj.core.api.AbstractObjectAssert;
 import org.assertj.core.api.ListAssert;
 import org.assertj.core.api.ObjectAssert;
@@ -73,7 +73,7 @@ public class ShutdownRecordAssert extends AbstractObjectAssert<ShutdownRecordAss
 	 * @return this
 	 */
 	public ShutdownRecordAssert hasReason(ShutdownReason reason) {
-		if (!reason.label().equals(record().trigger().reason())) {
+		if (record().trigger().reason() != reason) {
 			failWithMessage("Expected a shutdown for reason %s but it was %s", reason, record().trigger());
 		}
 		return this;
@@ -130,15 +130,16 @@ public class ShutdownRecordAssert extends AbstractObjectAssert<ShutdownRecordAss
 	}
 
 	/**
-	 * Verifies that the report names each of the given work left unfinished (it may name
-	 * more).
-	 * @param work each as {@code "component: work"}, as the report gives it
+	 * Verifies that the report names this work left unfinished (it may name more).
+	 * @param component the component that left it
+	 * @param work what it left, as the component or the engine named it, e.g.
+	 * {@code "cut at its budget"}
 	 * @return this
 	 */
-	public ShutdownRecordAssert hasUnfinishedWork(String... work) {
-		List<String> missing = Arrays.stream(work).filter((w) -> !record().unfinishedWork().contains(w)).toList();
-		if (!missing.isEmpty()) {
-			failWithMessage("Expected unfinished work %s but the report's was %s", missing, record().unfinishedWork());
+	public ShutdownRecordAssert hasUnfinishedWork(String component, String work) {
+		if (!record().unfinishedWork().contains(new UnfinishedWork(component, work))) {
+			failWithMessage("Expected unfinished work '%s' of component '%s' but the report's was %s", work, component,
+					record().unfinishedWork());
 		}
 		return this;
 	}
@@ -179,39 +180,29 @@ public class ShutdownRecordAssert extends AbstractObjectAssert<ShutdownRecordAss
 	}
 
 	/**
-	 * Assertions on how a component ended, {@code null} while it had not; fails if the
-	 * report has no such component.
+	 * Assertions on how a component ended, {@link Outcome#UNKNOWN} while it had not;
+	 * fails if the report has no such component.
 	 * @param name the component's name
 	 * @return assertions on its {@link Outcome}
 	 */
-	public ObjectAssert<@Nullable Outcome> componentOutcome(String name) {
-		ShutdownRecord.ComponentEntry entry = component(name);
-		Outcome outcome = null;
-		for (Outcome candidate : Outcome.values()) {
-			if (candidate.label().equals(entry.outcome())) {
-				outcome = candidate;
-			}
-		}
-		if (outcome == null && entry.outcome() != null) {
-			failWithMessage("Component '%s' has an outcome this release does not know: %s", name, entry.outcome());
-		}
-		return new ObjectAssert<@Nullable Outcome>(outcome).as("outcome of component '%s'", name);
+	public ObjectAssert<Outcome> componentOutcome(String name) {
+		return new ObjectAssert<>(component(name).outcome()).as("outcome of component '%s'", name);
 	}
 
 	/**
 	 * Assertions on the work a component's stop cut short; fails if the report has no
 	 * such component.
 	 * @param name the component's name
-	 * @return assertions on its {@link ShutdownRecord.ComponentEntry#cut()}
+	 * @return assertions on its {@link ComponentReport#cut()}
 	 */
 	public ListAssert<String> componentCut(String name) {
 		return new ListAssert<>(component(name).cut()).as("work cut by component '%s'", name);
 	}
 
-	private ShutdownRecord.ComponentEntry component(String name) {
+	private ComponentReport component(String name) {
 		return record().component(name)
 			.orElseThrow(() -> failure("Expected component '%s' in the report but it has only %s%s", name,
-					record().components().stream().map(ShutdownRecord.ComponentEntry::name).toList(),
+					record().components().stream().map(ComponentReport::name).toList(),
 					record().componentsTruncated() ? " (the list was truncated)" : ""));
 	}
 

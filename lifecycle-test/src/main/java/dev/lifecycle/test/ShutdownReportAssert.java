@@ -1,12 +1,10 @@
 package dev.lifecycle.test;
 
-import java.util.Arrays;
-import java.util.List;
-
 import dev.lifecycle.core.ComponentReport;
 import dev.lifecycle.core.Outcome;
 import dev.lifecycle.core.ShutdownReason;
 import dev.lifecycle.core.ShutdownReport;
+import dev.lifecycle.core.UnfinishedWork;
 import org.assertj.core.api.AbstractObjectAssert;
 import org.assertj.core.api.ListAssert;
 import org.assertj.core.api.ObjectAssert;
@@ -123,15 +121,16 @@ public class ShutdownReportAssert extends AbstractObjectAssert<ShutdownReportAss
 	}
 
 	/**
-	 * Verifies that the report names each of the given work left unfinished (it may name
-	 * more).
-	 * @param work each as {@code "component: work"}, as the report gives it
+	 * Verifies that the report names this work left unfinished (it may name more).
+	 * @param component the component that left it
+	 * @param work what it left, as the component or the engine named it, e.g.
+	 * {@code "cut at its budget"}
 	 * @return this
 	 */
-	public ShutdownReportAssert hasUnfinishedWork(String... work) {
-		List<String> missing = Arrays.stream(work).filter((w) -> !report().unfinishedWork().contains(w)).toList();
-		if (!missing.isEmpty()) {
-			failWithMessage("Expected unfinished work %s but the report's was %s", missing, report().unfinishedWork());
+	public ShutdownReportAssert hasUnfinishedWork(String component, String work) {
+		if (!report().unfinishedWork().contains(new UnfinishedWork(component, work))) {
+			failWithMessage("Expected unfinished work '%s' of component '%s' but the report's was %s", work, component,
+					report().unfinishedWork());
 		}
 		return this;
 	}

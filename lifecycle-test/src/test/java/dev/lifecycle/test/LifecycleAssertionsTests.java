@@ -65,12 +65,12 @@ class LifecycleAssertionsTests {
 		ShutdownReport report = shutDown(marker, List.of("job 'import' execution 7: STOPPED"));
 		assertThat(report).isNotClean()
 			.hasExitCode(ExitCodes.INCOMPLETE)
-			.hasUnfinishedWork("jobs: job 'import' execution 7: STOPPED");
+			.hasUnfinishedWork("jobs", "job 'import' execution 7: STOPPED");
 		// the file the next start reads, as a test of a child JVM sees it
 		assertThat(ShutdownReports.newest(marker)).hasState(ShutdownRecord.State.COMPLETED)
 			.isNotClean()
 			.hasExitCode(ExitCodes.INCOMPLETE)
-			.hasUnfinishedWork("jobs: job 'import' execution 7: STOPPED");
+			.hasUnfinishedWork("jobs", "job 'import' execution 7: STOPPED");
 		// end::report-file[]
 		assertThat(ShutdownReports.all(marker)).hasSize(2).first().satisfies((first) -> assertThat(first).isClean());
 	}
@@ -89,14 +89,14 @@ class LifecycleAssertionsTests {
 			.withMessageContaining("Expected exit code 0 but the report says 75");
 		assertThatExceptionOfType(AssertionError.class)
 			.isThrownBy(() -> assertThat(record).hasReason(ShutdownReason.REQUESTED))
-			.withMessageContaining("reason=signal");
+			.withMessageContaining("reason=SIGNAL");
 		assertThatExceptionOfType(AssertionError.class).isThrownBy(() -> assertThat(report).hasFailedStep("backup"))
 			.withMessageContaining("Expected failed step 'backup' but the failed steps were []");
 		assertThatExceptionOfType(AssertionError.class).isThrownBy(() -> assertThat(record).componentOutcome("web"))
 			.withMessageContaining("Expected component 'web' in the report but it has only [jobs]");
 		assertThatExceptionOfType(AssertionError.class)
-			.isThrownBy(() -> assertThat(report).hasUnfinishedWork("jobs: job 'export' execution 8: STOPPED"))
-			.withMessageContaining("[jobs: job 'export' execution 8: STOPPED]");
+			.isThrownBy(() -> assertThat(report).hasUnfinishedWork("jobs", "job 'export' execution 8: STOPPED"))
+			.withMessageContaining("Expected unfinished work 'job 'export' execution 8: STOPPED' of component 'jobs'");
 		assertThatExceptionOfType(AssertionError.class).isThrownBy(() -> assertThat((ShutdownReport) null).isClean())
 			.withMessageContaining("Expecting actual not to be null");
 	}
