@@ -7,12 +7,12 @@ import java.util.Map;
 import dev.lifecycle.autoconfigure.ComponentLedger;
 import dev.lifecycle.autoconfigure.InternalHooks;
 import dev.lifecycle.core.ComponentOptions;
-import dev.lifecycle.core.ComponentReport;
 import dev.lifecycle.core.ComponentState;
 import dev.lifecycle.core.ComponentView;
 import dev.lifecycle.core.HealthStatus;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.PreviousRun;
+import dev.lifecycle.core.ReportCodec;
 import dev.lifecycle.core.ShutdownRecord;
 import dev.lifecycle.core.ShutdownReport;
 import dev.lifecycle.core.ShutdownTrigger;
@@ -28,7 +28,8 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 /**
  * The {@code lifecycle} actuator endpoint: every component (phase, tier, state, health,
  * effective options with where each came from), Lifecycle's hooks into server and Spring
- * internals with their state, and, once a shutdown has begun, its trigger and report.
+ * internals with their state, and, once a shutdown has begun, its trigger and report,
+ * laid out as the shutdown report file lays it out (by the same {@link ReportCodec}).
  * Read-only by construction (no write or delete operation), because no HTTP request may
  * start a shutdown; like every endpoint but {@code health}, exposed over HTTP only when
  * {@code management.endpoints.web.exposure.include} names it.
@@ -81,7 +82,7 @@ public final class LifecycleEndpoint {
 		ShutdownReport report = this.manager.report().orElse(null);
 		String status = (report != null) ? "TERMINATED" : (trigger != null) ? "SHUTTING_DOWN" : "RUNNING";
 		List<ComponentDescriptor> components = this.manager.components().stream().map(this::describe).toList();
-		ShutdownDescriptor shutdown = (trigger != null) ? ShutdownDescriptor.of(trigger, report) : null;
+		Map<String, Object> shutdown = (trigger != null) ? shutdown(trigger, report) : null;
 		PreviousRunDescriptor previous = this.manager.previousRun().map(PreviousRunDescriptor::of).orElse(null);
 		List<HookDescriptor> hooks = (this.hooks != null) ? this.hooks.hooks().stream().map(HookDescriptor::of).toList()
 				: List.of();
@@ -119,6 +120,18 @@ public final class LifecycleEndpoint {
 		return this.manager.previousRun().map(PreviousRun::report).map(ShutdownTimeline::svg).orElse(null);
 	}
 
+	/**
+	 * The shutdown as the report file would say it: under way until the report, then the
+	 * report's fields.
+	 */
+	private Map<String, Object> shutdown(ShutdownTrigger trigger, @Nullable ShutdownReport report) {
+		ShutdownRecord.Builder record = ShutdownRecord.builder(trigger);
+		if (report != null) {
+			record.report(report);
+		}
+		return ReportCodec.fields(record.build());
+	}
+
 	private ComponentDescriptor describe(ComponentView view) {
 		OptionsDescriptor options = (this.origins != null)
 				? this.origins.get(view.name()).map(OptionsDescriptor::of).orElse(null) : null;
@@ -131,14 +144,16 @@ public final class LifecycleEndpoint {
 	 * @param serviceName the service name
 	 * @param status {@code RUNNING}, {@code SHUTTING_DOWN} or {@code TERMINATED}
 	 * @param components every component in registration order
-	 * @param shutdown the shutdown, or {@code null} while running
+	 * @param shutdown the shutdown, or {@code null} while running: its trigger and how
+	 * far it got, then its report, under the fields of the shutdown report file (its
+	 * schema is in the reference manual)
 	 * @param previousRun what the process before this one left: its shutdown report, or
 	 * that it ended without one; {@code null} when nothing is known (no run marker kept)
 	 * @param hooks Lifecycle's hooks into server and Spring internals, each with its
 	 * state
 	 */
 	public record LifecycleDescriptor(String serviceName, String status, List<ComponentDescriptor> components,
-			@Nullable ShutdownDescriptor shutdown, @Nullable PreviousRunDescriptor previousRun,
+			@Nullable Map<String, Object> shutdown, @Nullable PreviousRunDescriptor previousRun,
 			List<HookDescriptor> hooks) implements OperationResponseBody {
 	}
 
@@ -166,14 +181,16 @@ public final class LifecycleEndpoint {
 	 * @param unclean whether it ended without finishing a shutdown
 	 * @param summary the one line the start logged
 	 * @param reportFile its shutdown report, or {@code null}
-	 * @param report that report (its schema is in the reference manual), or {@code null}
+	 * @param report that report's fields, as the file holds them (its schema is in the
+	 * reference manual), or {@code null}
 	 */
 	public record PreviousRunDescriptor(boolean unclean, String summary, @Nullable String reportFile,
-			@Nullable ShutdownRecord report) {
+			@Nullable Map<String, Object> report) {
 
 		static PreviousRunDescriptor of(PreviousRun previous) {
 			return new PreviousRunDescriptor(previous.unclean(), previous.summary(),
-					(previous.reportFile() != null) ? previous.reportFile().toString() : null, previous.report());
+					(previous.reportFile() != null) ? previous.reportFile().toString() : null,
+					(previous.report() != null) ? ReportCodec.fields(previous.report()) : null);
 		}
 
 	}
@@ -234,45 +251,6 @@ public final class LifecycleEndpoint {
 					options.gracefulShutdown().map(Object::toString).orElse(null),
 					options.livenessDeadline().map(Object::toString).orElse(null), options.stallThreshold(),
 					entry.adopted(), origins);
-		}
-
-	}
-
-	/**
-	 * The shutdown in progress or ended.
-	 *
-	 * @param reason the trigger's reason label
-	 * @param component the triggering component or source
-	 * @param detail the trigger's detail, empty if none
-	 * @param report the report, or {@code null} while the sequence runs
-	 */
-	public record ShutdownDescriptor(String reason, String component, String detail,
-			@Nullable ReportDescriptor report) {
-
-		static ShutdownDescriptor of(ShutdownTrigger trigger, @Nullable ShutdownReport report) {
-			return new ShutdownDescriptor(trigger.reason().label(), trigger.component(), trigger.detail(),
-					(report != null) ? ReportDescriptor.of(report) : null);
-		}
-
-	}
-
-	/**
-	 * An ended shutdown.
-	 *
-	 * @param clean whether it was clean ({@link ShutdownReport#clean()})
-	 * @param exitCode the process exit code it calls for
-	 * @param ceilingFired whether the global ceiling cut it short
-	 * @param elapsed its length (ISO-8601)
-	 * @param components how each component ended, each with the calls and requests its
-	 * stop cut
-	 * @param unfinishedWork the work left for a later run, as {@code "component: work"}
-	 */
-	public record ReportDescriptor(boolean clean, int exitCode, boolean ceilingFired, String elapsed,
-			List<ComponentReport> components, List<String> unfinishedWork) {
-
-		static ReportDescriptor of(ShutdownReport report) {
-			return new ReportDescriptor(report.clean(), report.exitCode(), report.ceilingFired(),
-					report.elapsed().toString(), report.components(), report.unfinishedWork());
 		}
 
 	}

@@ -1,12 +1,15 @@
 package dev.lifecycle.autoconfigure.actuate;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
+import dev.lifecycle.core.ComponentReport;
+import dev.lifecycle.core.Outcome;
 import dev.lifecycle.core.ShutdownRecord;
+import dev.lifecycle.core.StepReport;
 import dev.lifecycle.core.StepResult;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Draws a shutdown report (the {@link ShutdownRecord} the engine writes next to its run
@@ -31,18 +34,18 @@ final class ShutdownTimeline {
 	}
 
 	static String svg(ShutdownRecord report) {
-		List<ShutdownRecord.Step> steps = report.steps();
-		List<ShutdownRecord.ComponentEntry> components = new ArrayList<>(report.components());
-		components.removeIf((component) -> component.stopStartMs() == null);
+		List<StepReport> steps = report.steps();
+		List<ComponentReport> components = new ArrayList<>(report.components());
+		components.removeIf((component) -> component.start() == null);
 		if (components.size() > MAX_COMPONENT_ROWS) {
 			components = components.subList(0, MAX_COMPONENT_ROWS);
 		}
-		long span = Math.max(1, (report.elapsedMs() != null) ? report.elapsedMs() : -1);
-		for (ShutdownRecord.Step step : steps) {
-			span = Math.max(span, step.startMs() + step.durationMs());
+		long span = Math.max(1, (report.elapsed() != null) ? report.elapsed().toMillis() : -1);
+		for (StepReport step : steps) {
+			span = Math.max(span, step.start().plus(step.duration()).toMillis());
 		}
-		for (ShutdownRecord.ComponentEntry component : components) {
-			span = Math.max(span, start(component) + component.durationMs());
+		for (ComponentReport component : components) {
+			span = Math.max(span, start(component) + component.duration().toMillis());
 		}
 		int rows = steps.size() + components.size() + 1;
 		int height = TOP + rows * ROW + 40;
@@ -59,48 +62,49 @@ final class ShutdownTimeline {
 		svg.append("<text x=\"10\" y=\"42\" fill=\"#555\">").append(escape(subtitle(report))).append("</text>\n");
 		axis(svg, span, height);
 		int y = TOP;
-		for (ShutdownRecord.Step step : steps) {
-			String result = String.valueOf(step.result());
-			String colour = StepResult.OK.label().equals(result) ? "#9e9e9e" : "#e53935";
-			bar(svg, y, step.name(), step.startMs(), step.durationMs(), span, colour, result);
+		for (StepReport step : steps) {
+			String colour = (step.result() == StepResult.OK) ? "#9e9e9e" : "#e53935";
+			bar(svg, y, step.name(), step.start().toMillis(), step.duration().toMillis(), span, colour,
+					step.result().label());
 			y += ROW;
 		}
 		y += ROW / 2;
-		for (ShutdownRecord.ComponentEntry component : components) {
-			String outcome = component.outcome();
-			String label = component.name() + " (phase " + component.phase() + ", " + component.tier() + ")";
-			bar(svg, y, label, start(component), component.durationMs(), span, colour(outcome),
-					(outcome != null) ? outcome : "running");
+		for (ComponentReport component : components) {
+			Outcome outcome = component.outcome();
+			String label = component.name() + " (phase " + component.phase() + ", "
+					+ component.tier().name().toLowerCase(Locale.ROOT) + ")";
+			bar(svg, y, label, start(component), component.duration().toMillis(), span, colour(outcome),
+					(outcome != Outcome.UNKNOWN) ? outcome.label() : "running");
 			y += ROW;
 		}
 		return svg.append("</svg>\n").toString();
 	}
 
-	private static long start(ShutdownRecord.ComponentEntry component) {
-		Long start = component.stopStartMs();
-		return (start != null) ? start : 0;
+	private static long start(ComponentReport component) {
+		Duration start = component.start();
+		return (start != null) ? start.toMillis() : 0;
 	}
 
 	private static String title(ShutdownRecord report) {
 		// A signal's component is "signal", the pre-stop file's "prestop": say it once.
-		String reason = report.trigger().reason();
+		String reason = report.trigger().reason().label();
 		if (!reason.equals(report.trigger().component())) {
 			reason += " from " + report.trigger().component();
 		}
 		ShutdownRecord.State state = report.state();
-		String outcome = (state == null) ? "did not finish (the process was killed)" : switch (state) {
+		String outcome = switch (state) {
 			case COMPLETED -> Boolean.TRUE.equals(report.clean()) ? "clean" : "not clean";
 			case CEILING -> "cut by the global ceiling";
 			case FORCED -> "forced by a second signal";
-			case IN_PROGRESS -> "did not finish (the process was killed)";
+			case IN_PROGRESS, UNKNOWN -> "did not finish (the process was killed)";
 		};
 		String exit = (report.exitCode() != null) ? ", exit " + report.exitCode() : "";
 		return report.service() + ": shutdown (" + reason + "), " + outcome + exit;
 	}
 
 	private static String subtitle(ShutdownRecord report) {
-		Long elapsed = report.elapsedMs();
-		String took = (elapsed != null) ? String.format(Locale.ROOT, "took %.1f s", elapsed / 1000.0)
+		Duration elapsed = report.elapsed();
+		String took = (elapsed != null) ? String.format(Locale.ROOT, "took %.1f s", elapsed.toMillis() / 1000.0)
 				: "last written after step '" + report.lastStep() + "'";
 		return "initiated " + report.initiatedAt() + ", " + took + ", pid " + report.pid();
 	}
@@ -166,14 +170,12 @@ final class ShutdownTimeline {
 		return LABEL_WIDTH + (WIDTH - LABEL_WIDTH - 20) * (double) millis / span;
 	}
 
-	private static String colour(@Nullable String outcome) {
-		if (outcome == null) {
-			return "#bdbdbd";
-		}
+	private static String colour(Outcome outcome) {
 		return switch (outcome) {
-			case "completed" -> "#43a047";
-			case "timeout" -> "#fb8c00";
-			default -> "#e53935";
+			case COMPLETED -> "#43a047";
+			case TIMEOUT -> "#fb8c00";
+			case DIED -> "#e53935";
+			case UNKNOWN -> "#bdbdbd";
 		};
 	}
 

@@ -110,7 +110,7 @@ final class StaleJobRecovery {
 	private static boolean jobsCut(PreviousRun previous) {
 		ShutdownRecord report = previous.report();
 		return report != null && report.component(BatchJobsComponent.NAME)
-			.map((entry) -> Outcome.TIMEOUT.label().equals(entry.outcome()))
+			.map((entry) -> entry.outcome() == Outcome.TIMEOUT)
 			.orElse(false);
 	}
 

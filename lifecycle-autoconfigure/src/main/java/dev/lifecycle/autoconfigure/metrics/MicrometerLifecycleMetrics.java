@@ -168,6 +168,10 @@ public final class MicrometerLifecycleMetrics
 		}
 		safely(() -> {
 			for (Outcome result : Outcome.values()) {
+				if (result == Outcome.UNKNOWN) {
+					// Only a report read back has it; no component ends with it.
+					continue;
+				}
 				durationTimer(component.name(), result);
 				resultCounter(component.name(), result);
 			}

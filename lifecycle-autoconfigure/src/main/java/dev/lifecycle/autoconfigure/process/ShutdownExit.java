@@ -1,10 +1,8 @@
 package dev.lifecycle.autoconfigure.process;
 
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.IntConsumer;
 
@@ -56,8 +54,6 @@ public final class ShutdownExit implements LifecycleListener, ExitCodeGenerator 
 	private final @Nullable CeilingWatchdog watchdog;
 
 	private final AtomicReference<@Nullable Owner> owner = new AtomicReference<>();
-
-	private final CompletableFuture<ShutdownReport> report = new CompletableFuture<>();
 
 	/**
 	 * Until the engine has started, a shutdown only remembers that it must close the
@@ -147,11 +143,6 @@ public final class ShutdownExit implements LifecycleListener, ExitCodeGenerator 
 		this.manager.report()
 			.filter(ShutdownReport::ceilingFired)
 			.ifPresent((report) -> halt.accept(report.exitCode()));
-	}
-
-	@Override
-	public void onShutdownCompleted(ShutdownReport report) {
-		this.report.complete(report);
 	}
 
 	/**
@@ -283,11 +274,16 @@ public final class ShutdownExit implements LifecycleListener, ExitCodeGenerator 
 		ProcessExit.jvm().exit(this, exitCode, this.exit, this.reportWait);
 	}
 
+	/**
+	 * The code of the engine's own report: the one future from the sequence's end to the
+	 * exit, complete once the listeners have recorded it.
+	 */
 	private int awaitExitCode() {
 		try {
-			return this.report.get(this.reportWait.toNanos(), TimeUnit.NANOSECONDS).exitCode();
-		}
-		catch (TimeoutException | ExecutionException ex) {
+			Optional<ShutdownReport> report = this.manager.awaitTermination(this.reportWait);
+			if (report.isPresent()) {
+				return report.get().exitCode();
+			}
 			// No report means the engine never finished, which only its ceiling can
 			// explain.
 			logger.error("Lifecycle: no shutdown report within " + this.reportWait);

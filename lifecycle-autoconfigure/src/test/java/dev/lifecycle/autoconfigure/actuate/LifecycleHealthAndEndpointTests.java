@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import dev.lifecycle.autoconfigure.TestRunners;
 import dev.lifecycle.core.ActiveComponent;
@@ -13,7 +15,12 @@ import dev.lifecycle.core.ComponentState;
 import dev.lifecycle.core.ExitCodes;
 import dev.lifecycle.core.HealthStatus;
 import dev.lifecycle.core.LifecycleManager;
+import dev.lifecycle.core.ReportCodec;
+import dev.lifecycle.core.ShutdownReason;
+import dev.lifecycle.core.ShutdownRecord;
+import dev.lifecycle.core.ShutdownTrigger;
 import dev.lifecycle.core.Tier;
+import dev.lifecycle.core.UnfinishedWork;
 import dev.lifecycle.spring.ManagedComponent;
 import org.junit.jupiter.api.Test;
 
@@ -147,9 +154,11 @@ class LifecycleHealthAndEndpointTests {
 			manager.awaitTermination(Duration.ofSeconds(10)).orElseThrow();
 			LifecycleEndpoint.LifecycleDescriptor ended = endpoint.lifecycle();
 			assertThat(ended.status()).isEqualTo("TERMINATED");
-			assertThat(ended.shutdown().reason()).isEqualTo("requested");
-			assertThat(ended.shutdown().component()).isEqualTo("worker");
-			assertThat(ended.shutdown().report().exitCode()).isZero();
+			ShutdownRecord shutdown = record(ended.shutdown());
+			assertThat(shutdown.trigger().reason()).isEqualTo(ShutdownReason.REQUESTED);
+			assertThat(shutdown.trigger().component()).isEqualTo("worker");
+			assertThat(shutdown.state()).isEqualTo(ShutdownRecord.State.COMPLETED);
+			assertThat(shutdown.exitCode()).isZero();
 		});
 	}
 
@@ -164,14 +173,50 @@ class LifecycleHealthAndEndpointTests {
 			worker.requestShutdown();
 			manager.awaitTermination(Duration.ofSeconds(10)).orElseThrow();
 
-			LifecycleEndpoint.ReportDescriptor report = endpoint.lifecycle().shutdown().report();
+			ShutdownRecord report = record(endpoint.lifecycle().shutdown());
 			assertThat(report.clean()).isFalse();
 			assertThat(report.exitCode()).isEqualTo(ExitCodes.INCOMPLETE);
-			assertThat(report.unfinishedWork()).containsExactly("worker: job 'import' execution 7: STOPPED");
+			assertThat(report.unfinishedWork())
+				.containsExactly(new UnfinishedWork("worker", "job 'import' execution 7: STOPPED"));
 			assertThat(report.components()).singleElement()
 				.satisfies((component) -> assertThat(component.cut())
 					.containsExactly("orders.Orders/Export (unary, running for 2004 ms)"));
 		});
+	}
+
+	@Test
+	void theEndpointShowsTheShutdownUnderWayUnderTheFieldsOfTheReportFile() throws Exception {
+		CountDownLatch stopping = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		LifecycleManager manager = LifecycleManager.builder("orders").build();
+		manager.addShutdownHandler("hold", Duration.ofSeconds(30), () -> {
+			stopping.countDown();
+			release.await();
+		});
+		manager.start();
+		LifecycleEndpoint endpoint = new LifecycleEndpoint(manager);
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "test");
+		assertThat(stopping.await(30, TimeUnit.SECONDS)).isTrue();
+		try {
+			Map<String, Object> fields = endpoint.lifecycle().shutdown();
+			assertThat(fields).containsEntry("schema", ShutdownRecord.SCHEMA);
+			ShutdownRecord underWay = record(fields);
+			assertThat(underWay.state()).isEqualTo(ShutdownRecord.State.IN_PROGRESS);
+			assertThat(underWay.trigger()).isEqualTo(new ShutdownTrigger(ShutdownReason.SIGNAL, "test", ""));
+			assertThat(underWay.exitCode()).isNull();
+		}
+		finally {
+			release.countDown();
+		}
+		manager.awaitTermination(Duration.ofSeconds(30)).orElseThrow();
+		assertThat(record(endpoint.lifecycle().shutdown()).state()).isEqualTo(ShutdownRecord.State.COMPLETED);
+	}
+
+	/** The endpoint's fields, read back through the codec that lays out the file. */
+	private static ShutdownRecord record(Map<String, Object> fields) {
+		ReportCodec.Result result = ReportCodec.read(fields);
+		assertThat(result).isInstanceOf(ReportCodec.Read.class);
+		return ((ReportCodec.Read) result).record();
 	}
 
 	@Test

@@ -10,6 +10,8 @@ import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.PassiveComponent;
 import dev.lifecycle.core.PreviousRun;
 import dev.lifecycle.core.ShutdownRecord;
+import dev.lifecycle.core.ShutdownReason;
+import dev.lifecycle.core.ShutdownTrigger;
 import dev.lifecycle.spring.ManagedComponent;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -79,7 +81,7 @@ public class FailedStartTests {
 			assertThat(report.clean()).isEqualTo(false);
 			assertThat(report.exitCode()).isEqualTo(1);
 			assertThat(report.state()).isEqualTo(ShutdownRecord.State.COMPLETED);
-			assertThat(report.trigger()).isEqualTo(new ShutdownRecord.Trigger("start-failed", "licenceCheck",
+			assertThat(report.trigger()).isEqualTo(new ShutdownTrigger(ShutdownReason.START_FAILED, "licenceCheck",
 					"java.lang.IllegalStateException: licence expired"));
 		});
 		assertThat(previous.summary()).contains("): start-failed of 'licenceCheck', not clean, ").endsWith(", exit 1");
@@ -102,7 +104,7 @@ public class FailedStartTests {
 		assertThat(previous.report()).satisfies((report) -> {
 			assertThat(report.clean()).isEqualTo(false);
 			assertThat(report.exitCode()).isEqualTo(1);
-			assertThat(report.trigger()).isEqualTo(new ShutdownRecord.Trigger("start-failed", "earlyClient",
+			assertThat(report.trigger()).isEqualTo(new ShutdownTrigger(ShutdownReason.START_FAILED, "earlyClient",
 					"java.lang.IllegalStateException: licence expired"));
 		});
 	}
@@ -118,7 +120,7 @@ public class FailedStartTests {
 		assertThat(previous.report()).satisfies((report) -> {
 			assertThat(report.clean()).isEqualTo(false);
 			assertThat(report.exitCode()).isEqualTo(1);
-			assertThat(report.trigger()).isEqualTo(new ShutdownRecord.Trigger("start-failed", "broken",
+			assertThat(report.trigger()).isEqualTo(new ShutdownTrigger(ShutdownReason.START_FAILED, "broken",
 					"java.lang.IllegalStateException: broker unreachable"));
 		});
 		assertThat(initiated("broken", "start-failed")).isEqualTo(1.0);
@@ -136,7 +138,7 @@ public class FailedStartTests {
 		assertThat(previous.report()).satisfies((report) -> {
 			assertThat(report.clean()).isEqualTo(false);
 			assertThat(report.exitCode()).isEqualTo(1);
-			assertThat(report.trigger()).isEqualTo(new ShutdownRecord.Trigger("start-failed", "refresh",
+			assertThat(report.trigger()).isEqualTo(new ShutdownTrigger(ShutdownReason.START_FAILED, "refresh",
 					"the application context's refresh failed after the components started"));
 		});
 	}
@@ -155,7 +157,7 @@ public class FailedStartTests {
 		assertThat(nextStart().report()).satisfies((report) -> {
 			assertThat(report.clean()).isEqualTo(false);
 			assertThat(report.exitCode()).isEqualTo(1);
-			assertThat(report.trigger()).isEqualTo(new ShutdownRecord.Trigger("start-failed", "refresh",
+			assertThat(report.trigger()).isEqualTo(new ShutdownTrigger(ShutdownReason.START_FAILED, "refresh",
 					"the application context's refresh failed after the components started"));
 		});
 	}
@@ -168,7 +170,7 @@ public class FailedStartTests {
 		assertThat(nextStart().report()).satisfies((report) -> {
 			assertThat(report.clean()).isEqualTo(true);
 			assertThat(report.exitCode()).isEqualTo(0);
-			assertThat(report.trigger()).isEqualTo(new ShutdownRecord.Trigger("signal", "context-close", ""));
+			assertThat(report.trigger()).isEqualTo(new ShutdownTrigger(ShutdownReason.SIGNAL, "context-close", ""));
 		});
 	}
 
@@ -187,7 +189,7 @@ public class FailedStartTests {
 		assertThat(nextStart().report()).satisfies((report) -> {
 			assertThat(report.clean()).isEqualTo(false);
 			assertThat(report.exitCode()).isEqualTo(1);
-			assertThat(report.trigger()).isEqualTo(new ShutdownRecord.Trigger("start-failed", "application-run",
+			assertThat(report.trigger()).isEqualTo(new ShutdownTrigger(ShutdownReason.START_FAILED, "application-run",
 					"java.lang.IllegalStateException: import file missing"));
 		});
 	}

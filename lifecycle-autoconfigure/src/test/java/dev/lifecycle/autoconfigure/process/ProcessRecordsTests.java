@@ -13,6 +13,7 @@ import java.util.regex.Pattern;
 import dev.lifecycle.core.ExitCodes;
 import dev.lifecycle.core.ShutdownReason;
 import dev.lifecycle.core.ShutdownRecord;
+import dev.lifecycle.core.ShutdownTrigger;
 import dev.lifecycle.core.ShutdownSignal;
 import dev.lifecycle.testfixtures.ChildJvm;
 import dev.lifecycle.testfixtures.ChildJvms;
@@ -81,8 +82,8 @@ class ProcessRecordsTests {
 		assertThat(ProcessTestApps.runMarker(this.directory)).doesNotExist();
 		assertThat(reports()).singleElement().satisfies((file) -> {
 			ShutdownRecord report = ShutdownRecord.read(file);
-			assertThat(report.trigger()).isEqualTo(new ShutdownRecord.Trigger(ShutdownReason.START_FAILED.label(),
-					"licenceCheck", "java.lang.IllegalStateException: licence expired"));
+			assertThat(report.trigger()).isEqualTo(new ShutdownTrigger(ShutdownReason.START_FAILED, "licenceCheck",
+					"java.lang.IllegalStateException: licence expired"));
 			assertThat(report.state()).isEqualTo(ShutdownRecord.State.COMPLETED);
 			assertThat(report.clean()).isFalse();
 			assertThat(report.exitCode()).isEqualTo(ExitCodes.FAILURE);

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import dev.lifecycle.core.ComponentReport;
 import dev.lifecycle.core.ExitCodes;
 import dev.lifecycle.core.ShutdownRecord;
 import dev.lifecycle.core.ShutdownSignal;
@@ -166,7 +167,7 @@ class ProcessShutdownTests {
 		ShutdownRecord report = report();
 		assertThat(report.state()).isEqualTo(ShutdownRecord.State.CEILING);
 		assertThat(report.clean()).isFalse();
-		ShutdownRecord.ComponentEntry orders = report.component("orders").orElse(null);
+		ComponentReport orders = report.component("orders").orElse(null);
 		assertThat(orders).as(report.toString()).isNotNull();
 		assertThat(orders.cut()).as(orders.toString())
 			.singleElement()

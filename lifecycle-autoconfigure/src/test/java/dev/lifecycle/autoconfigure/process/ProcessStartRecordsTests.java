@@ -13,6 +13,7 @@ import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.PreviousRun;
 import dev.lifecycle.core.ShutdownReason;
 import dev.lifecycle.core.ShutdownRecord;
+import dev.lifecycle.core.ShutdownTrigger;
 import dev.lifecycle.core.ShutdownSignal;
 import dev.lifecycle.testfixtures.ChildJvm;
 import dev.lifecycle.testfixtures.ChildJvms;
@@ -172,7 +173,7 @@ class ProcessStartRecordsTests {
 		assertThat(previous.summary()).contains("): start-failed of '" + component + "', not clean, ")
 			.endsWith(", exit 1");
 		assertThat(previous.report().trigger())
-			.isEqualTo(new ShutdownRecord.Trigger("start-failed", component, detail));
+			.isEqualTo(new ShutdownTrigger(ShutdownReason.START_FAILED, component, detail));
 		assertThat(previous.report().exitCode()).isEqualTo(ExitCodes.FAILURE);
 	}
 
