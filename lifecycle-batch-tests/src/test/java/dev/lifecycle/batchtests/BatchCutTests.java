@@ -47,8 +47,8 @@ class BatchCutTests {
 			.contains(
 					"Lifecycle: work left unfinished for a later run: batch-jobs: job 'importJob' execution 1: STOPPED")
 			.contains("clean=false");
-		assertThat(BatchJob.report(this.directory))
-			.hasUnfinishedWork("batch-jobs", "job 'importJob' execution 1: STOPPED");
+		assertThat(BatchJob.report(this.directory)).hasUnfinishedWork("batch-jobs",
+				"job 'importJob' execution 1: STOPPED");
 
 		ChildJvm relaunch = this.jvms.launch(BatchJob.run("relaunch", this.directory));
 		assertThat(relaunch.awaitExit()).as(relaunch.log()).isZero();
@@ -98,8 +98,8 @@ class BatchCutTests {
 		assertThat(first.awaitExit()).as(first.log()).isEqualTo(ExitCodes.INCOMPLETE);
 		assertThat(BatchJob.statuses(this.directory)).containsExactly("STOPPED");
 		assertThat(BatchJob.items(this.directory)).isEqualTo(ALL_ITEMS.subList(0, 20));
-		assertThat(BatchJob.report(this.directory))
-			.hasUnfinishedWork("batch-jobs", "job 'importJob' execution 1: STOPPED");
+		assertThat(BatchJob.report(this.directory)).hasUnfinishedWork("batch-jobs",
+				"job 'importJob' execution 1: STOPPED");
 
 		ChildJvm relaunch = this.jvms.launch(BatchJob.run("relaunch", this.directory, "--batch-test.items=20"));
 		assertThat(relaunch.awaitExit()).as(relaunch.log()).isZero();

@@ -4,10 +4,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.lifecycle.core.ComponentReport;
+import dev.lifecycle.core.Outcome;
+import dev.lifecycle.core.ShutdownRecord;
 import io.grpc.Status;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Judges one {@link ScenarioRun} against each {@link Promise}: what held, and for what
@@ -262,16 +267,15 @@ final class PromiseChecks {
 					.contains("scenario: flusher's calls to the in-process server answered [echo 1, echo 2, echo 3]"),
 				"the flusher's calls to the in-process server were not all answered: "
 						+ lines(this.run.log, "scenario: flusher"));
-		check(problems, "completed".equalsIgnoreCase(outcome("flusher")),
-				"the flusher's outcome: " + outcome("flusher"));
+		check(problems, outcome("flusher") == Outcome.COMPLETED, "the flusher's outcome: " + outcome("flusher"));
 	}
 
 	private void executors(List<String> problems) {
 		check(problems, this.run.log.contains("scenario: own executor ran a task"),
 				"the executor bean of the application's own class ran nothing (did the application start?)");
 		for (String name : List.of("reminders", "countingExecutor")) {
-			String outcome = outcome(name);
-			check(problems, outcome == null || "completed".equalsIgnoreCase(outcome), name + "'s outcome: " + outcome);
+			Outcome outcome = outcome(name);
+			check(problems, outcome == null || outcome == Outcome.COMPLETED, name + "'s outcome: " + outcome);
 		}
 		check(problems, this.run.exitMs >= 0 && this.run.exitMs < 20_000,
 				"the process ended " + this.run.exitMs + " ms after the signal");
@@ -290,38 +294,39 @@ final class PromiseChecks {
 					attempt.ok() || (retryable && attempt.startedMs() >= ScenarioRun.DRAIN_DELAY.toMillis() - 500),
 					"failed before the drain delay ended: " + attempt);
 		}
-		Object failedRequests = this.run.report.get("failedRequests");
-		check(problems, failedRequests == null || ((Number) failedRequests).intValue() == 0,
+		Long failedRequests = (this.run.report != null) ? this.run.report.failedRequests() : null;
+		check(problems, failedRequests == null || failedRequests == 0,
 				"the report counts failedRequests=" + failedRequests);
 	}
 
 	private void cutNamed(List<String> problems) {
-		check(problems, Boolean.FALSE.equals(this.run.report.get("clean")),
-				"the report says clean=" + this.run.report.get("clean") + " with calls cut");
-		Object named = component(ScenarioRun.GRPC_SERVER).get("cut");
-		List<?> cut = (named instanceof List<?> list) ? list : List.of();
+		Boolean clean = (this.run.report != null) ? this.run.report.clean() : null;
+		check(problems, Boolean.FALSE.equals(clean), "the report says clean=" + clean + " with calls cut");
+		List<String> cut = component(ScenarioRun.GRPC_SERVER).map(ComponentReport::cut).orElse(List.of());
 		check(problems,
-				cut.size() == 2 && cut.stream()
-					.allMatch((call) -> call.toString().startsWith(ScenarioService.SERVICE + "/Stuck")),
+				cut.size() == 2 && cut.stream().allMatch((call) -> call.startsWith(ScenarioService.SERVICE + "/Stuck")),
 				"the gRPC server's cut calls: " + cut);
 		check(problems, this.run.stuckEnds.size() == 2 && !this.run.stuckEnds.contains("OK"),
 				"the stuck calls ended at their clients with " + this.run.stuckEnds);
 	}
 
 	private void trueRecords(List<String> problems) {
-		Map<String, Object> report = this.run.report;
-		check(problems, !report.isEmpty(), "no report file");
-		Object exitCode = report.get("exitCode");
-		check(problems, exitCode instanceof Number number && number.intValue() == this.run.exitCode,
+		ShutdownRecord report = this.run.report;
+		check(problems, report != null, "no report file");
+		if (report == null) {
+			return;
+		}
+		Integer exitCode = report.exitCode();
+		check(problems, exitCode != null && exitCode == this.run.exitCode,
 				"exit code " + this.run.exitCode + ", the report says " + exitCode);
-		check(problems, "completed".equals(report.get("state")), "the report's state: " + report.get("state"));
+		check(problems, report.state() == ShutdownRecord.State.COMPLETED, "the report's state: " + report.state());
 		boolean clean = this.web;
-		check(problems, Objects.equals(report.get("clean"), clean), "the report says clean=" + report.get("clean"));
+		check(problems, Objects.equals(report.clean(), clean), "the report says clean=" + report.clean());
 		if (this.web) {
 			check(problems, this.run.exitCode == 0, "exit code " + this.run.exitCode);
-			for (Map<?, ?> component : components()) {
-				check(problems, "completed".equalsIgnoreCase(String.valueOf(component.get("outcome")))
-						&& component.get("cut") == null, "component in the report: " + component);
+			for (ComponentReport component : report.components()) {
+				check(problems, component.outcome() == Outcome.COMPLETED && component.cut().isEmpty(),
+						"component in the report: " + component);
 			}
 		}
 		String summary = this.run.summary;
@@ -337,29 +342,12 @@ final class PromiseChecks {
 		return CLIENT_FAILS_ON_GOAWAY && attempt.client().equals("HTTP/2") && attempt.result().startsWith("io");
 	}
 
-	private String outcome(String component) {
-		Object outcome = component(component).get("outcome");
-		return (outcome != null) ? outcome.toString() : null;
+	private @Nullable Outcome outcome(String component) {
+		return component(component).map(ComponentReport::outcome).orElse(null);
 	}
 
-	private Map<?, ?> component(String name) {
-		return components().stream()
-			.filter((component) -> name.equals(component.get("name")))
-			.findFirst()
-			.orElse(Map.of());
-	}
-
-	private List<Map<?, ?>> components() {
-		Object components = this.run.report.get("components");
-		List<Map<?, ?>> all = new ArrayList<>();
-		if (components instanceof List<?> list) {
-			for (Object component : list) {
-				if (component instanceof Map<?, ?> map) {
-					all.add(map);
-				}
-			}
-		}
-		return all;
+	private Optional<ComponentReport> component(String name) {
+		return (this.run.report != null) ? this.run.report.component(name) : Optional.empty();
 	}
 
 	private static String lines(String log, String part) {

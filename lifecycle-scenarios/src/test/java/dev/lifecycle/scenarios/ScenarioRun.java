@@ -5,8 +5,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.lifecycle.core.ShutdownRecord;
 import dev.lifecycle.testfixtures.ChildJvm;
 import io.grpc.CallOptions;
 import io.grpc.ClientCall;
@@ -32,7 +31,7 @@ import io.grpc.health.v1.HealthGrpc;
 import io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.StreamObserver;
-import tools.jackson.databind.json.JsonMapper;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs one {@link Scenario}: starts the application on its stack, puts it under load from
@@ -119,7 +118,8 @@ final class ScenarioRun {
 
 	volatile long goAwayMs = -1;
 
-	Map<String, Object> report = Map.of();
+	/** The newest report the application left, read as the next start reads it. */
+	volatile @Nullable ShutdownRecord report;
 
 	/** How resuming the event streams on the next instance failed, if it did. */
 	volatile String resumeFailure = "";
@@ -514,17 +514,9 @@ final class ScenarioRun {
 		}
 	}
 
-	@SuppressWarnings("unchecked")
-	private Map<String, Object> readReport() throws IOException {
-		List<Path> reports = new ArrayList<>();
-		try (DirectoryStream<Path> stream = Files.newDirectoryStream(this.directory, "*.shutdown-*.json")) {
-			stream.forEach(reports::add);
-		}
-		if (reports.isEmpty()) {
-			return Map.of();
-		}
-		reports.sort(null);
-		return JsonMapper.builder().build().readValue(Files.readString(reports.get(reports.size() - 1)), Map.class);
+	private @Nullable ShutdownRecord readReport() throws IOException {
+		List<Path> reports = ShutdownRecord.files(this.directory.resolve("app.running"));
+		return reports.isEmpty() ? null : ShutdownRecord.read(reports.get(reports.size() - 1));
 	}
 
 	/**

@@ -1,11 +1,9 @@
 package dev.lifecycle.autoconfigure.process;
 
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 
 import dev.lifecycle.core.ExitCodes;
@@ -191,12 +189,8 @@ class ProcessStartRecordsTests {
 		return previous;
 	}
 
-	private List<Path> reports() throws IOException {
-		List<Path> reports = new ArrayList<>();
-		try (DirectoryStream<Path> stream = Files.newDirectoryStream(this.directory, "*.shutdown-*.json")) {
-			stream.forEach(reports::add);
-		}
-		return reports;
+	private List<Path> reports() {
+		return ShutdownRecord.files(ProcessTestApps.runMarker(this.directory));
 	}
 
 	private ChildJvm launch(String name, String... arguments) throws IOException {

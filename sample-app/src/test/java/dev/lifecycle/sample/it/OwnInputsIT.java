@@ -1,7 +1,6 @@
 package dev.lifecycle.sample.it;
 
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -246,12 +245,8 @@ class OwnInputsIT {
 		}
 	}
 
-	private List<Path> reports() throws IOException {
-		List<Path> reports = new ArrayList<>();
-		try (DirectoryStream<Path> stream = Files.newDirectoryStream(this.work, "running.shutdown-*.json")) {
-			stream.forEach(reports::add);
-		}
-		return reports;
+	private List<Path> reports() {
+		return ShutdownRecord.files(this.work.resolve("running"));
 	}
 
 	/**
