@@ -16,9 +16,6 @@ import java.util.Set;
  */
 final class CeilingCuts {
 
-	/** How each entry begins, so that an entry says what cut it. */
-	static final String PREFIX = "cut by the global ceiling: ";
-
 	private CeilingCuts() {
 	}
 
@@ -45,10 +42,10 @@ final class CeilingCuts {
 	}
 
 	/** The entries for a component the ceiling finds still at work. */
-	static List<String> of(Component component) {
-		List<String> cuts = new ArrayList<>();
+	static List<Cut> of(Component component) {
+		List<Cut> cuts = new ArrayList<>();
 		for (BusyThread busy : component.busyThreads()) {
-			cuts.add(PREFIX + "thread \"" + busy.thread().getName() + "\" " + busy.role());
+			cuts.add(new Cut("thread \"" + busy.thread().getName() + "\" " + busy.role(), true));
 		}
 		return cuts;
 	}

@@ -76,7 +76,7 @@ final class Component implements ComponentView {
 	private volatile List<String> unfinishedWork = List.of();
 
 	/** The work its stop cut short, as the component named it. */
-	private final List<String> cut = new CopyOnWriteArrayList<>();
+	private final List<Cut> cut = new CopyOnWriteArrayList<>();
 
 	Component(String name, ComponentOptions options, int registrationIndex, ComponentWork work, ComponentEvents events,
 			EngineThreads threads, CoarseClock clock) {
@@ -404,7 +404,7 @@ final class Component implements ComponentView {
 				this.duration, List.copyOf(this.cut));
 	}
 
-	void recordCut(String what) {
+	void recordCut(Cut what) {
 		this.cut.add(what);
 	}
 

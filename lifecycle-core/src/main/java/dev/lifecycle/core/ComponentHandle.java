@@ -243,7 +243,7 @@ public final class ComponentHandle {
 	 */
 	public void reportCut(String what) {
 		Objects.requireNonNull(what, "what");
-		this.component.recordCut(what);
+		this.component.recordCut(new Cut(what, false));
 	}
 
 	long lastHeartbeat() {

@@ -18,17 +18,15 @@ import org.jspecify.annotations.Nullable;
  * step's {@link StepReport#start()} is; {@code null} when it was not told to stop by the
  * shutdown (it ended before)
  * @param duration from the moment it was told to stop to its end; zero if it ended before
- * @param cut the work its stop cut short, each named: what the component told
+ * @param cut the work its stop cut short: what the component told
  * {@link ComponentHandle#reportCut(String)} (a call cancelled when a grace period or its
  * budget ran out, for example), and, when the global ceiling found it still at work, each
- * thread the ceiling cut with what it did for it
- * ({@code cut by the global ceiling: thread "http-nio-8080-exec-1"
- * opened a critical section still open after 2004 ms}); any makes the shutdown report not
- * clean. The client of such work saw it fail; unlike
+ * thread the ceiling cut with what it did for it ({@link Cut#byCeiling()}); any makes the
+ * shutdown report not clean. The client of such work saw it fail; unlike
  * {@link ShutdownReport#unfinishedWork()} it names nothing the service itself resumes
  */
 public record ComponentReport(String name, Tier tier, int phase, Outcome outcome, @Nullable Duration start,
-		Duration duration, List<String> cut) {
+		Duration duration, List<Cut> cut) {
 
 	/** A report of a component whose stop cut nothing short. */
 	public ComponentReport(String name, Tier tier, int phase, Outcome outcome, Duration duration) {
@@ -36,7 +34,7 @@ public record ComponentReport(String name, Tier tier, int phase, Outcome outcome
 	}
 
 	/** A report that does not say when the component was told to stop. */
-	public ComponentReport(String name, Tier tier, int phase, Outcome outcome, Duration duration, List<String> cut) {
+	public ComponentReport(String name, Tier tier, int phase, Outcome outcome, Duration duration, List<Cut> cut) {
 		this(name, tier, phase, outcome, null, duration, cut);
 	}
 

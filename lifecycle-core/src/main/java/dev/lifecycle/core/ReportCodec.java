@@ -20,8 +20,8 @@ import org.jspecify.annotations.Nullable;
  * report when it parses and its {@code schema} field says so, whatever its layout; a
  * field of the wrong type is read as absent, and a label this release does not know (a
  * newer release wrote it) as the enum's {@code UNKNOWN}. It reads what every release
- * wrote: version 1 wrote unfinished work as {@code "component: work"} strings and no step
- * kinds.
+ * wrote: version 1 wrote unfinished work as {@code "component: work"} strings, each cut
+ * as one string, and no step kinds.
  */
 public final class ReportCodec {
 
@@ -86,7 +86,16 @@ public final class ReportCodec {
 			putIfPresent(entry, "stopStartMs", (component.start() != null) ? component.start().toMillis() : null);
 			entry.put("durationMs", component.duration().toMillis());
 			if (!component.cut().isEmpty()) {
-				entry.put("cut", component.cut());
+				List<Map<String, Object>> cut = new ArrayList<>();
+				for (Cut each : component.cut()) {
+					Map<String, Object> item = new LinkedHashMap<>();
+					item.put("work", each.work());
+					if (each.byCeiling()) {
+						item.put("byCeiling", true);
+					}
+					cut.add(item);
+				}
+				entry.put("cut", cut);
 			}
 			components.add(entry);
 		}
@@ -176,7 +185,7 @@ public final class ReportCodec {
 	private static ShutdownRecord record(Map<?, ?> map) {
 		Map<?, ?> trigger = (map.get("trigger") instanceof Map<?, ?> value) ? value : Map.of();
 		String component = text(trigger.get("component"));
-		ShutdownRecord.Builder builder = ShutdownRecord
+		ShutdownRecord.RecordBuilder builder = ShutdownRecord
 			.builder(new ShutdownTrigger(label(ShutdownReason.class, ShutdownReason::label, trigger.get("reason")),
 					(component != null) ? component : "", text(trigger.get("detail"))))
 			.process(number(map.get("sequence"), 0), text(map.get("service")), text(map.get("run")),
@@ -203,7 +212,7 @@ public final class ReportCodec {
 						label(Tier.class, (tier) -> tier.name().toLowerCase(Locale.ROOT), entry.get("tier")),
 						(int) number(entry.get("phase"), 0), label(Outcome.class, Outcome::label, entry.get("outcome")),
 						(start != null) ? Duration.ofMillis(start) : null, millis(entry.get("durationMs")),
-						texts(entry.get("cut"))));
+						cuts(entry.get("cut"))));
 			}
 		}
 		Long exitCode = boxed(map.get("exitCode"));
@@ -241,6 +250,25 @@ public final class ReportCodec {
 			}
 		}
 		return work;
+	}
+
+	/**
+	 * Version 2's objects, and version 1's strings, where the ceiling's began with what
+	 * cut them.
+	 */
+	private static List<Cut> cuts(@Nullable Object value) {
+		List<Cut> cuts = new ArrayList<>();
+		if (value instanceof List<?> list) {
+			for (Object item : list) {
+				if (item instanceof Map<?, ?> entry && text(entry.get("work")) != null) {
+					cuts.add(new Cut(text(entry.get("work")), Boolean.TRUE.equals(entry.get("byCeiling"))));
+				}
+				else if (item instanceof String text) {
+					cuts.add(Cut.parse(text));
+				}
+			}
+		}
+		return cuts;
 	}
 
 	/**

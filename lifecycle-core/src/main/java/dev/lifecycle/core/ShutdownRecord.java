@@ -24,7 +24,7 @@ import org.jspecify.annotations.Nullable;
  * report, or a report of a process that was killed before the field was known) is
  * {@code null}, an empty list or 0; a label the file has that this release does not know
  * (a newer release wrote it) is read as the enum's {@code UNKNOWN}. Made by its
- * {@link Builder}.
+ * {@link RecordBuilder}.
  *
  * @param sequence the report's number among this service's reports, higher is newer; 0
  * when unknown
@@ -66,8 +66,9 @@ public record ShutdownRecord(long sequence, @Nullable String service, @Nullable 
 	public static final String SCHEMA = "dev.lifecycle/shutdown-report";
 
 	/**
-	 * The schema version this release writes. Version 2 writes unfinished work as objects
-	 * (version 1 wrote {@code "component: work"} strings, which the codec still reads).
+	 * The schema version this release writes. Version 2 writes unfinished work and cuts
+	 * as objects (version 1 wrote them as strings, which the codec still reads) and each
+	 * step's kind.
 	 */
 	public static final int VERSION = 2;
 
@@ -86,16 +87,16 @@ public record ShutdownRecord(long sequence, @Nullable String service, @Nullable 
 	 * @param trigger what began it
 	 * @return a builder of the record
 	 */
-	public static Builder builder(ShutdownTrigger trigger) {
-		return new Builder(trigger);
+	public static RecordBuilder builder(ShutdownTrigger trigger) {
+		return new RecordBuilder(trigger);
 	}
 
 	/**
 	 * A builder that starts from this record's fields.
 	 * @return the builder
 	 */
-	public Builder toBuilder() {
-		return new Builder(this);
+	public RecordBuilder toBuilder() {
+		return new RecordBuilder(this);
 	}
 
 	/** Whether the global ceiling cut the shutdown short, or halted the process. */
@@ -175,7 +176,7 @@ public record ShutdownRecord(long sequence, @Nullable String service, @Nullable 
 	 * ({@link #report(ShutdownReport)}). Not thread-safe; a record it built never
 	 * changes.
 	 */
-	public static final class Builder {
+	public static final class RecordBuilder {
 
 		private long sequence;
 
@@ -219,11 +220,11 @@ public record ShutdownRecord(long sequence, @Nullable String service, @Nullable 
 
 		private @Nullable Instant completedAt;
 
-		private Builder(ShutdownTrigger trigger) {
+		private RecordBuilder(ShutdownTrigger trigger) {
 			this.trigger = Objects.requireNonNull(trigger, "trigger");
 		}
 
-		private Builder(ShutdownRecord record) {
+		private RecordBuilder(ShutdownRecord record) {
 			this.sequence = record.sequence;
 			this.service = record.service;
 			this.run = record.run;
@@ -257,7 +258,7 @@ public record ShutdownRecord(long sequence, @Nullable String service, @Nullable 
 		 * @param applicationVersion the application's version, if known
 		 * @return this builder
 		 */
-		public Builder process(long sequence, @Nullable String service, @Nullable String run, long pid,
+		public RecordBuilder process(long sequence, @Nullable String service, @Nullable String run, long pid,
 				@Nullable String jvm, @Nullable String applicationVersion) {
 			this.sequence = sequence;
 			this.service = service;
@@ -274,7 +275,7 @@ public record ShutdownRecord(long sequence, @Nullable String service, @Nullable 
 		 * @param report the report of the sequence that ended
 		 * @return this builder
 		 */
-		public Builder report(ShutdownReport report) {
+		public RecordBuilder report(ShutdownReport report) {
 			this.state = report.ceilingFired() ? State.CEILING : State.COMPLETED;
 			this.steps = report.steps();
 			this.components = report.components();
@@ -297,7 +298,7 @@ public record ShutdownRecord(long sequence, @Nullable String service, @Nullable 
 		 * @param elapsed from initiation to the end
 		 * @return this builder
 		 */
-		public Builder ended(State state, int exitCode, boolean clean, Duration elapsed) {
+		public RecordBuilder ended(State state, int exitCode, boolean clean, Duration elapsed) {
 			this.state = state;
 			this.exitCode = exitCode;
 			this.clean = clean;
@@ -305,73 +306,134 @@ public record ShutdownRecord(long sequence, @Nullable String service, @Nullable 
 			return this;
 		}
 
-		public Builder initiatedAt(@Nullable Instant initiatedAt) {
+		/**
+		 * Sets {@link ShutdownRecord#initiatedAt()}.
+		 * @param initiatedAt when the shutdown began
+		 * @return this builder
+		 */
+		public RecordBuilder initiatedAt(@Nullable Instant initiatedAt) {
 			this.initiatedAt = initiatedAt;
 			return this;
 		}
 
-		public Builder state(State state) {
+		/**
+		 * Sets {@link ShutdownRecord#state()}.
+		 * @param state how far the shutdown got
+		 * @return this builder
+		 */
+		public RecordBuilder state(State state) {
 			this.state = Objects.requireNonNull(state, "state");
 			return this;
 		}
 
-		public Builder lastStep(@Nullable String lastStep) {
+		/**
+		 * Sets {@link ShutdownRecord#lastStep()}.
+		 * @param lastStep the last step that finished
+		 * @return this builder
+		 */
+		public RecordBuilder lastStep(@Nullable String lastStep) {
 			this.lastStep = lastStep;
 			return this;
 		}
 
-		public Builder steps(List<StepReport> steps) {
+		/**
+		 * Sets {@link ShutdownRecord#steps()}.
+		 * @param steps each step that finished, in order
+		 * @return this builder
+		 */
+		public RecordBuilder steps(List<StepReport> steps) {
 			this.steps = List.copyOf(steps);
 			return this;
 		}
 
 		/**
+		 * Sets {@link ShutdownRecord#components()}.
 		 * @param components the components' reports
 		 * @param truncated whether some were left out to bound the file's size
 		 * @return this builder
 		 */
-		public Builder components(List<ComponentReport> components, boolean truncated) {
+		public RecordBuilder components(List<ComponentReport> components, boolean truncated) {
 			this.components = List.copyOf(components);
 			this.componentsTruncated = truncated;
 			return this;
 		}
 
-		public Builder exitCode(@Nullable Integer exitCode) {
+		/**
+		 * Sets {@link ShutdownRecord#exitCode()}.
+		 * @param exitCode the exit code, once decided
+		 * @return this builder
+		 */
+		public RecordBuilder exitCode(@Nullable Integer exitCode) {
 			this.exitCode = exitCode;
 			return this;
 		}
 
-		public Builder clean(@Nullable Boolean clean) {
+		/**
+		 * Sets {@link ShutdownRecord#clean()}.
+		 * @param clean whether it was clean, once decided
+		 * @return this builder
+		 */
+		public RecordBuilder clean(@Nullable Boolean clean) {
 			this.clean = clean;
 			return this;
 		}
 
-		public Builder elapsed(@Nullable Duration elapsed) {
+		/**
+		 * Sets {@link ShutdownRecord#elapsed()}.
+		 * @param elapsed from initiation to the end, once ended
+		 * @return this builder
+		 */
+		public RecordBuilder elapsed(@Nullable Duration elapsed) {
 			this.elapsed = elapsed;
 			return this;
 		}
 
-		public Builder failedSteps(List<String> failedSteps) {
+		/**
+		 * Sets {@link ShutdownRecord#failedSteps()}.
+		 * @param failedSteps the steps that failed
+		 * @return this builder
+		 */
+		public RecordBuilder failedSteps(List<String> failedSteps) {
 			this.failedSteps = List.copyOf(failedSteps);
 			return this;
 		}
 
-		public Builder unfinishedWork(List<UnfinishedWork> unfinishedWork) {
+		/**
+		 * Sets {@link ShutdownRecord#unfinishedWork()}.
+		 * @param unfinishedWork the work left for a later run
+		 * @return this builder
+		 */
+		public RecordBuilder unfinishedWork(List<UnfinishedWork> unfinishedWork) {
 			this.unfinishedWork = List.copyOf(unfinishedWork);
 			return this;
 		}
 
-		public Builder failedRequests(@Nullable Long failedRequests) {
+		/**
+		 * Sets {@link ShutdownRecord#failedRequests()}.
+		 * @param failedRequests the requests that failed after the trigger
+		 * @return this builder
+		 */
+		public RecordBuilder failedRequests(@Nullable Long failedRequests) {
 			this.failedRequests = failedRequests;
 			return this;
 		}
 
-		public Builder diagnostics(@Nullable String diagnostics) {
+		/**
+		 * Sets {@link ShutdownRecord#diagnostics()}.
+		 * @param diagnostics the stacks of what overran
+		 * @return this builder
+		 */
+		public RecordBuilder diagnostics(@Nullable String diagnostics) {
 			this.diagnostics = diagnostics;
 			return this;
 		}
 
-		public Builder completedAt(@Nullable Instant completedAt) {
+		/**
+		 * Sets {@link ShutdownRecord#completedAt()}.
+		 * @param completedAt when the sequence ended or the exit was forced
+		 * @return this builder
+		 */
+		public RecordBuilder completedAt(@Nullable Instant completedAt) {
 			this.completedAt = completedAt;
 			return this;
 		}

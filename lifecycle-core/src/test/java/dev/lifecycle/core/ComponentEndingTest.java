@@ -53,7 +53,7 @@ class ComponentEndingTest {
 
 		assertThat(report.component("server")).get().satisfies((c) -> {
 			assertThat(c.outcome()).isEqualTo(Outcome.COMPLETED);
-			assertThat(c.cut()).containsExactly("orders/Place (unary, running for 2000 ms)");
+			assertThat(c.cut()).containsExactly(new Cut("orders/Place (unary, running for 2000 ms)", false));
 		});
 		assertThat(report.clean()).isFalse();
 		assertThat(report.exitCode()).isEqualTo(ExitCodes.CLEAN);

@@ -32,7 +32,8 @@ class ReportVersionsTest {
 			    {"name": "shutdown handler 'backup'", "startMs": 5, "durationMs": 7, "result": "failed"},
 			    {"name": "standard drain, phase 10", "startMs": 12, "durationMs": 30, "result": "timeout"}],
 			  "components": [{"name": "jobs", "tier": "standard", "phase": 10, "outcome": "timeout",
-			    "stopStartMs": 12, "durationMs": 30, "cut": ["call 'Orders/Put'"]},
+			    "stopStartMs": 12, "durationMs": 30, "cut": ["call 'Orders/Put'",
+			    "cut by the global ceiling: thread \\"w-1\\" runs its stop callback"]},
 			    {"name": "early", "tier": "infrastructure", "phase": 0, "durationMs": 0}],
 			  "exitCode": 1,
 			  "clean": false,
@@ -63,7 +64,9 @@ class ReportVersionsTest {
 						Duration.ofMillis(30), StepResult.TIMEOUT));
 		assertThat(record.components()).containsExactly(
 				new ComponentReport("jobs", Tier.STANDARD, 10, Outcome.TIMEOUT, Duration.ofMillis(12),
-						Duration.ofMillis(30), List.of("call 'Orders/Put'")),
+						Duration.ofMillis(30),
+						List.of(new Cut("call 'Orders/Put'", false),
+								new Cut("thread \"w-1\" runs its stop callback", true))),
 				new ComponentReport("early", Tier.INFRASTRUCTURE, 0, Outcome.UNKNOWN, null, Duration.ZERO, List.of()));
 		assertThat(record.unfinishedWork()).containsExactly(
 				new UnfinishedWork("jobs", "job 'import' execution 7: STOPPED"),
@@ -115,7 +118,8 @@ class ReportVersionsTest {
 	void aRecordBuiltFromTheEnginesReportHasTheReportsFieldsUnderTheSameNames() {
 		ShutdownTrigger trigger = new ShutdownTrigger(ShutdownReason.SIGNAL, "signal", "");
 		ComponentReport jobs = new ComponentReport("jobs", Tier.STANDARD, 10, Outcome.TIMEOUT, Duration.ofMillis(3),
-				Duration.ofMillis(40), List.of("call 'x'"));
+				Duration.ofMillis(40),
+				List.of(new Cut("call 'x'", false), new Cut("thread \"t\" runs its loop", true)));
 		StepReport step = new StepReport(ShutdownStep.STANDARD_DRAIN, "standard drain, phase 10", Duration.ofMillis(3),
 				Duration.ofMillis(40), StepResult.OK);
 		ShutdownReport report = new ShutdownReport(trigger, List.of(jobs), false, 75, true, Duration.ofMillis(50),

@@ -214,25 +214,27 @@ class ShutdownReportFileTest {
 		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
 		ShutdownReport ended = manager.awaitTermination();
 
-		assertThat(ended.component("orders").orElseThrow().cut()).singleElement()
-			.asString()
-			.matches("cut by the global ceiling: thread \"http-nio-exec-3\" opened a critical section still open "
-					+ "after [0-9]+ ms");
+		assertThat(ended.component("orders").orElseThrow().cut()).singleElement().satisfies((cut) -> {
+			assertThat(cut.byCeiling()).isTrue();
+			assertThat(cut.work())
+				.matches("thread \"http-nio-exec-3\" opened a critical section still open after [0-9]+ ms");
+		});
 		Map<String, Object> report = read(reports().get(0));
 		assertThat(report).containsEntry("state", "ceiling")
 			.containsEntry("clean", false)
 			.containsEntry("exitCode", 129L);
-		Map<String, Map<String, Object>> components = new java.util.HashMap<>();
-		((List<Map<String, Object>>) report.get("components"))
-			.forEach((component) -> components.put((String) component.get("name"), component));
-		assertThat((List<String>) components.get("orders").get("cut")).singleElement()
-			.asString()
-			.startsWith("cut by the global ceiling: thread \"http-nio-exec-3\" opened a critical section still open");
-		assertThat((List<String>) components.get("hung").get("cut"))
-			.containsExactly("cut by the global ceiling: thread \"lifecycle-stop-hung\" runs its stop callback");
-		assertThat(components.get("orders")).containsEntry("outcome", "timeout");
-		assertThat(components.get("done")).containsEntry("outcome", "completed").doesNotContainKey("cut");
-		assertThat(ShutdownRecord.read(reports().get(0)).unfinishedWork()).containsExactlyInAnyOrder(
+		ShutdownRecord record = ShutdownRecord.read(reports().get(0));
+		assertThat(record.component("orders").orElseThrow().cut()).singleElement()
+			.satisfies((cut) -> assertThat(cut.toString()).startsWith(
+					"cut by the global ceiling: thread \"http-nio-exec-3\" opened a critical section still open"));
+		assertThat(record.component("hung").orElseThrow().cut())
+			.containsExactly(new Cut("thread \"lifecycle-stop-hung\" runs its stop callback", true));
+		assertThat(record.component("orders").orElseThrow().outcome()).isEqualTo(Outcome.TIMEOUT);
+		assertThat(record.component("done").orElseThrow()).satisfies((done) -> {
+			assertThat(done.outcome()).isEqualTo(Outcome.COMPLETED);
+			assertThat(done.cut()).isEmpty();
+		});
+		assertThat(record.unfinishedWork()).containsExactlyInAnyOrder(
 				new UnfinishedWork("orders", "cut by the global ceiling"),
 				new UnfinishedWork("hung", "cut by the global ceiling"));
 		PreviousRun previous = builder().build().previousRun().orElseThrow();

@@ -9,6 +9,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.lifecycle.core.ComponentReport;
+import dev.lifecycle.core.Cut;
 import dev.lifecycle.core.Outcome;
 import dev.lifecycle.core.ShutdownRecord;
 import io.grpc.Status;
@@ -302,9 +303,9 @@ final class PromiseChecks {
 	private void cutNamed(List<String> problems) {
 		Boolean clean = (this.run.report != null) ? this.run.report.clean() : null;
 		check(problems, Boolean.FALSE.equals(clean), "the report says clean=" + clean + " with calls cut");
-		List<String> cut = component(ScenarioRun.GRPC_SERVER).map(ComponentReport::cut).orElse(List.of());
-		check(problems,
-				cut.size() == 2 && cut.stream().allMatch((call) -> call.startsWith(ScenarioService.SERVICE + "/Stuck")),
+		List<Cut> cut = component(ScenarioRun.GRPC_SERVER).map(ComponentReport::cut).orElse(List.of());
+		check(problems, cut.size() == 2 && cut.stream()
+			.allMatch((call) -> !call.byCeiling() && call.work().startsWith(ScenarioService.SERVICE + "/Stuck")),
 				"the gRPC server's cut calls: " + cut);
 		check(problems, this.run.stuckEnds.size() == 2 && !this.run.stuckEnds.contains("OK"),
 				"the stuck calls ended at their clients with " + this.run.stuckEnds);

@@ -256,7 +256,7 @@ final class ScenarioRun {
 			this.deaf.close();
 		}
 		this.log = app.log();
-		this.report = readReport();
+		this.report = newestRecord();
 		this.channels.forEach(ManagedChannel::shutdownNow);
 		this.summary = nextStartSummary(classpath);
 		return this;
@@ -514,7 +514,7 @@ final class ScenarioRun {
 		}
 	}
 
-	private @Nullable ShutdownRecord readReport() throws IOException {
+	private @Nullable ShutdownRecord newestRecord() throws IOException {
 		List<Path> reports = ShutdownRecord.files(this.directory.resolve("app.running"));
 		return reports.isEmpty() ? null : ShutdownRecord.read(reports.get(reports.size() - 1));
 	}

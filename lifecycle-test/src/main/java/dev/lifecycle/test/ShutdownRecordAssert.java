@@ -3,6 +3,7 @@ package dev.lifecycle.test;
 import java.util.Objects;
 
 import dev.lifecycle.core.ComponentReport;
+import dev.lifecycle.core.Cut;
 import dev.lifecycle.core.Outcome;
 import dev.lifecycle.core.ShutdownReason;
 import dev.lifecycle.core.ShutdownRecord;
@@ -195,7 +196,7 @@ public class ShutdownRecordAssert extends AbstractObjectAssert<ShutdownRecordAss
 	 * @param name the component's name
 	 * @return assertions on its {@link ComponentReport#cut()}
 	 */
-	public ListAssert<String> componentCut(String name) {
+	public ListAssert<Cut> componentCut(String name) {
 		return new ListAssert<>(component(name).cut()).as("work cut by component '%s'", name);
 	}
 

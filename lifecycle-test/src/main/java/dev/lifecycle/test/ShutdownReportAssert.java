@@ -1,6 +1,7 @@
 package dev.lifecycle.test;
 
 import dev.lifecycle.core.ComponentReport;
+import dev.lifecycle.core.Cut;
 import dev.lifecycle.core.Outcome;
 import dev.lifecycle.core.ShutdownReason;
 import dev.lifecycle.core.ShutdownReport;
@@ -185,7 +186,7 @@ public class ShutdownReportAssert extends AbstractObjectAssert<ShutdownReportAss
 	 * @param name the component's name
 	 * @return assertions on its {@link ComponentReport#cut()}
 	 */
-	public ListAssert<String> componentCut(String name) {
+	public ListAssert<Cut> componentCut(String name) {
 		return new ListAssert<>(component(name).cut()).as("work cut by component '%s'", name);
 	}
 

@@ -125,7 +125,7 @@ public final class LifecycleEndpoint {
 	 * report's fields.
 	 */
 	private Map<String, Object> shutdown(ShutdownTrigger trigger, @Nullable ShutdownReport report) {
-		ShutdownRecord.Builder record = ShutdownRecord.builder(trigger);
+		ShutdownRecord.RecordBuilder record = ShutdownRecord.builder(trigger);
 		if (report != null) {
 			record.report(report);
 		}

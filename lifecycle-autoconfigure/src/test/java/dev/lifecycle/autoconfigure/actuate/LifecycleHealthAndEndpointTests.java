@@ -12,6 +12,7 @@ import dev.lifecycle.autoconfigure.TestRunners;
 import dev.lifecycle.core.ActiveComponent;
 import dev.lifecycle.core.ComponentHandle;
 import dev.lifecycle.core.ComponentState;
+import dev.lifecycle.core.Cut;
 import dev.lifecycle.core.ExitCodes;
 import dev.lifecycle.core.HealthStatus;
 import dev.lifecycle.core.LifecycleManager;
@@ -180,7 +181,7 @@ class LifecycleHealthAndEndpointTests {
 				.containsExactly(new UnfinishedWork("worker", "job 'import' execution 7: STOPPED"));
 			assertThat(report.components()).singleElement()
 				.satisfies((component) -> assertThat(component.cut())
-					.containsExactly("orders.Orders/Export (unary, running for 2004 ms)"));
+					.containsExactly(new Cut("orders.Orders/Export (unary, running for 2004 ms)", false)));
 		});
 	}
 

@@ -8,6 +8,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import dev.lifecycle.core.ExitCodes;
+import dev.lifecycle.core.Cut;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.Outcome;
 import dev.lifecycle.core.ShutdownReason;
@@ -285,6 +286,7 @@ class GrpcDrainTests {
 		assertThat(report.component("nettyGrpcServerLifecycle").orElseThrow().outcome()).isEqualTo(Outcome.TIMEOUT);
 		assertThat(report.component("nettyGrpcServerLifecycle").orElseThrow().cut()).as("named in the report")
 			.singleElement()
+			.extracting(Cut::work)
 			.asString()
 			.startsWith("test.Drain/Stuck (unary, running for ");
 		assertThat(report.clean()).isFalse();

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.lifecycle.core.ComponentReport;
+import dev.lifecycle.core.Cut;
 import dev.lifecycle.core.ExitCodes;
 import dev.lifecycle.core.ShutdownRecord;
 import dev.lifecycle.core.ShutdownSignal;
@@ -171,6 +172,8 @@ class ProcessShutdownTests {
 		assertThat(orders).as(report.toString()).isNotNull();
 		assertThat(orders.cut()).as(orders.toString())
 			.singleElement()
+			.satisfies((cut) -> assertThat(cut.byCeiling()).isTrue())
+			.extracting(Cut::toString)
 			.asString()
 			.matches("cut by the global ceiling: thread \"http-nio-[^\"]*-exec-[0-9]+\" opened a critical section "
 					+ "still open after [0-9]+ ms");
