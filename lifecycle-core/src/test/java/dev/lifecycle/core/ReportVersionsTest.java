@@ -1,6 +1,7 @@
 package dev.lifecycle.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -137,6 +138,20 @@ class ReportVersionsTest {
 		assertThat(record.exitCode()).isEqualTo(75);
 		assertThat(record.failedRequests()).isEqualTo(4L);
 		assertThat(read(ReportCodec.write(record))).isEqualTo(record);
+	}
+
+	@Test
+	void unknownOnlyDescribesAReportReadBackNoTriggerOrComponentOfThisProcessHasIt() {
+		LifecycleManager manager = LifecycleManager.builder("orders").build();
+
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> manager.register("x", ComponentOptions.defaults().withTier(Tier.UNKNOWN)))
+			.withMessageStartingWith("Component 'x': tier UNKNOWN only describes a report read back");
+		manager.start();
+		assertThatIllegalArgumentException().isThrownBy(() -> manager.triggerShutdown(ShutdownReason.UNKNOWN, "test"))
+			.withMessageContaining("UNKNOWN only describes a report read back");
+		assertThat(manager.isShutdownInitiated()).isFalse();
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "test");
 	}
 
 	private static ShutdownRecord read(String text) {

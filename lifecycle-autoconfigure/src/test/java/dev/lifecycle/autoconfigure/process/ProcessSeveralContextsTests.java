@@ -62,10 +62,10 @@ class ProcessSeveralContextsTests {
 				"Lifecycle: exit code 75, the worst of the 2 applications of this JVM that the signal reached");
 		assertThat(report("marker"))
 			.extracting((report) -> report.trigger().reason(), ShutdownRecord::clean, ShutdownRecord::exitCode)
-			.containsExactly(ShutdownReason.SIGNAL.label(), true, ExitCodes.CLEAN);
+			.containsExactly(ShutdownReason.SIGNAL, true, ExitCodes.CLEAN);
 		assertThat(report("marker-first"))
 			.extracting((report) -> report.trigger().reason(), ShutdownRecord::clean, ShutdownRecord::exitCode)
-			.containsExactly(ShutdownReason.SIGNAL.label(), false, ExitCodes.INCOMPLETE);
+			.containsExactly(ShutdownReason.SIGNAL, false, ExitCodes.INCOMPLETE);
 	}
 
 	@Test
@@ -92,7 +92,7 @@ class ProcessSeveralContextsTests {
 		ShutdownRecord report = report("marker");
 		assertThat(report)
 			.extracting((record) -> record.trigger().reason(), ShutdownRecord::clean, ShutdownRecord::exitCode)
-			.containsExactly(ShutdownReason.SIGNAL.label(), true, ExitCodes.CLEAN);
+			.containsExactly(ShutdownReason.SIGNAL, true, ExitCodes.CLEAN);
 		assertThat(report.component("worker")).isPresent();
 		assertThat(report.component("store")).isPresent();
 		assertThat(ProcessTestApps.runMarker(this.directory)).doesNotExist();
@@ -105,7 +105,7 @@ class ProcessSeveralContextsTests {
 
 		assertThat(app.awaitExit(START_TO_EXIT)).isEqualTo(ExitCodes.FAILURE);
 		ShutdownRecord report = report("marker");
-		assertThat(report.trigger().reason()).isEqualTo(ShutdownReason.START_FAILED.label());
+		assertThat(report.trigger().reason()).isEqualTo(ShutdownReason.START_FAILED);
 		assertThat(report.trigger().component()).isEqualTo("refresh");
 		assertThat(report.trigger().detail()).contains("a child application context failed to start",
 				"database unreachable");
