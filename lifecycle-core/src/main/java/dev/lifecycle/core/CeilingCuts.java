@@ -5,6 +5,9 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
+import dev.lifecycle.core.component.BusyThread;
+import dev.lifecycle.core.component.Component;
+
 /**
  * What the global ceiling cuts of a component still at work when it fires: one entry of
  * the component's {@link ComponentReport#cut()} per thread at work for it, saying what

@@ -3,6 +3,9 @@ package dev.lifecycle.core;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
+import dev.lifecycle.core.component.Component;
+import dev.lifecycle.core.component.ComponentEvents;
+import dev.lifecycle.core.component.EngineThreads;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

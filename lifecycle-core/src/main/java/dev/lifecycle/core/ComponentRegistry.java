@@ -11,6 +11,8 @@ import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiFunction;
 
+import dev.lifecycle.core.component.Component;
+
 /**
  * What is registered before the start: components, shutdown handlers, final actions,
  * closing and last steps, and late listeners. Names stay unique and registration after

@@ -7,6 +7,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.function.BiFunction;
 import java.util.function.LongSupplier;
 
+import dev.lifecycle.core.component.Ticker;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -11,6 +11,12 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.function.BiFunction;
 
+import dev.lifecycle.core.component.CoarseClock;
+import dev.lifecycle.core.component.Component;
+import dev.lifecycle.core.component.ComponentWork;
+import dev.lifecycle.core.component.CriticalExecutor;
+import dev.lifecycle.core.component.EngineThreads;
+import dev.lifecycle.core.component.Ticker;
 import org.jspecify.annotations.Nullable;
 
 /**

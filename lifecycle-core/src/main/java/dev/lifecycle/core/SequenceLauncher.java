@@ -1,5 +1,7 @@
 package dev.lifecycle.core;
 
+import dev.lifecycle.core.component.EngineThreads;
+
 /**
  * Starts the one shutdown sequence for the winning trigger and hands its report to the
  * {@link Termination}. The sequence runs over a copy of what is registered at that

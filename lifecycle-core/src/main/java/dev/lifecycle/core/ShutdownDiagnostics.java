@@ -3,6 +3,8 @@ package dev.lifecycle.core;
 import java.time.Duration;
 import java.util.List;
 
+import dev.lifecycle.core.component.BusyThread;
+import dev.lifecycle.core.component.Component;
 import org.jspecify.annotations.Nullable;
 
 /**

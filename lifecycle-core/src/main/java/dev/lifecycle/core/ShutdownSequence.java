@@ -17,8 +17,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
+import dev.lifecycle.core.component.Component;
+import dev.lifecycle.core.component.EngineThreads;
 import org.jspecify.annotations.Nullable;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

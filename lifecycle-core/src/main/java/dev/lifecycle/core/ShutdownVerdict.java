@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
+import dev.lifecycle.core.component.Component;
 import org.jspecify.annotations.Nullable;
 
 /**
