@@ -148,7 +148,7 @@ final class ProcessExit {
 					holding.add(thread.getName());
 				}
 			});
-			if (holding.isEmpty() || ShutdownExit.isJvmShuttingDown()) {
+			if (holding.isEmpty() || isJvmShuttingDown()) {
 				// The JVM ends by itself, with 1 for the failure that ended the run.
 				return;
 			}
@@ -173,6 +173,23 @@ final class ProcessExit {
 		// threads do.
 		watcher.setDaemon(true);
 		watcher.start();
+	}
+
+	/**
+	 * Whether the JVM is running its shutdown hooks: it ends by itself, and
+	 * {@code System.exit} would block for ever.
+	 */
+	static boolean isJvmShuttingDown() {
+		Thread probe = new Thread(() -> {
+		}, "lifecycle-shutdown-probe");
+		try {
+			Runtime.getRuntime().addShutdownHook(probe);
+			Runtime.getRuntime().removeShutdownHook(probe);
+			return false;
+		}
+		catch (IllegalStateException ex) {
+			return true;
+		}
 	}
 
 	/**
