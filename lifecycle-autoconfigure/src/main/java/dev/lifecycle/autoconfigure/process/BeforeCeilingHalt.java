@@ -23,7 +23,11 @@ import org.jspecify.annotations.Nullable;
 @Internal
 public final class BeforeCeilingHalt {
 
-	private static final Log logger = LogFactory.getLog(BeforeCeilingHalt.class);
+	/**
+	 * The halt's lines keep the logger name they always had, which users filter and
+	 * configure.
+	 */
+	private static final Log logger = LogFactory.getLog("dev.lifecycle.autoconfigure.process.CeilingWatchdog");
 
 	private final LifecycleManager manager;
 

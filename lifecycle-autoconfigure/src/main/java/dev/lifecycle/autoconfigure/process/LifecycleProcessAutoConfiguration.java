@@ -63,8 +63,7 @@ public final class LifecycleProcessAutoConfiguration {
 			ObjectProvider<CeilingHaltHook> haltHooks, Environment environment) {
 		boolean haltAfterCeiling = properties.isHaltAfterCeiling();
 		ShutdownExit shutdownExit = new ShutdownExit(context, exit, properties.isCloseContext(), manager,
-				(code) -> Runtime.getRuntime().halt(code), destructions,
-				haltAfterCeiling ? () -> haltHooks.orderedStream().toList() : null);
+				ProcessExit::halt, destructions, haltAfterCeiling ? () -> haltHooks.orderedStream().toList() : null);
 		if (haltAfterCeiling) {
 			SpringApplication.getShutdownHandlers().add(shutdownExit::haltIfTheCeilingFired);
 		}

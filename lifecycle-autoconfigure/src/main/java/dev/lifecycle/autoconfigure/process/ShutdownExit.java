@@ -69,6 +69,12 @@ public final class ShutdownExit implements LifecycleListener, ExitCodeGenerator 
 
 	private static final Log logger = LogFactory.getLog(ShutdownExit.class);
 
+	/**
+	 * What the signals do is logged under the name it always had, which users filter and
+	 * configure.
+	 */
+	static final Log signalLogger = LogFactory.getLog("dev.lifecycle.autoconfigure.process.SignalTrap");
+
 	private final ConfigurableApplicationContext context;
 
 	private final LifecycleExit exit;
@@ -194,7 +200,7 @@ public final class ShutdownExit implements LifecycleListener, ExitCodeGenerator 
 		long arrived = System.nanoTime();
 		OptionalInt code = receive(signal);
 		if (code.isPresent()) {
-			logger.error("Lifecycle: halting with code " + code.getAsInt() + ", "
+			signalLogger.error("Lifecycle: halting with code " + code.getAsInt() + ", "
 					+ TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - arrived) + " ms after " + signal);
 			this.halt.accept(code.getAsInt());
 		}
@@ -211,18 +217,18 @@ public final class ShutdownExit implements LifecycleListener, ExitCodeGenerator 
 			if (under.isPresent()) {
 				// Kubernetes' SIGTERM after the preStop hook: the same shutdown, not a
 				// new one.
-				logger.info("Lifecycle: received " + signal + "; the shutdown is already under way (reason="
+				signalLogger.info("Lifecycle: received " + signal + "; the shutdown is already under way (reason="
 						+ under.get().reason().label() + ", component=" + under.get().component() + ")");
 			}
 			else {
-				logger.info("Lifecycle: received " + signal + "; starting the coordinated shutdown");
+				signalLogger.info("Lifecycle: received " + signal + "; starting the coordinated shutdown");
 				this.manager.triggerShutdown(ShutdownReason.SIGNAL, TriggerSource.SIGNAL.label());
 			}
 			begin();
 			return OptionalInt.empty();
 		}
 		if (this.manager.report().isPresent()) {
-			logger.info("Lifecycle: received " + signal + " after the shutdown completed; the exit with the "
+			signalLogger.info("Lifecycle: received " + signal + " after the shutdown completed; the exit with the "
 					+ "report's code is under way");
 			return OptionalInt.empty();
 		}

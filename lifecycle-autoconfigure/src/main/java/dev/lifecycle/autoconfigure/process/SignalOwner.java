@@ -28,7 +28,7 @@ final class SignalOwner {
 
 	private static final Log logger = LogFactory.getLog(SignalOwner.class);
 
-	private static final SignalOwner jvm = new SignalOwner((code) -> Runtime.getRuntime().halt(code));
+	private static final SignalOwner jvm = new SignalOwner(ProcessExit::halt);
 
 	private final IntConsumer halt;
 
@@ -160,15 +160,16 @@ final class SignalOwner {
 				String message = "Lifecycle: SIG" + name + " is ignored by this process (its parent started it so, as "
 						+ "nohup does for SIGHUP or a script's trap '' " + name + "); it will not start a shutdown";
 				if (name.equals("TERM")) {
-					logger.warn(message + ": Kubernetes stops pods with SIGTERM, so this pod would be killed when "
+					ShutdownExit.signalLogger.warn(message
+							+ ": Kubernetes stops pods with SIGTERM, so this pod would be killed when "
 							+ "its grace period ends. Start the JVM with SIGTERM at its default (exec java, no trap "
 							+ "'' TERM)");
 				}
 				else {
-					logger.info(message);
+					ShutdownExit.signalLogger.info(message);
 				}
 			}
-			this.reserved.forEach((reserved) -> logger.warn(
+			this.reserved.forEach((reserved) -> ShutdownExit.signalLogger.warn(
 					"Lifecycle: cannot handle SIG" + reserved + "; it will end the JVM without Lifecycle's exit code"));
 		}
 
