@@ -102,11 +102,11 @@ public final class LifecycleComponentAutoConfiguration {
 	@Bean
 	SmartLifecycle lifecycleCoordinator(LifecycleManager manager, ManagedComponentRegistrar registrar,
 			ObjectProvider<ShutdownExit> exit, ObjectProvider<LifecycleListener> listeners,
-			ObjectProvider<AdoptingLifecycleProcessor> processor, LifecycleManagerProperties properties,
-			Environment environment, ListableBeanFactory beanFactory) {
+			ObjectProvider<AdoptingLifecycleProcessor> processor, Environment environment,
+			ListableBeanFactory beanFactory) {
 		// Asked here as well as in the conditions, which are frozen in an application
-		// processed ahead of time: the off switch and the signal trap must still work at
-		// run time.
+		// processed ahead of time: the off switch must still work at run time (the
+		// ShutdownExit asks again whether to trap the signals).
 		if (LifecycleSwitch.isOff(environment)) {
 			return NEVER_STARTED;
 		}
