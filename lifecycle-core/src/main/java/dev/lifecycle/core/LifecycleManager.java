@@ -62,8 +62,7 @@ public final class LifecycleManager {
 		PreStopWatcher watcher = (preStopFile != null) ? new PreStopWatcher(preStopFile) : null;
 		this.registry = new ComponentRegistry(settings.optionsResolver(), listeners);
 		this.termination = new Termination(this.records, watcher, listeners, this.threads);
-		this.triggers = new Triggers(
-				new SequenceLauncher(settings, this.registry, this.threads, listeners, this.traffic, this.termination));
+		this.triggers = new Triggers(settings, this.registry, this.threads, listeners, this.traffic, this.termination);
 		this.outcomes = new ComponentOutcomes(listeners, this.registry, this.threads, this.triggers);
 		this.start = new EngineStart(settings, this.registry, this.records, this.triggers, watcher, this.threads,
 				this.clock);

@@ -53,6 +53,9 @@ final class ShutdownSequence {
 
 	private final long initiatedAt;
 
+	/** When the ceiling runs out, on the trigger's clock. */
+	private final long deadline;
+
 	private final List<Component> components;
 
 	private final List<NamedHandler> handlers;
@@ -95,7 +98,7 @@ final class ShutdownSequence {
 	private final int incompleteExitCode;
 
 	ShutdownSequence(Steps steps, Duration globalShutdownTimeout, DrainWait drain, EngineThreads threads,
-			Listeners listeners, ShutdownTrigger trigger, long initiatedAt, LongSupplier failedRequests,
+			Listeners listeners, ShutdownTrigger trigger, long initiatedAt, long deadline, LongSupplier failedRequests,
 			int incompleteExitCode, Consumer<ShutdownReport> finisher) {
 		this.incompleteExitCode = incompleteExitCode;
 		this.listeners = listeners;
@@ -105,6 +108,7 @@ final class ShutdownSequence {
 		this.finisher = finisher;
 		this.trigger = trigger;
 		this.initiatedAt = initiatedAt;
+		this.deadline = deadline;
 		this.components = steps.components();
 		this.handlers = steps.handlers();
 		this.finalActions = steps.finalActions();
@@ -113,12 +117,14 @@ final class ShutdownSequence {
 		this.failedRequests = failedRequests;
 	}
 
-	/** Arms the global ceiling and starts the sequence on a thread of its own. */
+	/**
+	 * Arms the global ceiling for the trigger's deadline and starts the sequence on a
+	 * thread of its own.
+	 */
 	void start() {
 		Thread runner = this.threads.newThread("lifecycle-shutdown", this::run);
 		this.thread = runner;
-		long remaining = this.globalShutdownTimeout.toNanos() - (System.nanoTime() - this.initiatedAt);
-		this.ceiling = this.threads.schedule(this::ceilingFired, remaining);
+		this.ceiling = this.threads.schedule(this::ceilingFired, this.deadline - System.nanoTime());
 		runner.start();
 	}
 
@@ -126,8 +132,7 @@ final class ShutdownSequence {
 		try {
 			// Heard here, on the sequence's own thread under the ceiling, never on the
 			// thread that fired the trigger (the JVM's signal thread for a signal): a
-			// slow
-			// listener then delays the drain, not the signal's handling, and cannot
+			// slow listener then delays the drain, not the signal's handling, and cannot
 			// outlast the ceiling.
 			this.listeners.shutdownInitiated(this.trigger);
 			guarded(this::drainDelay);

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 class PublicApiTest {
 
 	private static final Set<String> HOST_CALLS = Set.of("recordActivity", "recordFailedRequest", "forceExit",
-			"recordHalt", "openToJoin", "startJoined");
+			"recordHalt", "ceilingDeadline", "openToJoin", "startJoined");
 
 	@Test
 	void theManagerOffersNoHostCallAndTheHostOffersThemAll() {
