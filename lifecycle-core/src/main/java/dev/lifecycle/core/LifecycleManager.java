@@ -17,6 +17,7 @@ import dev.lifecycle.core.component.ComponentWork;
 import dev.lifecycle.core.component.CriticalExecutor;
 import dev.lifecycle.core.component.EngineThreads;
 import dev.lifecycle.core.component.Ticker;
+import dev.lifecycle.core.sequence.Listeners;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -46,7 +46,7 @@ public enum ShutdownStep {
 	 * The name of one step of this kind that runs a named piece of work:
 	 * {@code shutdown handler 'backup'}.
 	 */
-	String named(String name) {
+	public String named(String name) {
 		return this.label + " '" + name + "'";
 	}
 
@@ -54,7 +54,7 @@ public enum ShutdownStep {
 	 * The name of one step of this kind that drains a phase:
 	 * {@code standard drain, phase 10}.
 	 */
-	String phase(int phase) {
+	public String phase(int phase) {
 		return this.label + ", phase " + phase;
 	}
 

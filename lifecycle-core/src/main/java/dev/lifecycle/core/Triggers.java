@@ -5,6 +5,8 @@ import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.lifecycle.core.component.EngineThreads;
+import dev.lifecycle.core.sequence.Listeners;
+import dev.lifecycle.core.sequence.ShutdownSequence;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,4 +1,4 @@
-package dev.lifecycle.core;
+package dev.lifecycle.core.sequence;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,6 +17,14 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
+import dev.lifecycle.core.Internal;
+import dev.lifecycle.core.ShutdownReport;
+import dev.lifecycle.core.ShutdownStep;
+import dev.lifecycle.core.ShutdownTask;
+import dev.lifecycle.core.ShutdownTrigger;
+import dev.lifecycle.core.StepReport;
+import dev.lifecycle.core.StepResult;
+import dev.lifecycle.core.Tier;
 import dev.lifecycle.core.component.Component;
 import dev.lifecycle.core.component.EngineThreads;
 import org.jspecify.annotations.Nullable;
@@ -35,7 +43,8 @@ import org.slf4j.LoggerFactory;
  * (executors, pools, clients) is drained only once nothing that uses it is left running,
  * whatever its phase.
  */
-final class ShutdownSequence {
+@Internal
+public final class ShutdownSequence {
 
 	private static final Logger logger = LoggerFactory.getLogger(ShutdownSequence.class);
 
@@ -97,7 +106,7 @@ final class ShutdownSequence {
 
 	private final int incompleteExitCode;
 
-	ShutdownSequence(Steps steps, Duration globalShutdownTimeout, DrainWait drain, EngineThreads threads,
+	public ShutdownSequence(Steps steps, Duration globalShutdownTimeout, DrainWait drain, EngineThreads threads,
 			Listeners listeners, ShutdownTrigger trigger, long initiatedAt, long deadline, LongSupplier failedRequests,
 			int incompleteExitCode, Consumer<ShutdownReport> finisher) {
 		this.incompleteExitCode = incompleteExitCode;
@@ -121,7 +130,7 @@ final class ShutdownSequence {
 	 * Arms the global ceiling for the trigger's deadline and starts the sequence on a
 	 * thread of its own.
 	 */
-	void start() {
+	public void start() {
 		Thread runner = this.threads.newThread("lifecycle-shutdown", this::run);
 		this.thread = runner;
 		this.ceiling = this.threads.schedule(this::ceilingFired, this.deadline - System.nanoTime());
@@ -465,7 +474,7 @@ final class ShutdownSequence {
 				this.failedRequests.getAsLong(), this.incompleteExitCode);
 	}
 
-	record NamedHandler(String name, Duration timeout, ShutdownTask handler) {
+	public record NamedHandler(String name, Duration timeout, ShutdownTask handler) {
 	}
 
 	/** One step of the sequence, as {@link #guarded(Step)} runs it. */
@@ -477,11 +486,11 @@ final class ShutdownSequence {
 	}
 
 	/** Everything registered, frozen when the sequence starts. */
-	record Steps(List<Component> components, List<NamedHandler> handlers, List<NamedAction> finalActions,
+	public record Steps(List<Component> components, List<NamedHandler> handlers, List<NamedAction> finalActions,
 			List<NamedHandler> closingSteps, List<NamedHandler> lastSteps) {
 	}
 
-	record NamedAction(String name, Runnable action) {
+	public record NamedAction(String name, Runnable action) {
 	}
 
 }

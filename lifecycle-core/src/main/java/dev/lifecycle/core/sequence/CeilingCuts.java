@@ -1,10 +1,13 @@
-package dev.lifecycle.core;
+package dev.lifecycle.core.sequence;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
+import dev.lifecycle.core.ComponentReport;
+import dev.lifecycle.core.Internal;
+import dev.lifecycle.core.Tier;
 import dev.lifecycle.core.component.BusyThread;
 import dev.lifecycle.core.component.Component;
 
@@ -17,7 +20,8 @@ import dev.lifecycle.core.component.Component;
  * cancelled. A component with no thread known at work gets no entry: the diagnostics say
  * why, and its outcome is a timeout.
  */
-final class CeilingCuts {
+@Internal
+public final class CeilingCuts {
 
 	/** How each entry begins, so that an entry says what cut it. */
 	static final String PREFIX = "cut by the global ceiling: ";
