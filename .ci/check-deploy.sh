@@ -17,9 +17,9 @@ if [[ -n "${DEPLOYED_REPOSITORY:-}" ]]; then
 else
 	repo="${1:-$(mktemp -d /tmp/lifecycle-deploy.XXXXXX)}"
 	rm -rf "$repo" "$repo.consumer"
-	# Formatting is not validated again: `mvn verify` (CI's first pass) validates the same sources
+	# Formatting is not validated again: `./mvnw verify` (CI's first pass) validates the same sources
 	# (the validation cost ~15 s of CPU here).
-	mvn -B -q deploy -DskipTests -Dmaven.install.skip=true -Dspring-boot.aot.skip=true -Dspring-javaformat.validate.skip=true \
+	./mvnw -B -q deploy -DskipTests -Dmaven.install.skip=true -Dspring-boot.aot.skip=true -Dspring-javaformat.validate.skip=true \
 		-DaltDeploymentRepository="local::file://$repo"
 fi
 
@@ -128,7 +128,7 @@ cat > "$consumer/pom.xml" <<POM
   </dependencies>
 </project>
 POM
-if mvn -B -q -f "$consumer/pom.xml" validate -Dmaven.repo.local="$consumer/m2" > "$consumer/build.log" 2>&1; then
+if ./mvnw -B -q -f "$consumer/pom.xml" validate -Dmaven.repo.local="$consumer/m2" > "$consumer/build.log" 2>&1; then
 	pass "a project importing lifecycle-bom $version gets the versions of the starter and the test support"
 else
 	fail "a project importing lifecycle-bom does not build:"; cat "$consumer/build.log"

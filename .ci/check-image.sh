@@ -400,7 +400,7 @@ check_prestop() {
 # ---------------------------------------------------------------------------- figures
 measure() {
 	local runs="$1" variant cid port started ready code t0 i
-	[[ -f "$jar" ]] || { log "check-image: no jar at $jar (mvn -B install -DskipTests builds it)"; exit 1; }
+	[[ -f "$jar" ]] || { log "check-image: no jar at $jar (./mvnw -B install -DskipTests builds it)"; exit 1; }
 	ensure_tools
 	base_image
 	manifest_config >"$work/application.yml"

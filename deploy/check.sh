@@ -68,9 +68,8 @@ ensure_binder() {
   cpfile="$root/sample-app/target/deploy-binder.classpath"
   if [[ ! -s "$cpfile" || ! -f "$root/sample-app/target/test-classes/dev/lifecycle/sample/deploy/SpringSettingsBinder.class" \
         || "$root/sample-app/src/test/java/dev/lifecycle/sample/deploy/SpringSettingsBinder.java" -nt "$cpfile" ]]; then
-    command -v mvn >/dev/null 2>&1 || { log "check.sh: Maven is needed to compile sample-app's SpringSettingsBinder"; exit 1; }
     log "check.sh: compiling sample-app's SpringSettingsBinder and writing its class path"
-    (cd "$root" && mvn -B -q ${DEPLOY_MVN_FLAGS:-} -pl sample-app -am -DskipTests test-compile dependency:build-classpath \
+    (cd "$root" && ./mvnw -B -q ${DEPLOY_MVN_FLAGS:-} -pl sample-app -am -DskipTests test-compile dependency:build-classpath \
       -Dmdep.includeScope=test -Dmdep.outputFile="$cpfile") >&2 || { log "check.sh: the build failed"; exit 1; }
   fi
   DEPLOY_BINDER_CLASSPATH="$root/sample-app/target/test-classes:$root/sample-app/target/classes:$(cat "$cpfile")"

@@ -20,7 +20,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 jar="${SAMPLE_JAR:-$root/sample-app/target/sample-app.jar}"
 rules="$root/deploy/prometheus/lifecycle-rules.yml"
-[[ -f "$jar" ]] || { echo "live-prometheus: $jar is missing; run 'mvn -B verify' (or package) first" >&2; exit 2; }
+[[ -f "$jar" ]] || { echo "live-prometheus: $jar is missing; run './mvnw -B verify' (or package) first" >&2; exit 2; }
 
 # ------------------------------------------------------------------------------------ tools
 missing=()

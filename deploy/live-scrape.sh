@@ -16,7 +16,7 @@ set -euo pipefail
 out="${1:?usage: deploy/live-scrape.sh OUT_FILE}"
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 jar="${SAMPLE_JAR:-$root/sample-app/target/sample-app.jar}"
-[[ -f "$jar" ]] || { echo "live-scrape: $jar is missing; run 'mvn -B verify' (or package) first" >&2; exit 2; }
+[[ -f "$jar" ]] || { echo "live-scrape: $jar is missing; run './mvnw -B verify' (or package) first" >&2; exit 2; }
 
 work="$(mktemp -d)"
 # Below the kernel's ephemeral range (32768 and up), where outgoing connections could take it first.

@@ -34,8 +34,8 @@ if [[ $(feature "$JAVA") -lt 25 ]] 2>/dev/null || [[ -z $(feature "$JAVA") ]]; t
   JAVA=$(ls -d /usr/lib/jvm/temurin-25*/bin/java 2>/dev/null | head -n 1)
   [[ -n $JAVA ]] || die "the JDK AOT cache needs JDK 25 or later: set JAVA_HOME"
 fi
-[[ -f $SAMPLE_JAR ]] || die "no sample jar at $SAMPLE_JAR (mvn -pl sample-app -am package)"
-[[ -f $SCALE_JAR ]] || die "no scale-app jar at $SCALE_JAR (mvn -pl lifecycle-benchmarks/scale-app -am package)"
+[[ -f $SAMPLE_JAR ]] || die "no sample jar at $SAMPLE_JAR (./mvnw -pl sample-app -am package)"
+[[ -f $SCALE_JAR ]] || die "no scale-app jar at $SCALE_JAR (./mvnw -pl lifecycle-benchmarks/scale-app -am package)"
 mkdir -p "$OUT"
 WORK=$OUT/aot-cache-startup.work
 rm -rf "$WORK"; mkdir -p "$WORK"

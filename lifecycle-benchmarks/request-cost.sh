@@ -45,8 +45,8 @@ APP_DIR=$BENCH_DIR/request-cost-app/target
 LOAD_JAR=$BENCH_DIR/target/benchmarks.jar
 CONNECTIONS=${COST_CONNECTIONS:-16} CONCURRENCY=${COST_CONCURRENCY:-16}
 BASE_PORT=${COST_BASE_PORT:-18800}
-[[ -f $APP_DIR/classpath.txt && -d $APP_DIR/classes ]] || die "build the app first: mvn -pl lifecycle-benchmarks/request-cost-app -am install -DskipTests"
-[[ -f $LOAD_JAR ]] || die "no $LOAD_JAR: mvn -pl lifecycle-benchmarks package"
+[[ -f $APP_DIR/classpath.txt && -d $APP_DIR/classes ]] || die "build the app first: ./mvnw -pl lifecycle-benchmarks/request-cost-app -am install -DskipTests"
+[[ -f $LOAD_JAR ]] || die "no $LOAD_JAR: ./mvnw -pl lifecycle-benchmarks package"
 command -v wrk >/dev/null || die "wrk is needed (apt-get install wrk)"
 TICK=$(getconf CLK_TCK)
 VARIANTS="with without"

@@ -108,7 +108,7 @@ SETTLE_S=2 TAIL_S=3
 DRAIN_S=$(sed 's/s$//' <<<"$DRAIN_DELAY")
 for m in $MODES; do [[ $m == http || $m == tcp || $m == pinned || $m == sse || $m == grpc ]] || die "unknown mode $m (http, tcp, pinned, sse or grpc)"; done
 if [[ " $MODES " == *" grpc "* ]] && ((!REPORT_ONLY)); then
-  [[ -f $BENCH_JAR ]] || die "no load client at $BENCH_JAR (mvn -pl lifecycle-benchmarks -am -DskipTests package)"
+  [[ -f $BENCH_JAR ]] || die "no load client at $BENCH_JAR (./mvnw -pl lifecycle-benchmarks -am -DskipTests package)"
 fi
 
 for tool in haproxy wrk curl jq; do command -v $tool >/dev/null || die "$tool is not installed (run-all.sh installs it)"; done

@@ -112,12 +112,12 @@ command -v java >/dev/null && command -v javac >/dev/null || die "a JDK 17+ is r
 if [[ ${SKIP_BUILD:-0} != 1 ]]; then
   # shellcheck disable=SC2086
   if ((SMOKE)); then
-    log "building the sample, the gRPC load client and the scale app (mvn package -DskipTests -pl sample-app,lifecycle-benchmarks,lifecycle-benchmarks/scale-app -am)"
-    (cd "$ROOT_DIR" && mvn -B -q ${MVN_FLAGS:-} package -DskipTests -pl sample-app,lifecycle-benchmarks,lifecycle-benchmarks/scale-app -am) ||
+    log "building the sample, the gRPC load client and the scale app (./mvnw package -DskipTests -pl sample-app,lifecycle-benchmarks,lifecycle-benchmarks/scale-app -am)"
+    (cd "$ROOT_DIR" && ./mvnw -B -q ${MVN_FLAGS:-} package -DskipTests -pl sample-app,lifecycle-benchmarks,lifecycle-benchmarks/scale-app -am) ||
       die "build failed"
   else
-    log "building everything (mvn package -DskipTests)"
-    (cd "$ROOT_DIR" && mvn -B -q ${MVN_FLAGS:-} package -DskipTests) || die "build failed"
+    log "building everything (./mvnw package -DskipTests)"
+    (cd "$ROOT_DIR" && ./mvnw -B -q ${MVN_FLAGS:-} package -DskipTests) || die "build failed"
   fi
 fi
 [[ -f $SAMPLE_JAR ]] || die "no sample jar at $SAMPLE_JAR"

@@ -37,7 +37,7 @@ while (($#)); do
 done
 
 if [[ "${SKIP_BUILD:-0}" != "1" ]]; then
-  mvn -B -q -pl lifecycle-benchmarks -am package -DskipTests
+  ./mvnw -B -q -pl lifecycle-benchmarks -am package -DskipTests
 fi
 
 if [[ $MODE == request ]]; then

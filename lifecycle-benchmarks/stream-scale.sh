@@ -150,7 +150,7 @@ mkdir -p "$OUT"
 TSV=$OUT/stream-scale.tsv
 if ((!REPORT_ONLY)); then
   for tool in haproxy curl jq; do command -v $tool >/dev/null || die "$tool is not installed (apt-get install -y $tool)"; done
-  [[ -f $STREAM_JAR ]] || die "no stream app at $STREAM_JAR (mvn -B -o -pl lifecycle-benchmarks,lifecycle-benchmarks/stream-app -am package -DskipTests)"
+  [[ -f $STREAM_JAR ]] || die "no stream app at $STREAM_JAR (./mvnw -B -o -pl lifecycle-benchmarks,lifecycle-benchmarks/stream-app -am package -DskipTests)"
   [[ -f $BENCH_JAR ]] || die "no client at $BENCH_JAR (same command)"
   command -v unzip >/dev/null || die "unzip is not installed (apt-get install -y unzip)"
   stream_keys_known

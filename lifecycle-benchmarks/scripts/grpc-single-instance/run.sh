@@ -13,7 +13,7 @@ work=${GRPC_MEASURE_DIR:-$root/target/grpc-measure}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$work"
 if [[ ! -s $work/samplecp.txt ]]; then
-  mvn -B -q -o -pl sample-app dependency:build-classpath -Dmdep.outputFile="$work/samplecp.txt" -Dmdep.includeScope=test
+  "$root/mvnw" -B -q -o -pl sample-app dependency:build-classpath -Dmdep.outputFile="$work/samplecp.txt" -Dmdep.includeScope=test
 fi
 cp="$root/sample-app/target/classes:$(cat "$work/samplecp.txt")"
 if [[ ! -f $work/out/Measure.class ]]; then

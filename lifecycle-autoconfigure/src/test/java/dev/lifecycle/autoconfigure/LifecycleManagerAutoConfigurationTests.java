@@ -15,7 +15,6 @@ import dev.lifecycle.autoconfigure.component.LifecycleCoordinator;
 import dev.lifecycle.autoconfigure.component.ManagedComponentRegistrar;
 import dev.lifecycle.autoconfigure.metrics.MicrometerLifecycleMetrics;
 import dev.lifecycle.autoconfigure.process.ShutdownExit;
-import dev.lifecycle.autoconfigure.process.SignalTrap;
 import dev.lifecycle.core.ActiveComponent;
 import dev.lifecycle.core.ComponentHandle;
 import dev.lifecycle.core.ComponentOptions;
@@ -62,8 +61,8 @@ class LifecycleManagerAutoConfigurationTests {
 				.hasSingleBean(LifecycleExit.class)
 				.hasSingleBean(MicrometerLifecycleMetrics.class)
 				.hasSingleBean(LifecycleHealthIndicator.class)
-				.doesNotHaveBean(SignalTrap.class)
 				.doesNotHaveBean(LifecycleEndpoint.class);
+			assertThat(context.getBean(ShutdownExit.class).listensToSignals()).isFalse();
 			assertThat(context.getBean(LifecycleManager.class).serviceName()).isEqualTo("orders");
 		});
 	}
@@ -72,7 +71,7 @@ class LifecycleManagerAutoConfigurationTests {
 	void trapsSignalsByDefault() {
 		TestRunners.lifecycle()
 			.withPropertyValues("lifecycle.signals.trap=true")
-			.run((context) -> assertThat(context).hasSingleBean(SignalTrap.class));
+			.run((context) -> assertThat(context.getBean(ShutdownExit.class).listensToSignals()).isTrue());
 	}
 
 	@Test
@@ -85,7 +84,7 @@ class LifecycleManagerAutoConfigurationTests {
 				.hasSingleBean(LifecycleManager.class)
 				.doesNotHaveBean(LifecycleCoordinator.class)
 				.doesNotHaveBean(ManagedComponentRegistrar.class)
-				.doesNotHaveBean(SignalTrap.class)
+				.doesNotHaveBean(ShutdownExit.class)
 				.doesNotHaveBean(MicrometerLifecycleMetrics.class)
 				.doesNotHaveBean(LifecycleHealthIndicator.class)
 				.doesNotHaveBean(LifecycleEndpoint.class)

@@ -2,11 +2,7 @@ package dev.lifecycle.core;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 /**
  * What a component's code holds to take part in the lifecycle. All methods are
@@ -20,53 +16,23 @@ import java.util.concurrent.TimeUnit;
  * A heartbeat is stamped with a coarse clock the health monitor advances many times per
  * poll interval, so a stall is found no later than one poll interval after the liveness
  * deadline has passed.
+ *
+ * <p>
+ * The engine makes each component's handle; applications use it and do not implement it.
  */
-public final class ComponentHandle {
-
-	/** The heartbeat stamp of a component that has never reported. */
-	static final long NEVER = Long.MIN_VALUE;
-
-	private final Component component;
-
-	private final CoarseClock clock;
-
-	private final boolean monitored;
-
-	private final CountDownLatch stopLatch = new CountDownLatch(1);
-
-	private final CompletableFuture<Void> stopSignal = new CompletableFuture<>();
-
-	private volatile boolean shuttingDown;
-
-	private volatile long lastHeartbeat = NEVER;
-
-	private volatile boolean unhealthy;
-
-	private volatile boolean healthy = true;
-
-	ComponentHandle(Component component, CoarseClock clock, boolean monitored) {
-		this.component = component;
-		this.clock = clock;
-		this.monitored = monitored;
-	}
+public interface ComponentHandle {
 
 	/** The component's registered name. */
-	public String name() {
-		return this.component.name();
-	}
+	String name();
 
 	/** {@code true} once this component has been told to stop. A single volatile read. */
-	public boolean isShuttingDown() {
-		return this.shuttingDown;
-	}
+	boolean isShuttingDown();
 
 	/**
 	 * Blocks until this component is told to stop; wakes at once, not at the next poll.
 	 * @throws InterruptedException if the waiting thread is interrupted
 	 */
-	public void awaitShutdown() throws InterruptedException {
-		this.stopLatch.await();
-	}
+	void awaitShutdown() throws InterruptedException;
 
 	/**
 	 * Blocks until this component is told to stop or the timeout elapses.
@@ -74,9 +40,7 @@ public final class ComponentHandle {
 	 * @return {@code true} if the component was told to stop
 	 * @throws InterruptedException if the waiting thread is interrupted
 	 */
-	public boolean awaitShutdown(Duration timeout) throws InterruptedException {
-		return this.stopLatch.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
-	}
+	boolean awaitShutdown(Duration timeout) throws InterruptedException;
 
 	/**
 	 * Runs the action when this component is told to stop, on the engine thread that
@@ -84,25 +48,13 @@ public final class ComponentHandle {
 	 * exception is logged.
 	 * @param action what to run
 	 */
-	public void onShutdown(Runnable action) {
-		Objects.requireNonNull(action, "action");
-		this.stopSignal.thenRun(() -> {
-			try {
-				action.run();
-			}
-			catch (RuntimeException ex) {
-				this.component.logCallbackFailure(ex);
-			}
-		});
-	}
+	void onShutdown(Runnable action);
 
 	/**
 	 * A stage that completes when this component is told to stop. It cannot be completed
 	 * by callers.
 	 */
-	public CompletionStage<Void> shutdownStage() {
-		return this.stopSignal.minimalCompletionStage();
-	}
+	CompletionStage<Void> shutdownStage();
 
 	/**
 	 * Liveness heartbeat; also ends an unhealthy report. No allocation, no lock, no clock
@@ -110,15 +62,7 @@ public final class ComponentHandle {
 	 * Before the start it is the heartbeat the monitor's first poll judges; once the
 	 * component has ended it has no effect, since an ended component is no longer judged.
 	 */
-	public void reportHealthy() {
-		long now = this.clock.now();
-		if (this.lastHeartbeat != now) {
-			this.lastHeartbeat = now;
-		}
-		if (this.unhealthy) {
-			this.unhealthy = false;
-		}
-	}
+	void reportHealthy();
 
 	/**
 	 * Reports this component unhealthy until its next {@link #reportHealthy()}: every
@@ -126,20 +70,14 @@ public final class ComponentHandle {
 	 * row make it stalled. Once the component has ended it has no effect, since an ended
 	 * component is no longer judged.
 	 */
-	public void reportUnhealthy() {
-		this.unhealthy = true;
-	}
+	void reportUnhealthy();
 
 	/**
 	 * With a liveness deadline, the monitor's latest verdict: {@code true} until
 	 * {@code stallThreshold} consecutive polls stalled, and again once a poll finds it
 	 * recovered. Without one, {@code !isShuttingDown()}.
 	 */
-	public boolean isHealthy() {
-		// One volatile read: without a deadline, signalStop() flips this field with
-		// shuttingDown.
-		return this.healthy;
-	}
+	boolean isHealthy();
 
 	/**
 	 * A fatal failure: this component is {@link Outcome#DIED died} at this instant (the
@@ -150,17 +88,13 @@ public final class ComponentHandle {
 	 * starts; after the component has ended it changes nothing and is logged as ignored.
 	 * @param reason what went wrong
 	 */
-	public void signalFailure(String reason) {
-		this.component.signalFailure(reason, null);
-	}
+	void signalFailure(String reason);
 
 	/**
 	 * A fatal failure, as {@link #signalFailure(String)}, keeping the cause for the log.
 	 * @param cause what went wrong
 	 */
-	public void signalFailure(Throwable cause) {
-		this.component.signalFailure(String.valueOf(cause), cause);
-	}
+	void signalFailure(Throwable cause);
 
 	/**
 	 * Requests a clean shutdown now (reason {@link ShutdownReason#REQUESTED}, exit code
@@ -168,18 +102,14 @@ public final class ComponentHandle {
 	 * starts nothing; once a shutdown has started the request is only logged, since the
 	 * first trigger wins.
 	 */
-	public void requestShutdown() {
-		this.component.requestShutdown(Duration.ZERO);
-	}
+	void requestShutdown();
 
 	/**
 	 * Requests a clean shutdown after the delay; the earliest pending request wins. A
 	 * request that falls due after a shutdown has started is only logged.
 	 * @param delay how long to wait before triggering
 	 */
-	public void requestShutdown(Duration delay) {
-		this.component.requestShutdown(delay);
-	}
+	void requestShutdown(Duration delay);
 
 	/**
 	 * Declares this component's finite work done, so that its end during normal operation
@@ -189,9 +119,7 @@ public final class ComponentHandle {
 	 * told to stop it has no effect, because its end is a completion anyway; once it has
 	 * ended there is nothing left to mark.
 	 */
-	public void workCompleted() {
-		this.component.workCompleted();
-	}
+	void workCompleted();
 
 	/**
 	 * Says which of this component's work is unfinished right now and will be left for a
@@ -204,9 +132,7 @@ public final class ComponentHandle {
 	 * @param work one entry per unfinished piece of work, e.g.
 	 * {@code "job 'import' execution 7: STOPPED"}
 	 */
-	public void unfinishedWork(List<String> work) {
-		this.component.unfinishedWork(work);
-	}
+	void unfinishedWork(List<String> work);
 
 	/**
 	 * A scope whose close reports this component finished, exactly once: a completion
@@ -217,9 +143,7 @@ public final class ComponentHandle {
 	 * death that starts a shutdown.
 	 * @return the scope
 	 */
-	public ProcessScope processScope() {
-		return this.component.processScope();
-	}
+	ProcessScope processScope();
 
 	/**
 	 * Opens a critical section: while one is open the component is not drained, and
@@ -228,9 +152,7 @@ public final class ComponentHandle {
 	 * the outcome is already recorded.
 	 * @return the open section
 	 */
-	public CriticalSection critical() {
-		return this.component.openCritical();
-	}
+	CriticalSection critical();
 
 	/**
 	 * Names work this component's stop cut short: a call or request cancelled because a
@@ -241,39 +163,9 @@ public final class ComponentHandle {
 	 * @param what what was cut, e.g.
 	 * {@code "test.Drain/Slow (unary, running for 2004 ms)"}
 	 */
-	public void reportCut(String what) {
-		Objects.requireNonNull(what, "what");
-		this.component.recordCut(new Cut(what, false));
-	}
+	void reportCut(String what);
 
-	long lastHeartbeat() {
-		return this.lastHeartbeat;
-	}
-
-	boolean reportedUnhealthy() {
-		return this.unhealthy;
-	}
-
-	/** The monitor's verdict; returns the previous one. */
-	boolean healthy(boolean healthy) {
-		boolean previous = this.healthy;
-		this.healthy = healthy;
-		return previous;
-	}
-
-	void signalStop() {
-		if (!this.monitored) {
-			this.healthy = false;
-		}
-		this.shuttingDown = true;
-		this.stopLatch.countDown();
-		this.stopSignal.complete(null);
-	}
-
-	@Override
-	public String toString() {
-		return "ComponentHandle[" + name() + "]";
-	}
+	String toString();
 
 	/**
 	 * A scope ending the component's process when closed; see {@link #processScope()}.

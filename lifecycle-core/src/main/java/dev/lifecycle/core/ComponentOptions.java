@@ -161,7 +161,7 @@ public final class ComponentOptions {
 	 * The budget the drain applies: the configured one, or 1 s for observability, else
 	 * none.
 	 */
-	Optional<Duration> effectiveBudget() {
+	public Optional<Duration> effectiveBudget() {
 		if (this.gracefulShutdown == null && this.tier == Tier.OBSERVABILITY) {
 			return Optional.of(DEFAULT_OBSERVABILITY_BUDGET);
 		}

@@ -3,6 +3,10 @@ package dev.lifecycle.core;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
+import dev.lifecycle.core.component.Component;
+import dev.lifecycle.core.component.ComponentEvents;
+import dev.lifecycle.core.component.EngineThreads;
+import dev.lifecycle.core.sequence.Listeners;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -11,6 +11,10 @@ import java.util.Optional;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiFunction;
 
+import dev.lifecycle.core.component.Component;
+import dev.lifecycle.core.sequence.Listeners;
+import dev.lifecycle.core.sequence.ShutdownSequence;
+
 /**
  * What is registered before the start: components, shutdown handlers, final actions,
  * closing and last steps, and late listeners. Names stay unique and registration after

@@ -1,5 +1,7 @@
 package dev.lifecycle.core;
 
+import java.util.OptionalLong;
+
 /**
  * The manager's {@link LifecycleHost}: each call goes to the part of the engine it
  * concerns.
@@ -45,6 +47,11 @@ final class EngineHost implements LifecycleHost {
 	@Override
 	public void recordHalt(String heldBy) {
 		this.termination.halted(heldBy);
+	}
+
+	@Override
+	public OptionalLong ceilingDeadline() {
+		return this.triggers.deadline();
 	}
 
 	@Override

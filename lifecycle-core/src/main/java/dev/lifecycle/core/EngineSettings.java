@@ -7,6 +7,8 @@ import java.util.concurrent.ThreadFactory;
 import java.util.function.BiFunction;
 import java.util.function.LongSupplier;
 
+import dev.lifecycle.core.component.Ticker;
+import dev.lifecycle.core.sequence.DrainWait;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -4,6 +4,10 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import dev.lifecycle.core.component.CoarseClock;
+import dev.lifecycle.core.component.Component;
+import dev.lifecycle.core.component.EngineThreads;
+import dev.lifecycle.core.component.HealthMonitor;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -44,7 +44,7 @@ public final class ExitCodes {
 
 	private static final List<Code> DECLARED = List.of(new Code(CLEAN, "clean", true,
 			"the shutdown finished and nothing was lost",
-			"the trigger was `signal`, `prestop`, `requested` or `completed`, no component failed or died, "
+			"the trigger's [reason](#the-shutdown-sequence) is clean on its own, no component failed or died, "
 					+ "no step failed and no work was left unfinished. Every [clean](design.md#clean-and-failed-steps) "
 					+ "report exits 0; so may one that is not clean, such as one whose stop cancelled calls or "
 					+ "requests (a component's `cut`): their clients saw the failure and retry them, nothing is "

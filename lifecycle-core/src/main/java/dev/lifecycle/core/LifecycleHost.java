@@ -1,5 +1,7 @@
 package dev.lifecycle.core;
 
+import java.util.OptionalLong;
+
 /**
  * What only the host that runs the engine inside a process tells it: the requests its
  * server served, and that a second signal forces the exit. In a Spring application the
@@ -49,6 +51,16 @@ public interface LifecycleHost {
 	 * @param heldBy what held the process, e.g. the threads still at work
 	 */
 	void recordHalt(String heldBy);
+
+	/**
+	 * When the global ceiling runs out, on the scale of {@link System#nanoTime()}: the
+	 * trigger's instant plus {@link LifecycleManager#globalShutdownTimeout()}, set once
+	 * when the shutdown begins and never moved; empty before. The sequence's ceiling
+	 * fires at this instant, and every bound a host puts on the rest of the process's end
+	 * (its halt, its wait for the report) is an offset of it, so that all run on one
+	 * clock.
+	 */
+	OptionalLong ceilingDeadline();
 
 	/**
 	 * Lets another part of the application join the engine after its start, such as a

@@ -11,6 +11,13 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.function.BiFunction;
 
+import dev.lifecycle.core.component.CoarseClock;
+import dev.lifecycle.core.component.Component;
+import dev.lifecycle.core.component.ComponentWork;
+import dev.lifecycle.core.component.CriticalExecutor;
+import dev.lifecycle.core.component.EngineThreads;
+import dev.lifecycle.core.component.Ticker;
+import dev.lifecycle.core.sequence.Listeners;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -56,8 +63,7 @@ public final class LifecycleManager {
 		PreStopWatcher watcher = (preStopFile != null) ? new PreStopWatcher(preStopFile) : null;
 		this.registry = new ComponentRegistry(settings.optionsResolver(), listeners);
 		this.termination = new Termination(this.records, watcher, listeners, this.threads);
-		this.triggers = new Triggers(
-				new SequenceLauncher(settings, this.registry, this.threads, listeners, this.traffic, this.termination));
+		this.triggers = new Triggers(settings, this.registry, this.threads, listeners, this.traffic, this.termination);
 		this.outcomes = new ComponentOutcomes(listeners, this.registry, this.threads, this.triggers);
 		this.start = new EngineStart(settings, this.registry, this.records, this.triggers, watcher, this.threads,
 				this.clock);

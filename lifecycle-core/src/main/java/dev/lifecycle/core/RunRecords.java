@@ -3,6 +3,7 @@ package dev.lifecycle.core;
 import java.nio.file.Path;
 import java.util.Optional;
 
+import dev.lifecycle.core.sequence.Listeners;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

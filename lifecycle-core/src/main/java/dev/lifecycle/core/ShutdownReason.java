@@ -65,4 +65,25 @@ public enum ShutdownReason {
 		return this.clean;
 	}
 
+	/**
+	 * What starts a shutdown with this reason, as the manual's table of reasons says it:
+	 * that table is generated from this declaration, and no other page lists the reasons.
+	 * @return one sentence fragment, in Markdown
+	 */
+	public String meaning() {
+		return switch (this) {
+			case SIGNAL ->
+				"a [signal](#signals) was trapped, or the host application closed (component " + "`context-close`)";
+			case PRESTOP -> "the pre-stop file appeared";
+			case FAILURE -> "a component called `signalFailure`";
+			case STALLED -> "a standard component missed its liveness deadline `stall-threshold` times in a row";
+			case DIED -> "a component's `run` threw, or returned during normal operation without `workCompleted()`";
+			case REQUESTED -> "a component called `requestShutdown`";
+			case COMPLETED -> "every finite component completed its work";
+			case START_FAILED -> "a component's start callback or a Spring bean's `start()` threw, or the refresh or "
+					+ "a runner failed: [a failed start](#a-failed-start)";
+			case UNKNOWN -> "a report read back named a reason this release does not know";
+		};
+	}
+
 }

@@ -50,6 +50,41 @@ public enum Tier {
 	 * Only in a report read back: a tier a newer release wrote, or none at all. No
 	 * component has it: options with it are refused.
 	 */
-	UNKNOWN
+	UNKNOWN;
+
+	/**
+	 * What this tier decides, as the manual's table of tiers says it: that table is
+	 * generated from this declaration, and no other page lists the tiers.
+	 * @return the tier's rules
+	 */
+	public Rules rules() {
+		return switch (this) {
+			case STANDARD -> new Rules("starts a coordinated shutdown (exit 1)",
+					"yes, phase by phase, within its budget", "in the standard drain, by phase", "—");
+			case OBSERVABILITY ->
+				new Rules("failure or death during normal operation starts a shutdown; it cannot stall",
+						"yes, 1 s budget unless one is set", "after every standard component has ended",
+						"no liveness deadline");
+			case ADVISORY -> new Rules("never starts a shutdown (its `isHealthy()` and gauge flip)", "never",
+					"with the observability tier, and not waited for",
+					"liveness deadline required; no graceful budget; not finite");
+			case INFRASTRUCTURE ->
+				new Rules("starts a coordinated shutdown (exit 1)", "yes, phase by phase, within its budget",
+						"last: after the web server has stopped, by phase", "not finite");
+			case UNKNOWN -> new Rules("—", "—", "—", "not a tier of this release");
+		};
+	}
+
+	/**
+	 * What a tier decides, in the manual's words (Markdown).
+	 *
+	 * @param failure what its failure, death or stall does
+	 * @param waitedFor whether and how the shutdown waits for it
+	 * @param toldToStop when it is told to stop
+	 * @param options the options it requires or refuses, or a dash
+	 */
+	public record Rules(String failure, String waitedFor, String toldToStop, String options) {
+
+	}
 
 }

@@ -50,4 +50,21 @@ public enum TriggerSource {
 		return this.label;
 	}
 
+	/**
+	 * What a trigger naming this source says, as the manual's table of trigger sources
+	 * says it: that table is generated from this declaration.
+	 * @return one sentence fragment, in Markdown
+	 */
+	public String meaning() {
+		return switch (this) {
+			case SIGNAL -> "a [signal](#signals) trapped by the host";
+			case PRESTOP -> "the pre-stop file appeared";
+			case CONTEXT_CLOSE -> "the host application closed (a Spring context's plain close)";
+			case REFRESH -> "the host application's start (a Spring context's refresh) failed, naming no single part";
+			case APPLICATION_RUN -> "an `ApplicationRunner` or `CommandLineRunner` threw after the refresh";
+			case SPRING_APPLICATION_EXIT -> "the host application asked to exit (`SpringApplication.exit`)";
+			case TEST -> "a test asked for the shutdown (`LifecycleTestSupport.triggerShutdown()`)";
+		};
+	}
+
 }

@@ -1,27 +1,49 @@
 package dev.lifecycle.core;
 
 import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.concurrent.atomic.AtomicReference;
 
+import dev.lifecycle.core.component.EngineThreads;
+import dev.lifecycle.core.sequence.Listeners;
+import dev.lifecycle.core.sequence.ShutdownSequence;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The first trigger wins: it is logged and the shutdown sequence starts, whose first act
- * is to tell the listeners (readiness turns DOWN there) on its own thread; every later
- * trigger is only logged.
+ * The first trigger wins: it is logged, the ceiling's deadline is set from its instant,
+ * and the one shutdown sequence starts, whose first act is to tell the listeners
+ * (readiness turns DOWN there) on its own thread; every later trigger is only logged. The
+ * sequence runs over a copy of what is registered at that instant, so nothing it walks
+ * can change under it, and hands its report to the {@link Termination}.
  */
 final class Triggers {
 
 	private static final Logger logger = LoggerFactory.getLogger(Triggers.class);
 
-	private final AtomicReference<@Nullable ShutdownTrigger> trigger = new AtomicReference<>();
+	private final AtomicReference<@Nullable Fired> fired = new AtomicReference<>();
 
-	private final SequenceLauncher launcher;
+	private final EngineSettings settings;
 
-	Triggers(SequenceLauncher launcher) {
-		this.launcher = launcher;
+	private final ComponentRegistry registry;
+
+	private final EngineThreads threads;
+
+	private final Listeners listeners;
+
+	private final Traffic traffic;
+
+	private final Termination termination;
+
+	Triggers(EngineSettings settings, ComponentRegistry registry, EngineThreads threads, Listeners listeners,
+			Traffic traffic, Termination termination) {
+		this.settings = settings;
+		this.registry = registry;
+		this.threads = threads;
+		this.listeners = listeners;
+		this.traffic = traffic;
+		this.termination = termination;
 	}
 
 	/**
@@ -49,16 +71,18 @@ final class Triggers {
 	 * Starts the shutdown unless one has started; returns whether this call started it.
 	 */
 	boolean fire(ShutdownReason reason, String component, String detail) {
-		ShutdownTrigger candidate = new ShutdownTrigger(reason, component, detail);
-		if (!this.trigger.compareAndSet(null, candidate)) {
-			ShutdownTrigger winner = this.trigger.get();
+		// The shutdown's one clock: its first instant, and the ceiling counted from it.
+		long initiatedAt = System.nanoTime();
+		Fired candidate = new Fired(new ShutdownTrigger(reason, component, detail), initiatedAt,
+				initiatedAt + this.settings.globalShutdownTimeout().toNanos());
+		if (!this.fired.compareAndSet(null, candidate)) {
+			ShutdownTrigger winner = this.fired.get().trigger();
 			logger.info(
 					"Lifecycle: shutdown already in progress (reason={}, component={}); ignoring trigger "
 							+ "(reason={}, component={})",
 					winner.reason().label(), winner.component(), reason.label(), component);
 			return false;
 		}
-		long initiatedAt = System.nanoTime();
 		if (detail.isEmpty()) {
 			logger.info("Lifecycle: shutdown initiated (reason={}, component={})", reason.label(), component);
 		}
@@ -66,16 +90,34 @@ final class Triggers {
 			logger.info("Lifecycle: shutdown initiated (reason={}, component={}, detail={})", reason.label(), component,
 					detail);
 		}
-		this.launcher.launch(candidate, initiatedAt);
+		new ShutdownSequence(this.registry.freeze(), this.settings.globalShutdownTimeout(),
+				this.settings.drain(this.traffic::activity), this.threads, this.listeners, candidate.trigger(),
+				candidate.initiatedAt(), candidate.deadline(), this.traffic::failed, this.settings.incompleteExitCode(),
+				this.termination::finish)
+			.start();
 		return true;
 	}
 
 	boolean isInitiated() {
-		return this.trigger.get() != null;
+		return this.fired.get() != null;
 	}
 
 	@Nullable ShutdownTrigger current() {
-		return this.trigger.get();
+		Fired current = this.fired.get();
+		return (current != null) ? current.trigger() : null;
+	}
+
+	/** The ceiling's deadline, on {@link System#nanoTime()}'s scale, once triggered. */
+	OptionalLong deadline() {
+		Fired current = this.fired.get();
+		return (current != null) ? OptionalLong.of(current.deadline()) : OptionalLong.empty();
+	}
+
+	/**
+	 * The winning trigger, its instant and the ceiling's deadline: stamped once,
+	 * together.
+	 */
+	private record Fired(ShutdownTrigger trigger, long initiatedAt, long deadline) {
 	}
 
 }

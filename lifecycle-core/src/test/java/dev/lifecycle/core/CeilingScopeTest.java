@@ -40,6 +40,34 @@ class CeilingScopeTest {
 	}
 
 	@Test
+	void theCeilingsDeadlineIsSetOnceAtTheTriggerAndTheHostReadsTheSameOne() throws InterruptedException {
+		LifecycleManager manager = LifecycleManager.builder("svc")
+			.globalShutdownTimeout(Duration.ofSeconds(30))
+			.build();
+		CountDownLatch release = new CountDownLatch(1);
+		manager.addShutdownHandler("checkpoint", Duration.ofMinutes(1), release::await);
+		manager.start();
+		LifecycleHost host = LifecycleHost.of(manager);
+		assertThat(host.ceilingDeadline()).as("no deadline before a shutdown began").isEmpty();
+
+		long before = System.nanoTime();
+		manager.triggerShutdown(ShutdownReason.SIGNAL, "signal");
+		long after = System.nanoTime();
+		long deadline = host.ceilingDeadline().orElseThrow();
+		manager.triggerShutdown(ShutdownReason.PRESTOP, "prestop");
+		try {
+			assertThat(deadline).isBetween(before + Duration.ofSeconds(30).toNanos(),
+					after + Duration.ofSeconds(30).toNanos());
+			assertThat(host.ceilingDeadline()).as("a later trigger never moves it").hasValue(deadline);
+		}
+		finally {
+			release.countDown();
+		}
+		manager.awaitTermination();
+		assertThat(host.ceilingDeadline()).hasValue(deadline);
+	}
+
+	@Test
 	void theCeilingCutsAHangingLastStep() throws InterruptedException {
 		LifecycleManager manager = LifecycleManager.builder("svc")
 			.globalShutdownTimeout(Duration.ofMillis(500))

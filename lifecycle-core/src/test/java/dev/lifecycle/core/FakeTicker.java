@@ -3,6 +3,8 @@ package dev.lifecycle.core;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.lifecycle.core.component.Ticker;
+
 /** A ticker the test moves by hand. */
 final class FakeTicker implements Ticker {
 

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 class PublicApiTest {
 
 	private static final Set<String> HOST_CALLS = Set.of("recordActivity", "recordFailedRequest", "forceExit",
-			"recordHalt", "openToJoin", "startJoined");
+			"recordHalt", "ceilingDeadline", "openToJoin", "startJoined");
 
 	@Test
 	void theManagerOffersNoHostCallAndTheHostOffersThemAll() {
@@ -59,21 +59,6 @@ class PublicApiTest {
 		assertThat(ComponentState.values()).containsExactly(ComponentState.REGISTERED, ComponentState.RUNNING,
 				ComponentState.STOPPING, ComponentState.COMPLETED, ComponentState.TIMEOUT, ComponentState.DIED);
 		assertThat(publicMethods(ComponentState.class)).contains("isTerminal").doesNotContain("canMoveTo");
-		assertThat(Modifier.isPublic(LifeState.class.getModifiers())).as("the engine's own states are public")
-			.isFalse();
-	}
-
-	@Test
-	void everyStateOfTheEngineShowsAsOneAUserCanObserveWithTheSameEnd() {
-		for (LifeState state : LifeState.values()) {
-			assertThat(state.shown().isTerminal()).as(state + " and " + state.shown() + " end alike")
-				.isEqualTo(state.isTerminal());
-			if (state.isTerminal()) {
-				assertThat(state.shown().name()).isEqualTo(state.name());
-			}
-		}
-		assertThat(LifeState.WORK_COMPLETED.shown()).isEqualTo(ComponentState.RUNNING);
-		assertThat(LifeState.ENDING.shown()).isEqualTo(ComponentState.STOPPING);
 	}
 
 	@Test

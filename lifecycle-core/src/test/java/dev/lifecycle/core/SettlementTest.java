@@ -357,19 +357,4 @@ class SettlementTest {
 		assertThat(count.get()).isGreaterThanOrEqualTo(made.size());
 	}
 
-	@Test
-	void noStateLeavesATerminalStateAndNoneSkipsBack() {
-		for (LifeState from : LifeState.values()) {
-			for (LifeState to : LifeState.values()) {
-				if (from.isTerminal()) {
-					assertThat(from.canMoveTo(to)).as(from + " -> " + to).isFalse();
-				}
-			}
-			assertThat(from.canMoveTo(LifeState.REGISTERED)).as(from + " -> REGISTERED").isFalse();
-			assertThat(from.canMoveTo(from)).as(from + " -> itself").isFalse();
-		}
-		assertThat(LifeState.STOPPING.canMoveTo(LifeState.RUNNING)).isFalse();
-		assertThat(LifeState.ENDING.canMoveTo(LifeState.STOPPING)).isFalse();
-	}
-
 }

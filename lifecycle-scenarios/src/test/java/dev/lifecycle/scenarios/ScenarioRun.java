@@ -208,7 +208,13 @@ final class ScenarioRun {
 			this.paced.openGrpcStreams(channel);
 		}
 		List<Thread> load = load(channel);
-		Thread.sleep(300);
+		// The signal arrives while every client's load is flowing, however slow the
+		// machine.
+		List<String> clients = stack.web() ? List.of("HTTP/1.1", "HTTP/2", "gRPC") : List.of("gRPC");
+		await(() -> clients.stream()
+			.allMatch((client) -> this.attempts.stream()
+				.filter((attempt) -> attempt.client().equals(client))
+				.count() >= 3), Duration.ofSeconds(30));
 
 		this.signalled = now();
 		app.sigterm();

@@ -2,6 +2,7 @@ package dev.lifecycle.test;
 
 import java.time.Duration;
 
+import dev.lifecycle.autoconfigure.process.ShutdownExit;
 import dev.lifecycle.core.ShutdownReason;
 import dev.lifecycle.core.ShutdownReport;
 import org.junit.jupiter.api.Nested;
@@ -45,7 +46,7 @@ class LifecycleTestSupportTests {
 			assertThat(this.environment.getProperty("lifecycle.pre-stop.enabled")).isEqualTo("false");
 			assertThat(this.environment.getProperty("lifecycle.run-marker.enabled")).isEqualTo("false");
 			assertThat(this.environment.getProperty("lifecycle.drain-delay")).isEqualTo("0s");
-			assertThat(this.context.containsBean("lifecycleSignalTrap")).isFalse();
+			assertThat(this.context.getBean(ShutdownExit.class).listensToSignals()).isFalse();
 		}
 
 		@Test
@@ -95,7 +96,7 @@ class LifecycleTestSupportTests {
 			assertThat(this.environment.getProperty("lifecycle.global-shutdown-timeout")).isEqualTo("60s");
 			assertThat(this.environment.getProperty("lifecycle.drain-delay")).isEqualTo("0s");
 			assertThat(this.environment.getProperty("lifecycle.pre-stop.enabled")).isEqualTo("false");
-			assertThat(this.context.containsBean("lifecycleSignalTrap")).isFalse();
+			assertThat(this.context.getBean(ShutdownExit.class).listensToSignals()).isFalse();
 		}
 
 		@Test

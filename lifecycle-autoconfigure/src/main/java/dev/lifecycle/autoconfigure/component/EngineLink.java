@@ -26,9 +26,10 @@ interface EngineLink {
 	 */
 	static void awaitReport(LifecycleManager manager) {
 		Log logger = LogFactory.getLog(EngineLink.class);
+		// Counted from the trigger, as every bound on the shutdown.
 		Duration bound = manager.globalShutdownTimeout().plus(ShutdownExit.CEILING_SLACK);
 		try {
-			if (manager.awaitTermination(bound).isEmpty()) {
+			if (manager.awaitTermination(ShutdownExit.reportWait(manager)).isEmpty()) {
 				logger.error("Lifecycle: no shutdown report within " + bound + "; closing the context without it");
 			}
 		}

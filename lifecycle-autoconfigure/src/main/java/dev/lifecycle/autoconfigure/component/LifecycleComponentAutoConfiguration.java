@@ -9,7 +9,6 @@ import dev.lifecycle.autoconfigure.LifecycleManagerProperties;
 import dev.lifecycle.autoconfigure.LifecycleSwitch;
 import dev.lifecycle.autoconfigure.process.LifecycleProcessAutoConfiguration;
 import dev.lifecycle.autoconfigure.process.ShutdownExit;
-import dev.lifecycle.autoconfigure.process.SignalTrap;
 import dev.lifecycle.core.LifecycleListener;
 import dev.lifecycle.core.LifecycleManager;
 
@@ -102,12 +101,12 @@ public final class LifecycleComponentAutoConfiguration {
 	 */
 	@Bean
 	SmartLifecycle lifecycleCoordinator(LifecycleManager manager, ManagedComponentRegistrar registrar,
-			ObjectProvider<ShutdownExit> exit, ObjectProvider<SignalTrap> signalTrap,
-			ObjectProvider<LifecycleListener> listeners, ObjectProvider<AdoptingLifecycleProcessor> processor,
-			LifecycleManagerProperties properties, Environment environment, ListableBeanFactory beanFactory) {
+			ObjectProvider<ShutdownExit> exit, ObjectProvider<LifecycleListener> listeners,
+			ObjectProvider<AdoptingLifecycleProcessor> processor, Environment environment,
+			ListableBeanFactory beanFactory) {
 		// Asked here as well as in the conditions, which are frozen in an application
-		// processed ahead of time: the off switch and the signal trap must still work at
-		// run time.
+		// processed ahead of time: the off switch must still work at run time (the
+		// ShutdownExit asks again whether to trap the signals).
 		if (LifecycleSwitch.isOff(environment)) {
 			return NEVER_STARTED;
 		}
@@ -116,8 +115,7 @@ public final class LifecycleComponentAutoConfiguration {
 			return new ContextJoin(manager, registrar, exit.getIfAvailable(), listeners.orderedStream().toList(),
 					adoption);
 		}
-		SignalTrap trap = properties.getSignals().isTrap() ? signalTrap.getIfAvailable() : null;
-		return new LifecycleCoordinator(manager, registrar, exit.getObject(), trap, listeners.orderedStream().toList(),
+		return new LifecycleCoordinator(manager, registrar, exit.getObject(), listeners.orderedStream().toList(),
 				adoption);
 	}
 

@@ -3,7 +3,6 @@ package dev.lifecycle.autoconfigure.component;
 import java.util.List;
 
 import dev.lifecycle.autoconfigure.process.ShutdownExit;
-import dev.lifecycle.autoconfigure.process.SignalTrap;
 import dev.lifecycle.autoconfigure.process.StartProgress;
 import dev.lifecycle.core.Internal;
 import dev.lifecycle.core.LifecycleListener;
@@ -47,8 +46,6 @@ public final class LifecycleCoordinator implements EngineLink, SmartLifecycle, S
 
 	private final ShutdownExit exit;
 
-	private final @Nullable SignalTrap signalTrap;
-
 	private final boolean adoption;
 
 	private volatile boolean running;
@@ -61,17 +58,15 @@ public final class LifecycleCoordinator implements EngineLink, SmartLifecycle, S
 	/**
 	 * Creates the coordinator and attaches the listeners to the manager, so they are
 	 * attached whether the manager is Lifecycle's or the user's own.
-	 * @param signalTrap the signal trap, or {@code null} when signals are not trapped
 	 * @param adoption whether Spring Lifecycle beans are adopted when the context
 	 * refreshes (the {@code lifecycle.components} entries are then checked after the
 	 * adoption)
 	 */
 	LifecycleCoordinator(LifecycleManager manager, ManagedComponentRegistrar registrar, ShutdownExit exit,
-			@Nullable SignalTrap signalTrap, List<LifecycleListener> listeners, boolean adoption) {
+			List<LifecycleListener> listeners, boolean adoption) {
 		this.manager = manager;
 		this.registrar = registrar;
 		this.exit = exit;
-		this.signalTrap = signalTrap;
 		this.adoption = adoption;
 		listeners.forEach(manager::addListener);
 	}
@@ -97,9 +92,7 @@ public final class LifecycleCoordinator implements EngineLink, SmartLifecycle, S
 			throw ex;
 		}
 		this.running = true;
-		if (this.signalTrap != null) {
-			this.signalTrap.replayEarlySignals();
-		}
+		this.exit.replayEarlySignals();
 		this.exit.release();
 	}
 
@@ -134,10 +127,10 @@ public final class LifecycleCoordinator implements EngineLink, SmartLifecycle, S
 		}
 		EngineLink.awaitReport(this.manager);
 		this.running = false;
-		if (this.signalTrap != null && !this.exit.ownsProcess()) {
+		if (!this.exit.ownsProcess()) {
 			// The context closed by someone else's hand and the JVM may live on (a test,
 			// a DevTools restart): give the JVM its own signal handling back.
-			this.signalTrap.uninstall();
+			this.exit.stopListening();
 		}
 	}
 

@@ -7,7 +7,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 
 import dev.lifecycle.autoconfigure.component.LifecycleCoordinator;
-import dev.lifecycle.autoconfigure.process.SignalTrap;
 import dev.lifecycle.core.ComponentReport;
 import dev.lifecycle.core.ComponentView;
 import dev.lifecycle.core.HealthStatus;

@@ -3,11 +3,11 @@ package dev.lifecycle.autoconfigure.process;
 import dev.lifecycle.core.Internal;
 
 /**
- * Something to do in the last moment before the {@link CeilingWatchdog} halts the JVM,
- * such as pushing the metrics that would otherwise die with the process. Runs on a thread
- * of its own after the watchdog's thread dump; the halt waits for the dump and the hooks
- * together at most {@link CeilingWatchdog#BEFORE_HALT}, then happens whether they
- * finished or not.
+ * Something to do in the last moment before the {@link ShutdownExit} halts a JVM that
+ * outlived the ceiling, such as pushing the metrics that would otherwise die with the
+ * process. Runs on a thread of its own after the thread dump (see
+ * {@link BeforeCeilingHalt}); the halt waits for the dump and the hooks together at most
+ * {@link ShutdownExit#BEFORE_HALT}, then happens whether they finished or not.
  */
 @Internal
 public interface CeilingHaltHook {

@@ -26,12 +26,12 @@ import org.springframework.core.env.ConfigurableEnvironment;
 /**
  * Traps the {@link ShutdownSignal}s from the moment Spring Boot has the environment,
  * before any bean exists, so that a signal in the first second of a start neither ends
- * the JVM with 143 nor is lost: the first is handed to the {@link SignalTrap} when it
- * installs the real handlers, a second one halts at once with 128. Never installed when
- * Lifecycle or the trap is off, in a run that only prepares the service's life
- * ({@link RunKind}) or under Spring's test framework; the JVM's handlers come back if no
- * {@link SignalTrap} takes over. It listens through the {@link SignalOwner}, so an
- * application already running in the JVM keeps hearing the signals.
+ * the JVM with 143 nor is lost: the first is handed to the {@link ShutdownExit} when it
+ * starts listening, a second one halts at once with 128. Never installed when Lifecycle
+ * or the trap is off, in a run that only prepares the service's life ({@link RunKind}) or
+ * under Spring's test framework; the JVM's handlers come back if no {@link ShutdownExit}
+ * takes over. It listens through the {@link SignalOwner}, so an application already
+ * running in the JVM keeps hearing the signals.
  */
 final class EarlySignalTrap implements ApplicationListener<SpringApplicationEvent> {
 
@@ -82,7 +82,7 @@ final class EarlySignalTrap implements ApplicationListener<SpringApplicationEven
 		if (installed) {
 			return;
 		}
-		// Reserved signals (-Xrs) and ignored ones: SignalTrap will say so.
+		// Reserved signals (-Xrs) and ignored ones: ShutdownExit will say so.
 		SignalOwner.jvm().listen(listener);
 		installed = true;
 	}
@@ -143,7 +143,7 @@ final class EarlySignalTrap implements ApplicationListener<SpringApplicationEven
 	}
 
 	/**
-	 * Stops listening if no SignalTrap took over: the JVM gets its own handlers back
+	 * Stops listening if no ShutdownExit took over: the JVM gets its own handlers back
 	 * unless another application's trap listens.
 	 */
 	private static synchronized void release() {

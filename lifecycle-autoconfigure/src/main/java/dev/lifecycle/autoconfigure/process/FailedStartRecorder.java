@@ -1,7 +1,5 @@
 package dev.lifecycle.autoconfigure.process;
 
-import java.time.Duration;
-
 import dev.lifecycle.core.Internal;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.ShutdownReason;
@@ -68,9 +66,8 @@ public final class FailedStartRecorder implements DestructionAwareBeanPostProces
 			return;
 		}
 		logger.info("Lifecycle: the application context closed before Lifecycle started; recorded as a failed start");
-		Duration bound = manager.globalShutdownTimeout().plus(ShutdownExit.CEILING_SLACK);
 		try {
-			manager.awaitTermination(bound);
+			manager.awaitTermination(ShutdownExit.reportWait(manager));
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

@@ -1,17 +1,11 @@
 package dev.lifecycle.autoconfigure.process;
 
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.IntConsumer;
-import java.util.stream.Stream;
-
 import dev.lifecycle.autoconfigure.ConditionalOnLifecycleEnabled;
 import dev.lifecycle.autoconfigure.InternalHooks;
 import dev.lifecycle.autoconfigure.LifecycleManagerAutoConfiguration;
 import dev.lifecycle.autoconfigure.LifecycleManagerProperties;
 import dev.lifecycle.autoconfigure.LifecycleSwitch;
 import dev.lifecycle.autoconfigure.RunKind;
-import dev.lifecycle.core.ExitCodes;
-import dev.lifecycle.core.LifecycleHost;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.spring.LifecycleExit;
 
@@ -19,7 +13,6 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
@@ -29,10 +22,10 @@ import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 
 /**
- * Auto-configuration of the process around the engine: the signal trap, the one place
- * that decides the exit code and who ends the JVM, and the watchdog that halts it past
- * the ceiling. Only in the context that runs the engine: a child context whose parent
- * runs it joins that engine, and the parent's trap, exit and watchdog serve it.
+ * Auto-configuration of the process around the engine: the {@link ShutdownExit}, the one
+ * owner of the application's end (its signals, its exit code and who ends the JVM, the
+ * halt past the ceiling). Only in the context that runs the engine: a child context whose
+ * parent runs it joins that engine, and the parent's owner serves it.
  */
 @AutoConfiguration(after = LifecycleManagerAutoConfiguration.class)
 @ConditionalOnLifecycleEnabled
@@ -60,45 +53,27 @@ public final class LifecycleProcessAutoConfiguration {
 		return new FailedStartRecorder(!LifecycleSwitch.isOff(environment));
 	}
 
-	@Bean
+	/**
+	 * The one owner of the application's end: the signals in, the exit out, the halt past
+	 * the ceiling.
+	 */
+	@Bean(destroyMethod = "close")
 	ShutdownExit lifecycleShutdownExit(ConfigurableApplicationContext context, LifecycleExit exit,
 			LifecycleManager manager, LifecycleManagerProperties properties, BeanDestructionTracker destructions,
-			ObjectProvider<CeilingHaltHook> haltHooks) {
-		IntConsumer halt = (code) -> Runtime.getRuntime().halt(code);
-		AtomicReference<ShutdownExit> self = new AtomicReference<>();
-		// The report says the halt first: the other hooks (a push over the network) may
-		// use up the time.
-		CeilingHaltHook recordHalt = () -> LifecycleHost.of(manager)
-			.recordHalt("Lifecycle: the process was still running " + CeilingWatchdog.GRACE.toMillis()
-					+ " ms after the global shutdown timeout of " + manager.globalShutdownTimeout()
-					+ ", held by what ran after the sequence; halted with exit code " + ExitCodes.CEILING
-					+ " (the log names the threads that held it)");
-		CeilingWatchdog watchdog = properties.isHaltAfterCeiling()
-				? new CeilingWatchdog(manager.globalShutdownTimeout(), destructions, halt, () -> self.get().isEnding(),
-						() -> Stream.concat(Stream.of(recordHalt), haltHooks.orderedStream()).toList())
-				: null;
-		ShutdownExit shutdownExit = new ShutdownExit(context, exit, properties.isCloseContext(),
-				manager.globalShutdownTimeout().plus(ShutdownExit.CEILING_SLACK), manager, watchdog);
-		self.set(shutdownExit);
-		if (properties.isHaltAfterCeiling()) {
-			SpringApplication.getShutdownHandlers().add(() -> shutdownExit.haltIfTheCeilingFired(halt));
+			ObjectProvider<CeilingHaltHook> haltHooks, Environment environment) {
+		boolean haltAfterCeiling = properties.isHaltAfterCeiling();
+		ShutdownExit shutdownExit = new ShutdownExit(context, exit, properties.isCloseContext(), manager,
+				ProcessExit::halt, destructions, haltAfterCeiling ? () -> haltHooks.orderedStream().toList() : null);
+		if (haltAfterCeiling) {
+			SpringApplication.getShutdownHandlers().add(shutdownExit::haltIfTheCeilingFired);
 		}
-		return shutdownExit;
-	}
-
-	@Bean(destroyMethod = "close")
-	@ConditionalOnBooleanProperty(name = "lifecycle.signals.trap", matchIfMissing = true)
-	SignalTrap lifecycleSignalTrap(LifecycleManager manager, ShutdownExit exit, LifecycleManagerProperties properties,
-			Environment environment) {
-		SignalTrap trap = new SignalTrap(manager, exit);
-		// From here on, not only once the engine has started: a signal during start-up
-		// must not end the JVM with 143 and half-started beans. Asked again at run time:
-		// under AOT the condition above was frozen at build time.
+		// From here on, not only once the engine has started. Asked at run time: under
+		// AOT a condition would be frozen at build time.
 		if (properties.getSignals().isTrap() && !LifecycleSwitch.isOff(environment)
 				&& RunKind.current().trapsSignals()) {
-			trap.install();
+			shutdownExit.listenToSignals();
 		}
-		return trap;
+		return shutdownExit;
 	}
 
 }

@@ -16,13 +16,14 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The JVM's one exit, for the exits {@link ShutdownExit} decides on. The applications in
- * one JVM that one signal reached end it once, when the last of them has its report, with
- * the worst of their codes; an application's exit waits for the others on its own
- * non-daemon thread, so the JVM cannot end with 0 in between. An application whose
- * shutdown began otherwise (a failed component, its pre-stop file) exits alone, as it
- * would in a JVM of its own. After a failed start it is also what ends a JVM that threads
- * of the failed beans would keep alive.
+ * The JVM's one way out, for the exits and halts that {@link ShutdownExit} and the
+ * {@link SignalOwner} decide on: the one halt, and the one exit. The applications in one
+ * JVM that one signal reached end it once, when the last of them has its report, with the
+ * worst of their codes; an application's exit waits for the others on its own non-daemon
+ * thread, so the JVM cannot end with 0 in between. An application whose shutdown began
+ * otherwise (a failed component, its pre-stop file) exits alone, as it would in a JVM of
+ * its own. After a failed start it is also what ends a JVM that threads of the failed
+ * beans would keep alive.
  */
 final class ProcessExit {
 
@@ -39,6 +40,14 @@ final class ProcessExit {
 	/** The exit of this JVM. */
 	static ProcessExit jvm() {
 		return jvm;
+	}
+
+	/**
+	 * Halts the JVM at once with the code: nothing else runs, no shutdown hook, no close,
+	 * no flush. The only halt Lifecycle calls, whoever decided it.
+	 */
+	static void halt(int code) {
+		Runtime.getRuntime().halt(code);
 	}
 
 	/**
@@ -131,7 +140,7 @@ final class ProcessExit {
 	 * Nothing happens while the thread lives on (its caller handles the failure).
 	 */
 	static void afterFailedRun(Thread run, Duration ceiling) {
-		afterFailedRun(run, ceiling, System::exit, (code) -> Runtime.getRuntime().halt(code));
+		afterFailedRun(run, ceiling, System::exit, ProcessExit::halt);
 	}
 
 	static void afterFailedRun(Thread run, Duration ceiling, IntConsumer exit, IntConsumer halt) {
@@ -148,7 +157,7 @@ final class ProcessExit {
 					holding.add(thread.getName());
 				}
 			});
-			if (holding.isEmpty() || ShutdownExit.isJvmShuttingDown()) {
+			if (holding.isEmpty() || isJvmShuttingDown()) {
 				// The JVM ends by itself, with 1 for the failure that ended the run.
 				return;
 			}
@@ -173,6 +182,23 @@ final class ProcessExit {
 		// threads do.
 		watcher.setDaemon(true);
 		watcher.start();
+	}
+
+	/**
+	 * Whether the JVM is running its shutdown hooks: it ends by itself, and
+	 * {@code System.exit} would block for ever.
+	 */
+	static boolean isJvmShuttingDown() {
+		Thread probe = new Thread(() -> {
+		}, "lifecycle-shutdown-probe");
+		try {
+			Runtime.getRuntime().addShutdownHook(probe);
+			Runtime.getRuntime().removeShutdownHook(probe);
+			return false;
+		}
+		catch (IllegalStateException ex) {
+			return true;
+		}
 	}
 
 	/**

@@ -18,17 +18,17 @@ import sun.misc.SignalHandler;
 /**
  * The one owner of the {@link ShutdownSignal}s in the JVM. The JVM keeps one handler per
  * signal, so each application that installed its own would take the signals from the one
- * before it: here every application's trap (and the {@link EarlySignalTrap} of one still
- * starting) only listens, and each signal reaches all of them at once, in the order they
- * began to listen. When a signal forces the exit, each listener first records it in its
- * own report, then the JVM halts once, with the worst code. The JVM's own handlers come
- * back when the last listener leaves.
+ * before it: here every application's {@link ShutdownExit} (and the
+ * {@link EarlySignalTrap} of one still starting) only listens, and each signal reaches
+ * all of them at once, in the order they began to listen. When a signal forces the exit,
+ * each listener first records it in its own report, then the JVM halts once, with the
+ * worst code. The JVM's own handlers come back when the last listener leaves.
  */
 final class SignalOwner {
 
 	private static final Log logger = LogFactory.getLog(SignalOwner.class);
 
-	private static final SignalOwner jvm = new SignalOwner((code) -> Runtime.getRuntime().halt(code));
+	private static final SignalOwner jvm = new SignalOwner(ProcessExit::halt);
 
 	private final IntConsumer halt;
 
@@ -148,6 +148,31 @@ final class SignalOwner {
 	 * @param reserved the signals the JVM reserves, each with why
 	 */
 	record Dispositions(Set<String> ignored, Set<String> reserved) {
+
+		/**
+		 * Says at start what will not start a shutdown, since such a signal leaves no
+		 * trace: a signal the process was started with set to be ignored ({@code nohup}
+		 * does so for SIGHUP, a wrapper script with {@code trap '' TERM} for SIGTERM)
+		 * keeps being ignored, and one the JVM reserves ends the JVM with its own code.
+		 */
+		void warnOfWhatItCannotHandle() {
+			for (String name : this.ignored) {
+				String message = "Lifecycle: SIG" + name + " is ignored by this process (its parent started it so, as "
+						+ "nohup does for SIGHUP or a script's trap '' " + name + "); it will not start a shutdown";
+				if (name.equals("TERM")) {
+					ShutdownExit.signalLogger.warn(message
+							+ ": Kubernetes stops pods with SIGTERM, so this pod would be killed when "
+							+ "its grace period ends. Start the JVM with SIGTERM at its default (exec java, no trap "
+							+ "'' TERM)");
+				}
+				else {
+					ShutdownExit.signalLogger.info(message);
+				}
+			}
+			this.reserved.forEach((reserved) -> ShutdownExit.signalLogger.warn(
+					"Lifecycle: cannot handle SIG" + reserved + "; it will end the JVM without Lifecycle's exit code"));
+		}
+
 	}
 
 }

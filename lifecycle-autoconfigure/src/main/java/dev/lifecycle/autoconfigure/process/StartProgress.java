@@ -102,7 +102,7 @@ public final class StartProgress implements SpringApplicationRunListener, Ordere
 		if (manager.triggerShutdown(ShutdownReason.START_FAILED, source,
 				"a child application context failed to start: " + exception)) {
 			try {
-				manager.awaitTermination(manager.globalShutdownTimeout().plus(ShutdownExit.CEILING_SLACK));
+				manager.awaitTermination(ShutdownExit.reportWait(manager));
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();

@@ -21,8 +21,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The signal trap's decisions, driven without real signals (the process-level tests send
- * real ones).
+ * What a signal does to the owner of the application's end ({@link ShutdownExit}), driven
+ * without real signals (the process-level tests send real ones).
  */
 @ExtendWith(OutputCaptureExtension.class)
 class SignalTrapTests {
@@ -35,29 +35,27 @@ class SignalTrapTests {
 
 	private LifecycleManager manager;
 
-	private SignalTrap trap;
+	private ShutdownExit trap;
 
 	@BeforeEach
 	void startEngine() {
 		this.context.refresh();
 		this.manager = LifecycleManager.builder("orders").build();
-		ShutdownExit exit = new ShutdownExit(this.context, this.exits::add, true, Duration.ofSeconds(10), this.manager,
-				null);
-		this.manager.addListener(exit);
+		this.trap = new ShutdownExit(this.context, this.exits::add, true, this.manager, this.halts::add,
+				new BeanDestructionTracker(), null);
+		this.manager.addListener(this.trap);
 		this.manager.start();
-		exit.release();
-		this.trap = new SignalTrap(this.manager, exit, this.halts::add);
+		this.trap.release();
 	}
 
 	/** A manager whose drain is still under way when a test's second signal arrives. */
 	private void drainStillUnderWayAtTheSecondSignal() {
 		this.manager = LifecycleManager.builder("orders").drainDelay(Duration.ofSeconds(5)).build();
-		ShutdownExit exit = new ShutdownExit(this.context, this.exits::add, false, Duration.ofSeconds(10), this.manager,
-				null);
-		this.manager.addListener(exit);
+		this.trap = new ShutdownExit(this.context, this.exits::add, false, this.manager, this.halts::add,
+				new BeanDestructionTracker(), null);
+		this.manager.addListener(this.trap);
 		this.manager.start();
-		exit.release();
-		this.trap = new SignalTrap(this.manager, exit, this.halts::add);
+		this.trap.release();
 	}
 
 	@AfterEach

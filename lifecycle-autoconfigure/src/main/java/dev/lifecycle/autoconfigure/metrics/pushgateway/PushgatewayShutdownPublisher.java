@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.lifecycle.autoconfigure.metrics.MicrometerLifecycleMetrics;
 import dev.lifecycle.autoconfigure.process.CeilingHaltHook;
-import dev.lifecycle.autoconfigure.process.CeilingWatchdog;
+import dev.lifecycle.autoconfigure.process.ShutdownExit;
 import dev.lifecycle.core.LifecycleListener;
 import dev.lifecycle.core.ShutdownReport;
 import dev.lifecycle.core.ShutdownTrigger;
@@ -28,10 +28,10 @@ import org.springframework.core.Ordered;
  * Pushes the application's metrics to Spring Boot's Pushgateway at the three moments of a
  * shutdown a scrape almost never sees: its first instant (in the background), the end of
  * the sequence (at most {@link #FINAL_PUSH_BOUND}, never past the ceiling) and the
- * {@link CeilingWatchdog}'s halt (at most {@link #HALT_PUSH_BOUND}), so every shutdown
- * reaches Prometheus, complete or not. Pushes run in order on one daemon thread, so an
- * earlier one never undoes a later one; a failed push is logged once and never fails or
- * delays the shutdown beyond those bounds. Ordered after
+ * {@link ShutdownExit}'s halt past the ceiling (at most {@link #HALT_PUSH_BOUND}), so
+ * every shutdown reaches Prometheus, complete or not. Pushes run in order on one daemon
+ * thread, so an earlier one never undoes a later one; a failed push is logged once and
+ * never fails or delays the shutdown beyond those bounds. Ordered after
  * {@link MicrometerLifecycleMetrics}, so the counters are current.
  */
 final class PushgatewayShutdownPublisher implements LifecycleListener, CeilingHaltHook, Ordered {

@@ -1,13 +1,18 @@
-package dev.lifecycle.core;
+package dev.lifecycle.core.component;
 
 import java.util.Map;
 import java.util.Set;
+
+import dev.lifecycle.core.ActiveComponent;
+import dev.lifecycle.core.Internal;
+import dev.lifecycle.core.PassiveComponent;
 
 /**
  * What the component runs: nothing of its own (code holding the handle), an active loop,
  * passive start and stop callbacks, or a critical executor.
  */
-interface ComponentWork {
+@Internal
+public interface ComponentWork {
 
 	/** Code that holds the handle and ends through its process scope. */
 	ComponentWork NONE = new ComponentWork() {

@@ -1,12 +1,20 @@
-package dev.lifecycle.core;
+package dev.lifecycle.core.sequence;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
+import dev.lifecycle.core.ComponentReport;
+import dev.lifecycle.core.ComponentView;
+import dev.lifecycle.core.Internal;
+import dev.lifecycle.core.LifecycleListener;
+import dev.lifecycle.core.PreviousRun;
+import dev.lifecycle.core.ShutdownReport;
+import dev.lifecycle.core.ShutdownTrigger;
+import dev.lifecycle.core.StepReport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -14,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * The one way out of the engine: every event goes to the listeners in the order they were
  * added; a listener that throws is logged and the others still hear of it.
  */
-final class Listeners {
+@Internal
+public final class Listeners {
 
 	private static final Logger logger = LoggerFactory.getLogger(Listeners.class);
 
@@ -23,11 +32,11 @@ final class Listeners {
 	/** Open once every listener has heard that the shutdown began. */
 	private final CountDownLatch shutdownHeard = new CountDownLatch(1);
 
-	Listeners(List<LifecycleListener> initial) {
+	public Listeners(List<LifecycleListener> initial) {
 		this.listeners = new CopyOnWriteArrayList<>(initial);
 	}
 
-	void add(LifecycleListener listener) {
+	public void add(LifecycleListener listener) {
 		this.listeners.add(listener);
 	}
 
@@ -35,7 +44,7 @@ final class Listeners {
 	 * Adds a listener that first hears of the components registered before it, as if it
 	 * had been there.
 	 */
-	void addLate(LifecycleListener listener, List<? extends ComponentView> registered) {
+	public void addLate(LifecycleListener listener, List<? extends ComponentView> registered) {
 		for (ComponentView component : registered) {
 			try {
 				listener.onComponentRegistered(component);
@@ -47,11 +56,11 @@ final class Listeners {
 		this.listeners.add(listener);
 	}
 
-	void componentRegistered(ComponentView component) {
+	public void componentRegistered(ComponentView component) {
 		each("component registered", (listener) -> listener.onComponentRegistered(component));
 	}
 
-	void previousRun(PreviousRun previous) {
+	public void previousRun(PreviousRun previous) {
 		each("previous run", (listener) -> listener.onPreviousRun(previous));
 	}
 
@@ -70,7 +79,7 @@ final class Listeners {
 	 * shutdown at once (a second signal) must not reach them before its start.
 	 * @param patience the longest wait
 	 */
-	void awaitShutdownHeard(Duration patience) {
+	public void awaitShutdownHeard(Duration patience) {
 		try {
 			this.shutdownHeard.await(patience.toNanos(), TimeUnit.NANOSECONDS);
 		}
@@ -87,7 +96,7 @@ final class Listeners {
 		each("component stopping", (listener) -> listener.onComponentStopping(component));
 	}
 
-	void componentEnded(ComponentReport report) {
+	public void componentEnded(ComponentReport report) {
 		each("component ended", (listener) -> listener.onComponentEnded(report));
 	}
 
@@ -95,15 +104,15 @@ final class Listeners {
 		each("step completed", (listener) -> listener.onStepCompleted(step));
 	}
 
-	void shutdownCompleted(ShutdownReport report) {
+	public void shutdownCompleted(ShutdownReport report) {
 		each("shutdown completed", (listener) -> listener.onShutdownCompleted(report));
 	}
 
-	void forcedExit(int exitCode) {
+	public void forcedExit(int exitCode) {
 		each("forced exit", (listener) -> listener.onForcedExit(exitCode));
 	}
 
-	void halted(int exitCode, String heldBy) {
+	public void halted(int exitCode, String heldBy) {
 		each("halt", (listener) -> listener.onHalted(exitCode, heldBy));
 	}
 

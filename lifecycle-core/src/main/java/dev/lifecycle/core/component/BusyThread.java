@@ -1,4 +1,6 @@
-package dev.lifecycle.core;
+package dev.lifecycle.core.component;
+
+import dev.lifecycle.core.Internal;
 
 /**
  * A thread at work for a component and what it does for it, as a budget or ceiling
@@ -8,5 +10,6 @@ package dev.lifecycle.core;
  * @param role what it does, phrased to follow the thread's name ("runs its stop
  * callback")
  */
-record BusyThread(Thread thread, String role) {
+@Internal
+public record BusyThread(Thread thread, String role) {
 }

@@ -1,9 +1,10 @@
-package dev.lifecycle.core;
+package dev.lifecycle.core.sequence;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
+import dev.lifecycle.core.Internal;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * @param minimum never end it before this
  * @param activity a count that moves whenever a request arrives
  */
-record DrainWait(Duration delay, @Nullable Duration quietPeriod, Duration minimum, LongSupplier activity) {
+@Internal
+public record DrainWait(Duration delay, @Nullable Duration quietPeriod, Duration minimum, LongSupplier activity) {
 
 	// Logged under the sequence's name, as every other line of the shutdown's steps.
 	private static final Logger logger = LoggerFactory.getLogger(ShutdownSequence.class);

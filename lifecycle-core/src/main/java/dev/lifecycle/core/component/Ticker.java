@@ -1,11 +1,14 @@
-package dev.lifecycle.core;
+package dev.lifecycle.core.component;
+
+import dev.lifecycle.core.Internal;
 
 /**
  * A source of monotonic nanoseconds for the health monitor; tests supply their own to
  * make stall detection deterministic. Not part of the public API.
  */
 @FunctionalInterface
-interface Ticker {
+@Internal
+public interface Ticker {
 
 	/**
 	 * The current value in nanoseconds; only differences between two readings are

@@ -1,9 +1,16 @@
-package dev.lifecycle.core;
+package dev.lifecycle.core.sequence;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+
+import dev.lifecycle.core.ComponentReport;
+import dev.lifecycle.core.Cut;
+import dev.lifecycle.core.Internal;
+import dev.lifecycle.core.Tier;
+import dev.lifecycle.core.component.BusyThread;
+import dev.lifecycle.core.component.Component;
 
 /**
  * What the global ceiling cuts of a component still at work when it fires: one entry of
@@ -14,7 +21,8 @@ import java.util.Set;
  * cancelled. A component with no thread known at work gets no entry: the diagnostics say
  * why, and its outcome is a timeout.
  */
-final class CeilingCuts {
+@Internal
+public final class CeilingCuts {
 
 	private CeilingCuts() {
 	}

@@ -1,4 +1,4 @@
-package dev.lifecycle.core;
+package dev.lifecycle.core.component;
 
 import java.util.List;
 import java.util.Set;
@@ -9,13 +9,16 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.lifecycle.core.Internal;
+
 /**
  * An executor registered as a component. Until its phase is told to stop it hands tasks
  * to the delegate; at stop it stops the delegate taking new tasks and waits for every
  * accepted one. A task submitted after that runs on the submitting thread, so no work is
  * silently dropped (caller-runs).
  */
-final class CriticalExecutor extends AbstractExecutorService {
+@Internal
+public final class CriticalExecutor extends AbstractExecutorService {
 
 	private final ExecutorService delegate;
 
@@ -27,7 +30,7 @@ final class CriticalExecutor extends AbstractExecutorService {
 
 	private volatile boolean stopped;
 
-	CriticalExecutor(ExecutorService delegate) {
+	public CriticalExecutor(ExecutorService delegate) {
 		this.delegate = delegate;
 	}
 

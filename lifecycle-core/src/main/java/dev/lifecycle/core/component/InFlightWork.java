@@ -1,4 +1,4 @@
-package dev.lifecycle.core;
+package dev.lifecycle.core.component;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -9,6 +9,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.lifecycle.core.ComponentHandle;
+import dev.lifecycle.core.Internal;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -17,7 +19,8 @@ import org.jspecify.annotations.Nullable;
  * The component's end waits for the sections; the diagnostics of a budget or ceiling
  * overrun name the threads. Every method is safe to call from any thread.
  */
-final class InFlightWork {
+@Internal
+public final class InFlightWork {
 
 	private final AtomicInteger openCritical = new AtomicInteger();
 

@@ -1,4 +1,4 @@
-package dev.lifecycle.core;
+package dev.lifecycle.core.sequence;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -18,8 +18,18 @@ import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 
+import dev.lifecycle.core.Internal;
+import dev.lifecycle.core.ShutdownReport;
+import dev.lifecycle.core.ShutdownStep;
+import dev.lifecycle.core.ShutdownTask;
+import dev.lifecycle.core.ShutdownTrigger;
+import dev.lifecycle.core.StepReport;
+import dev.lifecycle.core.StepResult;
+import dev.lifecycle.core.Tier;
+import dev.lifecycle.core.UnfinishedWork;
+import dev.lifecycle.core.component.Component;
+import dev.lifecycle.core.component.EngineThreads;
 import org.jspecify.annotations.Nullable;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,7 +45,8 @@ import org.slf4j.LoggerFactory;
  * (executors, pools, clients) is drained only once nothing that uses it is left running,
  * whatever its phase.
  */
-final class ShutdownSequence {
+@Internal
+public final class ShutdownSequence {
 
 	private static final Logger logger = LoggerFactory.getLogger(ShutdownSequence.class);
 
@@ -52,6 +63,9 @@ final class ShutdownSequence {
 	private final ShutdownTrigger trigger;
 
 	private final long initiatedAt;
+
+	/** When the ceiling runs out, on the trigger's clock. */
+	private final long deadline;
 
 	private final List<Component> components;
 
@@ -94,8 +108,8 @@ final class ShutdownSequence {
 
 	private final int incompleteExitCode;
 
-	ShutdownSequence(Steps steps, Duration globalShutdownTimeout, DrainWait drain, EngineThreads threads,
-			Listeners listeners, ShutdownTrigger trigger, long initiatedAt, LongSupplier failedRequests,
+	public ShutdownSequence(Steps steps, Duration globalShutdownTimeout, DrainWait drain, EngineThreads threads,
+			Listeners listeners, ShutdownTrigger trigger, long initiatedAt, long deadline, LongSupplier failedRequests,
 			int incompleteExitCode, Consumer<ShutdownReport> finisher) {
 		this.incompleteExitCode = incompleteExitCode;
 		this.listeners = listeners;
@@ -105,6 +119,7 @@ final class ShutdownSequence {
 		this.finisher = finisher;
 		this.trigger = trigger;
 		this.initiatedAt = initiatedAt;
+		this.deadline = deadline;
 		this.components = steps.components();
 		// Each component's report says when it was told to stop, from this instant.
 		this.components.forEach((component) -> component.shutdownInitiatedAt(initiatedAt));
@@ -115,12 +130,14 @@ final class ShutdownSequence {
 		this.failedRequests = failedRequests;
 	}
 
-	/** Arms the global ceiling and starts the sequence on a thread of its own. */
-	void start() {
+	/**
+	 * Arms the global ceiling for the trigger's deadline and starts the sequence on a
+	 * thread of its own.
+	 */
+	public void start() {
 		Thread runner = this.threads.newThread("lifecycle-shutdown", this::run);
 		this.thread = runner;
-		long remaining = this.globalShutdownTimeout.toNanos() - (System.nanoTime() - this.initiatedAt);
-		this.ceiling = this.threads.schedule(this::ceilingFired, remaining);
+		this.ceiling = this.threads.schedule(this::ceilingFired, this.deadline - System.nanoTime());
 		runner.start();
 	}
 
@@ -128,8 +145,7 @@ final class ShutdownSequence {
 		try {
 			// Heard here, on the sequence's own thread under the ceiling, never on the
 			// thread that fired the trigger (the JVM's signal thread for a signal): a
-			// slow
-			// listener then delays the drain, not the signal's handling, and cannot
+			// slow listener then delays the drain, not the signal's handling, and cannot
 			// outlast the ceiling.
 			this.listeners.shutdownInitiated(this.trigger);
 			guarded(this::drainDelay);
@@ -462,7 +478,7 @@ final class ShutdownSequence {
 				this.failedRequests.getAsLong(), this.incompleteExitCode);
 	}
 
-	record NamedHandler(String name, Duration timeout, ShutdownTask handler) {
+	public record NamedHandler(String name, Duration timeout, ShutdownTask handler) {
 	}
 
 	/** One step of the sequence, as {@link #guarded(Step)} runs it. */
@@ -474,11 +490,11 @@ final class ShutdownSequence {
 	}
 
 	/** Everything registered, frozen when the sequence starts. */
-	record Steps(List<Component> components, List<NamedHandler> handlers, List<NamedAction> finalActions,
+	public record Steps(List<Component> components, List<NamedHandler> handlers, List<NamedAction> finalActions,
 			List<NamedHandler> closingSteps, List<NamedHandler> lastSteps) {
 	}
 
-	record NamedAction(String name, Runnable action) {
+	public record NamedAction(String name, Runnable action) {
 	}
 
 }

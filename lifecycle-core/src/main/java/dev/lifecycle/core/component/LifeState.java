@@ -1,7 +1,11 @@
-package dev.lifecycle.core;
+package dev.lifecycle.core.component;
 
 import java.util.EnumSet;
 import java.util.Set;
+
+import dev.lifecycle.core.ComponentState;
+import dev.lifecycle.core.Internal;
+import dev.lifecycle.core.Outcome;
 
 /**
  * The engine's own state of a component, the one behind its atomic reference: every move
@@ -26,7 +30,8 @@ import java.util.Set;
  * {@link #DIED} at once; only the sequence's budget or the global ceiling moves one to
  * {@link #TIMEOUT}.
  */
-enum LifeState {
+@Internal
+public enum LifeState {
 
 	/** Registered; the manager has not started it yet. */
 	REGISTERED(ComponentState.REGISTERED),

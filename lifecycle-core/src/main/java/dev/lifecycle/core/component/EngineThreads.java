@@ -1,4 +1,4 @@
-package dev.lifecycle.core;
+package dev.lifecycle.core.component;
 
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -7,13 +7,16 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
+import dev.lifecycle.core.Internal;
+
 /**
  * Every thread the engine uses, all made by the one {@link ThreadFactory} the manager was
  * built with (platform daemon threads by default; virtual threads when an integration
  * passes them). Each thread is named after the work it does, so thread dumps and the
  * ceiling's diagnostics say whose work it is.
  */
-final class EngineThreads {
+@Internal
+public final class EngineThreads {
 
 	private static final String IDLE_STOP_WORKER = "lifecycle-stop-idle";
 
@@ -28,7 +31,7 @@ final class EngineThreads {
 	 */
 	private final ThreadPoolExecutor stopWorkers;
 
-	EngineThreads(ThreadFactory factory) {
+	public EngineThreads(ThreadFactory factory) {
 		this.factory = factory;
 		this.scheduler = new ScheduledThreadPoolExecutor(1, (task) -> newThread("lifecycle-monitor", task));
 		this.scheduler.setRemoveOnCancelPolicy(true);
@@ -40,7 +43,7 @@ final class EngineThreads {
 	 * The default: platform threads, daemon so that a stuck component never keeps the JVM
 	 * alive.
 	 */
-	static ThreadFactory defaultFactory() {
+	public static ThreadFactory defaultFactory() {
 		return (task) -> {
 			Thread thread = new Thread(task);
 			thread.setDaemon(true);
@@ -49,7 +52,7 @@ final class EngineThreads {
 	}
 
 	/** A new, unstarted thread with the given name. */
-	Thread newThread(String name, Runnable task) {
+	public Thread newThread(String name, Runnable task) {
 		Thread thread = this.factory.newThread(task);
 		thread.setName(name);
 		if (!thread.isDaemon()) {
@@ -72,7 +75,7 @@ final class EngineThreads {
 		});
 	}
 
-	ScheduledFuture<?> schedule(Runnable task, long delayNanos) {
+	public ScheduledFuture<?> schedule(Runnable task, long delayNanos) {
 		return this.scheduler.schedule(task, delayNanos, TimeUnit.NANOSECONDS);
 	}
 
@@ -85,7 +88,7 @@ final class EngineThreads {
 	 * keeps its thread until it returns. Called last, possibly on the scheduler's own
 	 * thread.
 	 */
-	void shutdown() {
+	public void shutdown() {
 		this.stopWorkers.shutdown();
 		this.scheduler.shutdownNow();
 	}

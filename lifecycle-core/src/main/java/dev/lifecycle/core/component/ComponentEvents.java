@@ -1,7 +1,9 @@
-package dev.lifecycle.core;
+package dev.lifecycle.core.component;
 
 import java.time.Duration;
 
+import dev.lifecycle.core.Internal;
+import dev.lifecycle.core.ShutdownReason;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -9,7 +11,8 @@ import org.jspecify.annotations.Nullable;
  * follows from it (metrics and listeners, a shutdown trigger, automatic completion) is
  * decided here, so a component never reaches into the manager.
  */
-interface ComponentEvents {
+@Internal
+public interface ComponentEvents {
 
 	/**
 	 * Whether a shutdown has started, which makes a component's end a completion rather

@@ -1,10 +1,15 @@
-package dev.lifecycle.core;
+package dev.lifecycle.core.component;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
+import dev.lifecycle.core.ComponentHandle;
+import dev.lifecycle.core.HealthStatus;
+import dev.lifecycle.core.Internal;
+import dev.lifecycle.core.Outcome;
+import dev.lifecycle.core.Tier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * {@value #TICKS_PER_POLL} times per interval: a stall is found no later than one poll
  * interval after the deadline has passed, and never before the deadline less one tick.
  */
-final class HealthMonitor {
+@Internal
+public final class HealthMonitor {
 
 	static final int TICKS_PER_POLL = 16;
 
@@ -36,7 +42,7 @@ final class HealthMonitor {
 
 	private final ReentrantLock lock = new ReentrantLock();
 
-	HealthMonitor(List<Component> components, CoarseClock clock) {
+	public HealthMonitor(List<Component> components, CoarseClock clock) {
 		this.monitored = components.stream()
 			.filter((c) -> c.options().livenessDeadline().isPresent())
 			.toArray(Component[]::new);
@@ -45,7 +51,7 @@ final class HealthMonitor {
 	}
 
 	/** Schedules the ticks and polls, if any component is monitored. */
-	void start(EngineThreads threads, Duration interval) {
+	public void start(EngineThreads threads, Duration interval) {
 		if (this.monitored.length == 0) {
 			return;
 		}
@@ -65,7 +71,7 @@ final class HealthMonitor {
 	}
 
 	/** One health-monitor cycle over every monitored component. */
-	void poll() {
+	public void poll() {
 		this.lock.lock();
 		try {
 			long now = this.clock.advance();
@@ -83,15 +89,15 @@ final class HealthMonitor {
 		if (component.isEnded() || component.isStopRequested()) {
 			return;
 		}
-		ComponentHandle handle = component.handle();
+		Handle handle = component.handle();
 		boolean reportedUnhealthy = handle.reportedUnhealthy();
 		long beat = handle.lastHeartbeat();
-		if (beat == ComponentHandle.NEVER && !reportedUnhealthy) {
+		if (beat == Handle.NEVER && !reportedUnhealthy) {
 			return;
 		}
 		Duration deadline = component.options().livenessDeadline().orElseThrow();
 		long age = now - beat;
-		boolean late = beat != ComponentHandle.NEVER && age > deadline.toNanos();
+		boolean late = beat != Handle.NEVER && age > deadline.toNanos();
 		if (!reportedUnhealthy && !late) {
 			this.stalls[index] = 0;
 			component.healthStatus(HealthStatus.HEALTHY);

@@ -1,8 +1,12 @@
-package dev.lifecycle.core;
+package dev.lifecycle.core.sequence;
 
 import java.time.Duration;
 import java.util.List;
 
+import dev.lifecycle.core.Internal;
+import dev.lifecycle.core.Tier;
+import dev.lifecycle.core.component.BusyThread;
+import dev.lifecycle.core.component.Component;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -14,7 +18,8 @@ import org.jspecify.annotations.Nullable;
  * thread says why, in terms true for its kind. Stacks are taken before anything is
  * settled, because a timed-out component's threads may finish the moment it is.
  */
-final class ShutdownDiagnostics {
+@Internal
+public final class ShutdownDiagnostics {
 
 	private ShutdownDiagnostics() {
 	}

@@ -1,10 +1,20 @@
-package dev.lifecycle.core;
+package dev.lifecycle.core.sequence;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
+import dev.lifecycle.core.ComponentReport;
+import dev.lifecycle.core.ExitCodes;
+import dev.lifecycle.core.Internal;
+import dev.lifecycle.core.Outcome;
+import dev.lifecycle.core.ShutdownReport;
+import dev.lifecycle.core.ShutdownTrigger;
+import dev.lifecycle.core.StepReport;
+import dev.lifecycle.core.Tier;
+import dev.lifecycle.core.UnfinishedWork;
+import dev.lifecycle.core.component.Component;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -15,7 +25,8 @@ import org.jspecify.annotations.Nullable;
  * exits with the code the service chose. Whether the report is clean is decided apart
  * from the code, as {@link ShutdownReport#clean()} defines it.
  */
-final class ShutdownVerdict {
+@Internal
+public final class ShutdownVerdict {
 
 	private ShutdownVerdict() {
 	}

@@ -1,4 +1,4 @@
-package dev.lifecycle.core;
+package dev.lifecycle.core.component;
 
 import java.time.Duration;
 import java.util.List;
@@ -9,6 +9,18 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
+import dev.lifecycle.core.ActiveComponent;
+import dev.lifecycle.core.ComponentHandle;
+import dev.lifecycle.core.ComponentOptions;
+import dev.lifecycle.core.ComponentReport;
+import dev.lifecycle.core.ComponentState;
+import dev.lifecycle.core.ComponentView;
+import dev.lifecycle.core.Cut;
+import dev.lifecycle.core.HealthStatus;
+import dev.lifecycle.core.Internal;
+import dev.lifecycle.core.Outcome;
+import dev.lifecycle.core.ShutdownReason;
+import dev.lifecycle.core.Tier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * own code running for the engine, its open critical sections, and so the threads at work
  * for it) is {@link InFlightWork}'s to track.
  */
-final class Component implements ComponentView {
+@Internal
+public final class Component implements ComponentView {
 
 	private static final Logger logger = LoggerFactory.getLogger(Component.class);
 
@@ -33,7 +46,7 @@ final class Component implements ComponentView {
 
 	private final int registrationIndex;
 
-	private final ComponentHandle handle;
+	private final Handle handle;
 
 	private final ComponentWork work;
 
@@ -78,8 +91,8 @@ final class Component implements ComponentView {
 	/** The work its stop cut short, as the component named it. */
 	private final List<Cut> cut = new CopyOnWriteArrayList<>();
 
-	Component(String name, ComponentOptions options, int registrationIndex, ComponentWork work, ComponentEvents events,
-			EngineThreads threads, CoarseClock clock) {
+	public Component(String name, ComponentOptions options, int registrationIndex, ComponentWork work,
+			ComponentEvents events, EngineThreads threads, CoarseClock clock) {
 		this.name = name;
 		this.options = options;
 		this.registrationIndex = registrationIndex;
@@ -88,19 +101,19 @@ final class Component implements ComponentView {
 		this.threads = threads;
 		this.clock = clock;
 		boolean monitored = options.livenessDeadline().isPresent();
-		this.handle = new ComponentHandle(this, clock, monitored);
+		this.handle = new Handle(this, clock, monitored);
 		this.healthStatus = monitored ? HealthStatus.STARTING : HealthStatus.UNMONITORED;
 	}
 
-	ComponentHandle handle() {
+	public Handle handle() {
 		return this.handle;
 	}
 
-	ComponentOptions options() {
+	public ComponentOptions options() {
 		return this.options;
 	}
 
-	int registrationIndex() {
+	public int registrationIndex() {
 		return this.registrationIndex;
 	}
 
@@ -169,7 +182,7 @@ final class Component implements ComponentView {
 	 * Starts the component on the manager's start thread; a passive start's exception
 	 * propagates.
 	 */
-	void start() throws Exception {
+	public void start() throws Exception {
 		if (!this.started.compareAndSet(false, true)) {
 			return;
 		}
@@ -182,7 +195,7 @@ final class Component implements ComponentView {
 	}
 
 	/** A passive start callback threw: the component died and the manager shuts down. */
-	void startFailed(Throwable error) {
+	public void startFailed(Throwable error) {
 		logger.error("Lifecycle: component '{}' failed to start", this.name, error);
 		settle(LifeState.DIED, ShutdownReason.START_FAILED, String.valueOf(error));
 	}
@@ -208,7 +221,7 @@ final class Component implements ComponentView {
 	 * Tells the component to stop and, for passive ones and executors, starts their stop
 	 * work.
 	 */
-	void requestStop() {
+	public void requestStop() {
 		if (this.stopRequestedAt == 0) {
 			this.stopRequestedAt = System.nanoTime();
 		}
@@ -233,12 +246,12 @@ final class Component implements ComponentView {
 		}
 	}
 
-	boolean isStopRequested() {
+	public boolean isStopRequested() {
 		return this.stopRequestedAt != 0;
 	}
 
 	/** The budget ran out or the ceiling fired while it still worked. */
-	boolean timeOut() {
+	public boolean timeOut() {
 		return settleNeverStarted() || settle(LifeState.TIMEOUT, null, "");
 	}
 
@@ -345,11 +358,11 @@ final class Component implements ComponentView {
 		return this.inFlight.openCritical();
 	}
 
-	void unfinishedWork(List<String> work) {
+	public void unfinishedWork(List<String> work) {
 		this.unfinishedWork = List.copyOf(work);
 	}
 
-	List<String> unfinishedWork() {
+	public List<String> unfinishedWork() {
 		return this.unfinishedWork;
 	}
 
@@ -357,16 +370,16 @@ final class Component implements ComponentView {
 		this.events.shutdownRequested(this, delay);
 	}
 
-	CompletableFuture<Outcome> settled() {
+	public CompletableFuture<Outcome> settled() {
 		return this.settled;
 	}
 
-	@Nullable Outcome outcome() {
+	public @Nullable Outcome outcome() {
 		LifeState current = this.state.get();
 		return current.isTerminal() ? current.outcome() : null;
 	}
 
-	boolean isDead() {
+	public boolean isDead() {
 		return this.state.get() == LifeState.DIED;
 	}
 
@@ -375,7 +388,7 @@ final class Component implements ComponentView {
 		return current.isTerminal() || current == LifeState.ENDING;
 	}
 
-	boolean finishedWork() {
+	public boolean finishedWork() {
 		return this.finishedWork;
 	}
 
@@ -383,20 +396,24 @@ final class Component implements ComponentView {
 	 * The threads at work for this component right now, each with what it does for it,
 	 * for the diagnostics of a budget or ceiling overrun.
 	 */
-	List<BusyThread> busyThreads() {
+	public List<BusyThread> busyThreads() {
 		return this.inFlight.busyThreads(this.work, isStopRequested());
 	}
 
 	/** Why no thread is at work for this component, in terms true for its kind. */
-	String withoutThreads() {
+	public String withoutThreads() {
 		return this.work.withoutThreads(isStopRequested());
 	}
 
-	void shutdownInitiatedAt(long nanos) {
+	/**
+	 * The instant the shutdown began ({@code System.nanoTime()}), from which its report
+	 * measures when it was told to stop.
+	 */
+	public void shutdownInitiatedAt(long nanos) {
 		this.shutdownInitiatedAt = nanos;
 	}
 
-	ComponentReport report() {
+	public ComponentReport report() {
 		long origin = this.shutdownInitiatedAt;
 		long requested = this.stopRequestedAt;
 		Duration start = (origin != 0 && requested != 0) ? Duration.ofNanos(Math.max(0, requested - origin)) : null;
@@ -404,7 +421,7 @@ final class Component implements ComponentView {
 				this.duration, List.copyOf(this.cut));
 	}
 
-	void recordCut(Cut what) {
+	public void recordCut(Cut what) {
 		this.cut.add(what);
 	}
 
@@ -458,7 +475,7 @@ final class Component implements ComponentView {
 	@Override
 	public Optional<Duration> heartbeatAge() {
 		long last = this.handle.lastHeartbeat();
-		if (last == ComponentHandle.NEVER) {
+		if (last == Handle.NEVER) {
 			return Optional.empty();
 		}
 		return Optional.of(Duration.ofNanos(Math.max(0, this.clock.now() - last)));
