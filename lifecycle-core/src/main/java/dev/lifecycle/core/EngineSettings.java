@@ -8,6 +8,7 @@ import java.util.function.BiFunction;
 import java.util.function.LongSupplier;
 
 import dev.lifecycle.core.component.Ticker;
+import dev.lifecycle.core.record.RunMarker;
 import dev.lifecycle.core.sequence.DrainWait;
 import org.jspecify.annotations.Nullable;
 

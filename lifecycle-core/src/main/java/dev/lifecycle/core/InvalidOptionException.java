@@ -23,7 +23,7 @@ public final class InvalidOptionException extends IllegalArgumentException {
 
 	private final String problem;
 
-	InvalidOptionException(@Nullable String component, String option, Kind kind, @Nullable String limit,
+	public InvalidOptionException(@Nullable String component, String option, Kind kind, @Nullable String limit,
 			String problem) {
 		super(((component != null) ? "Component '" + component + "': " : "") + option + " " + problem);
 		this.component = component;
@@ -36,7 +36,7 @@ public final class InvalidOptionException extends IllegalArgumentException {
 	/**
 	 * An option whose value is unusable as set (a path that holds something else, say).
 	 */
-	InvalidOptionException(@Nullable String component, String option, String problem) {
+	public InvalidOptionException(@Nullable String component, String option, String problem) {
 		this(component, option, Kind.INVALID, null, problem);
 	}
 

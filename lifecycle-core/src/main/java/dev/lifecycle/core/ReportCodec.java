@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
 
+import dev.lifecycle.core.record.ReportJson;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -36,7 +37,7 @@ public final class ReportCodec {
 	 * @return its JSON text
 	 */
 	public static String write(ShutdownRecord record) {
-		return Json.write(fields(record));
+		return ReportJson.write(fields(record));
 	}
 
 	/**
@@ -139,8 +140,8 @@ public final class ReportCodec {
 	 * Whether a text, whole or cut short, begins as a report does: an object whose first
 	 * member is {@code schema} with the report's value, whatever the whitespace.
 	 */
-	static boolean beginsAsReport(String head) {
-		return ShutdownRecord.SCHEMA.equals(Json.firstMember(head, "schema"));
+	public static boolean beginsAsReport(String head) {
+		return ShutdownRecord.SCHEMA.equals(ReportJson.firstMember(head, "schema"));
 	}
 
 	/**
@@ -151,7 +152,7 @@ public final class ReportCodec {
 	public static Result read(String text) {
 		Object parsed;
 		try {
-			parsed = Json.parse(text);
+			parsed = ReportJson.parse(text);
 		}
 		catch (RuntimeException | StackOverflowError ex) {
 			return new Rejected("not valid JSON (" + ex.getMessage() + ")");

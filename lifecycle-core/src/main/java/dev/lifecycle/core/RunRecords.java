@@ -3,6 +3,9 @@ package dev.lifecycle.core;
 import java.nio.file.Path;
 import java.util.Optional;
 
+import dev.lifecycle.core.record.PreviousRuns;
+import dev.lifecycle.core.record.RunMarker;
+import dev.lifecycle.core.record.ShutdownRecorder;
 import dev.lifecycle.core.sequence.Listeners;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
+import dev.lifecycle.core.record.ReportFiles;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -1,7 +1,5 @@
 package dev.lifecycle.core;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,8 +7,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 
+import dev.lifecycle.core.record.ReportFiles;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Reading records never stops a start: the report reader answers for every input, a

@@ -1,8 +1,5 @@
 package dev.lifecycle.core;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,9 +9,14 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import dev.lifecycle.core.record.ReportFiles;
+import dev.lifecycle.core.record.ReportJson;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The shutdown stays visible after the process is gone: a JSON report next to the run
@@ -46,7 +48,7 @@ class ShutdownReportFileTest {
 
 	@SuppressWarnings("unchecked")
 	private static Map<String, Object> read(Path file) throws IOException {
-		return (Map<String, Object>) Json.parse(Files.readString(file));
+		return (Map<String, Object>) ReportJson.parse(Files.readString(file));
 	}
 
 	@Test
@@ -340,7 +342,7 @@ class ShutdownReportFileTest {
 	void jsonRoundTripsTextThatNeedsEscaping() {
 		Map<String, Object> value = Map.of("detail", "a \"quoted\"\nline\twith \\ and \ud800 and é", "n", 12L, "x",
 				List.of(true, 1.5));
-		assertThat(Json.parse(Json.write(value))).isEqualTo(
+		assertThat(ReportJson.parse(ReportJson.write(value))).isEqualTo(
 				Map.of("detail", "a \"quoted\"\nline\twith \\ and \ud800 and é", "n", 12L, "x", List.of(true, 1.5)));
 	}
 

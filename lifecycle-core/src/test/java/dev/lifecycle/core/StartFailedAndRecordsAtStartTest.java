@@ -1,8 +1,5 @@
 package dev.lifecycle.core;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,8 +7,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.lifecycle.core.record.ReportFiles;
+import dev.lifecycle.core.record.ReportJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * A failed start is recorded as one, with its own trigger reason; and a manager that
@@ -36,7 +38,7 @@ class StartFailedAndRecordsAtStartTest {
 
 	@SuppressWarnings("unchecked")
 	private static Map<String, Object> read(Path file) throws IOException {
-		return (Map<String, Object>) Json.parse(Files.readString(file));
+		return (Map<String, Object>) ReportJson.parse(Files.readString(file));
 	}
 
 	@Test

@@ -1,4 +1,4 @@
-package dev.lifecycle.core;
+package dev.lifecycle.core.record;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,6 +15,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
+import dev.lifecycle.core.Internal;
+import dev.lifecycle.core.ReportCodec;
+import dev.lifecycle.core.ShutdownRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * reading. Only files that hold a report are ever replaced or deleted; a file named like
  * one that is not is left alone.
  */
-final class ReportFiles {
+@Internal
+public final class ReportFiles {
 
 	/**
 	 * Larger than any report this writes (its parts are bounded); a larger file is not
@@ -48,7 +52,7 @@ final class ReportFiles {
 	private final String base;
 
 	/** The report files of the run marker at this path. */
-	ReportFiles(Path marker) {
+	public ReportFiles(Path marker) {
 		Path absolute = marker.toAbsolutePath();
 		this.directory = (absolute.getParent() != null) ? absolute.getParent() : Path.of(".");
 		String name = marker.getFileName().toString();
@@ -69,7 +73,7 @@ final class ReportFiles {
 	}
 
 	/** This service's reports, oldest first: by sequence number, never by the clock. */
-	List<Path> list() {
+	public List<Path> list() {
 		List<Path> reports = new ArrayList<>();
 		if (!Files.isDirectory(this.directory)) {
 			return reports;
@@ -88,7 +92,7 @@ final class ReportFiles {
 		return reports;
 	}
 
-	static String name(String base, long sequence) {
+	public static String name(String base, long sequence) {
 		return base + ".shutdown-" + String.format(Locale.ROOT, "%0" + SEQUENCE_DIGITS + "d", sequence) + ".json";
 	}
 
@@ -194,7 +198,7 @@ final class ReportFiles {
 	 * Whether a file is a shutdown report, whole or cut short: a regular file (not a
 	 * link) whose first member is the report's schema.
 	 */
-	static boolean isReport(Path path) {
+	public static boolean isReport(Path path) {
 		if (!Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)) {
 			return false;
 		}

@@ -1,10 +1,11 @@
-package dev.lifecycle.core;
+package dev.lifecycle.core.record;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.lifecycle.core.Internal;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -14,7 +15,8 @@ import org.jspecify.annotations.Nullable;
  * parser: it rejects anything malformed, cut short or nested deeper than a report ever is
  * with an {@link IllegalArgumentException}, and never fails in any other way.
  */
-final class Json {
+@Internal
+public final class ReportJson {
 
 	/**
 	 * Deeper than any report nests; deeper input is rejected rather than risking the
@@ -22,10 +24,10 @@ final class Json {
 	 */
 	static final int MAX_DEPTH = 16;
 
-	private Json() {
+	private ReportJson() {
 	}
 
-	static String write(@Nullable Object value) {
+	public static String write(@Nullable Object value) {
 		StringBuilder out = new StringBuilder(256);
 		write(out, value, 0);
 		return out.append('\n').toString();
@@ -89,7 +91,7 @@ final class Json {
 		out.append('"');
 	}
 
-	static @Nullable Object parse(String text) {
+	public static @Nullable Object parse(String text) {
 		Parser parser = new Parser(text);
 		Object value = parser.value(0);
 		parser.skipSpace();
@@ -104,7 +106,7 @@ final class Json {
 	 * whatever the whitespace; {@code null} for anything else, including text cut short
 	 * after that member.
 	 */
-	static @Nullable String firstMember(String text, String name) {
+	public static @Nullable String firstMember(String text, String name) {
 		try {
 			Parser parser = new Parser(text);
 			parser.skipSpace();

@@ -1,4 +1,4 @@
-package dev.lifecycle.core;
+package dev.lifecycle.core.record;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -8,6 +8,14 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
+import dev.lifecycle.core.ComponentReport;
+import dev.lifecycle.core.Internal;
+import dev.lifecycle.core.LifecycleListener;
+import dev.lifecycle.core.ReportCodec;
+import dev.lifecycle.core.ShutdownRecord;
+import dev.lifecycle.core.ShutdownReport;
+import dev.lifecycle.core.ShutdownTrigger;
+import dev.lifecycle.core.StepReport;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * {@link ShutdownRecord}, laid out by the {@link ReportCodec}; where it goes is the
  * {@link ReportFiles}' job.
  */
-final class ShutdownRecorder implements LifecycleListener {
+@Internal
+public final class ShutdownRecorder implements LifecycleListener {
 
 	static final long COMPONENT_WRITE_INTERVAL_MS = 200;
 
@@ -59,7 +68,8 @@ final class ShutdownRecorder implements LifecycleListener {
 
 	private @Nullable Path file;
 
-	ShutdownRecorder(Path marker, String serviceName, String run, int keep, @Nullable String applicationVersion) {
+	public ShutdownRecorder(Path marker, String serviceName, String run, int keep,
+			@Nullable String applicationVersion) {
 		this.files = new ReportFiles(marker);
 		this.serviceName = serviceName;
 		this.run = run;

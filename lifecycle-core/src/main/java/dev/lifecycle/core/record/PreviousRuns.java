@@ -1,4 +1,4 @@
-package dev.lifecycle.core;
+package dev.lifecycle.core.record;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -6,6 +6,11 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
+import dev.lifecycle.core.Internal;
+import dev.lifecycle.core.PreviousRun;
+import dev.lifecycle.core.ShutdownReason;
+import dev.lifecycle.core.ShutdownRecord;
+import dev.lifecycle.core.UnfinishedWork;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -14,7 +19,8 @@ import org.jspecify.annotations.Nullable;
  * (cut short, damaged, foreign) is skipped with one WARN naming it, and the next older
  * one is read instead; nothing here ever stops a start.
  */
-final class PreviousRuns {
+@Internal
+public final class PreviousRuns {
 
 	private PreviousRuns() {
 	}
@@ -25,7 +31,7 @@ final class PreviousRuns {
 	 * @param markerContent what the previous process wrote into its marker if it was
 	 * still there
 	 */
-	static @Nullable PreviousRun read(Path marker, @Nullable String markerContent) {
+	public static @Nullable PreviousRun read(Path marker, @Nullable String markerContent) {
 		ReportFiles files = new ReportFiles(marker);
 		List<Path> reports = files.list();
 		Path newest = null;

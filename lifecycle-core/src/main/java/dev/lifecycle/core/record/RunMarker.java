@@ -1,4 +1,4 @@
-package dev.lifecycle.core;
+package dev.lifecycle.core.record;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -15,6 +15,8 @@ import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.lifecycle.core.Internal;
+import dev.lifecycle.core.InvalidOptionException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,7 +34,8 @@ import org.slf4j.LoggerFactory;
  * {@link InvalidOptionException} for {@code runMarker}, and nothing of a file but a
  * marker's own two fields is ever logged.
  */
-final class RunMarker {
+@Internal
+public final class RunMarker {
 
 	private static final Logger logger = LoggerFactory.getLogger(RunMarker.class);
 
@@ -59,7 +62,7 @@ final class RunMarker {
 	private final String content = "pid=" + ProcessHandle.current().pid() + " started=" + Instant.now() + " instance="
 			+ this.instance;
 
-	RunMarker(Path file) {
+	public RunMarker(Path file) {
 		this.file = file;
 	}
 
@@ -67,7 +70,7 @@ final class RunMarker {
 	 * Checks that the path is free for a marker: nothing is there, or a marker is.
 	 * @throws InvalidOptionException for {@code runMarker} when something else is there
 	 */
-	static void check(Path file) {
+	public static void check(Path file) {
 		read(file);
 	}
 
@@ -80,7 +83,7 @@ final class RunMarker {
 	 * @throws InvalidOptionException for {@code runMarker} when the path holds something
 	 * else
 	 */
-	Acquired acquire() {
+	public Acquired acquire() {
 		String previous = read(this.file);
 		if (previous != null && ownerIsAlive(previous)) {
 			logger.warn("Lifecycle: run marker {} belongs to a process that is still running ({}): another instance "
@@ -157,15 +160,15 @@ final class RunMarker {
 	 * @param owned whether this process now holds the marker
 	 * @param previous what a previous process left in it, or {@code null}
 	 */
-	record Acquired(boolean owned, @Nullable String previous) {
+	public record Acquired(boolean owned, @Nullable String previous) {
 	}
 
-	String content() {
+	public String content() {
 		return this.content;
 	}
 
 	/** This process's identity, as its marker records it. */
-	String instance() {
+	public String instance() {
 		return this.instance;
 	}
 
@@ -194,12 +197,12 @@ final class RunMarker {
 		return host.substring(0, Math.min(63, host.length())) + "/" + random;
 	}
 
-	Path file() {
+	public Path file() {
 		return this.file;
 	}
 
 	/** Deletes the marker, if it is still this process's own. */
-	void release() {
+	public void release() {
 		try {
 			if (this.content.equals(readQuietly(this.file))) {
 				Files.deleteIfExists(this.file);
