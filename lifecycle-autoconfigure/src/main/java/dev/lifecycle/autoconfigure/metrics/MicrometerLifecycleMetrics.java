@@ -3,7 +3,6 @@ package dev.lifecycle.autoconfigure.metrics;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 
 import dev.lifecycle.autoconfigure.component.LifecycleCoordinator;
@@ -73,7 +72,12 @@ public final class MicrometerLifecycleMetrics
 
 	private final List<ComponentView> components = new CopyOnWriteArrayList<>();
 
-	private final AtomicBoolean shutdownMetersRegistered = new AtomicBoolean();
+	/**
+	 * Whether every component's shutdown series are registered; guarded by this, so that
+	 * the context's close, which closes the registries right after its listener returns,
+	 * waits for a registration the shutdown's first instant began on another thread.
+	 */
+	private boolean shutdownMetersRegistered;
 
 	private final Predicate<String> adopted;
 
@@ -143,8 +147,10 @@ public final class MicrometerLifecycleMetrics
 				}
 			}
 		});
-		if (this.shutdownMetersRegistered.get()) {
-			registerShutdownMeters(component);
+		synchronized (this) {
+			if (this.shutdownMetersRegistered) {
+				registerShutdownMeters(component);
+			}
 		}
 	}
 
@@ -156,8 +162,11 @@ public final class MicrometerLifecycleMetrics
 
 	/** Registers, once, every component's duration and result series at zero. */
 	void registerShutdownMeters() {
-		if (this.shutdownMetersRegistered.compareAndSet(false, true)) {
-			this.components.forEach(this::registerShutdownMeters);
+		synchronized (this) {
+			if (!this.shutdownMetersRegistered) {
+				this.shutdownMetersRegistered = true;
+				this.components.forEach(this::registerShutdownMeters);
+			}
 		}
 	}
 
