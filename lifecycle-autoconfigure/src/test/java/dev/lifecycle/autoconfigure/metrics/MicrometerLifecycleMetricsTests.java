@@ -5,6 +5,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -13,8 +15,11 @@ import dev.lifecycle.core.ComponentOptions;
 import dev.lifecycle.core.LifecycleManager;
 import dev.lifecycle.core.ShutdownReport;
 import dev.lifecycle.core.Tier;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -98,6 +103,60 @@ class MicrometerLifecycleMetricsTests {
 			.contains("lifecycle_component_shutdown_duration_seconds_count{component=\"worker\",result=\"completed\","
 					+ "service_name=\"orders\"} 1")
 			.contains("lifecycle_shutdown_completed_total{clean=\"true\",service_name=\"orders\"} 1.0");
+	}
+
+	@Test
+	void theContextsCloseWaitsForTheShutdownSeriesTheShutdownsFirstInstantIsRegisteringSoNoneIsLost() throws Exception {
+		MicrometerLifecycleMetrics metrics = new MicrometerLifecycleMetrics(this.registry, "orders");
+		LifecycleManager manager = LifecycleManager.builder("orders").listener(metrics).build();
+		manager.registerPassive("worker", ComponentOptions.defaults(), (handle) -> {
+		});
+		manager.registerPassive("pipeline", ComponentOptions.defaults(), (handle) -> {
+		});
+		// The shutdown's first instant (on the sequence's thread) is held inside its
+		// first
+		// registration of a shutdown series, as a busy machine may hold it.
+		CountDownLatch registering = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		this.registry.config().meterFilter(new MeterFilter() {
+			@Override
+			public Meter.Id map(Meter.Id id) {
+				if (id.getName().equals("lifecycle.component.shutdown.duration") && registering.getCount() > 0) {
+					registering.countDown();
+					try {
+						release.await(10, TimeUnit.SECONDS);
+					}
+					catch (InterruptedException ex) {
+						Thread.currentThread().interrupt();
+					}
+				}
+				return id;
+			}
+		});
+		Thread firstInstant = new Thread(metrics::registerShutdownMeters);
+		firstInstant.start();
+		assertThat(registering.await(10, TimeUnit.SECONDS)).isTrue();
+
+		// Meanwhile the context starts closing on another thread: Spring Boot closes the
+		// registry as soon as Lifecycle's listener returns.
+		Thread close = new Thread(() -> {
+			metrics.onApplicationEvent(new org.springframework.context.event.ContextClosedEvent(
+					new org.springframework.context.support.GenericApplicationContext()));
+			this.registry.close();
+		});
+		close.start();
+		Awaitility.await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(close::isAlive);
+		release.countDown();
+		firstInstant.join(10_000);
+		close.join(10_000);
+
+		assertThat(this.registry.scrape())
+			.contains("lifecycle_component_shutdown_result_total{component=\"worker\",result=\"timeout\","
+					+ "service_name=\"orders\"} 0.0")
+			.contains("lifecycle_component_shutdown_result_total{component=\"pipeline\",result=\"timeout\","
+					+ "service_name=\"orders\"} 0.0");
+		manager.triggerShutdown(dev.lifecycle.core.ShutdownReason.SIGNAL, "test");
+		manager.awaitTermination(Duration.ofSeconds(10)).orElseThrow();
 	}
 
 	@Test
