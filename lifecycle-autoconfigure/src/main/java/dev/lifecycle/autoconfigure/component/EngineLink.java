@@ -2,6 +2,7 @@ package dev.lifecycle.autoconfigure.component;
 
 import java.time.Duration;
 
+import dev.lifecycle.autoconfigure.process.CeilingBounds;
 import dev.lifecycle.autoconfigure.process.ShutdownExit;
 import dev.lifecycle.core.LifecycleManager;
 import org.apache.commons.logging.Log;
@@ -27,7 +28,7 @@ interface EngineLink {
 	static void awaitReport(LifecycleManager manager) {
 		Log logger = LogFactory.getLog(EngineLink.class);
 		// Counted from the trigger, as every bound on the shutdown.
-		Duration bound = manager.globalShutdownTimeout().plus(ShutdownExit.CEILING_SLACK);
+		Duration bound = manager.globalShutdownTimeout().plus(CeilingBounds.REPORT_WAIT);
 		try {
 			if (manager.awaitTermination(ShutdownExit.reportWait(manager)).isEmpty()) {
 				logger.error("Lifecycle: no shutdown report within " + bound + "; closing the context without it");

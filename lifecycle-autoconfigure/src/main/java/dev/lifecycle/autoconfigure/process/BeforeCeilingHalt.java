@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  * outlives the ceiling: the log names every thread that can hold the process (and the
  * bean each one destroys), the report records the halt, then the {@link CeilingHaltHook}s
  * run in order. All happen on a thread of their own, and {@link #run()} returns when they
- * are done or after {@link ShutdownExit#BEFORE_HALT}, whichever comes first: a push over
+ * are done or after {@link CeilingBounds#BEFORE_HALT}, whichever comes first: a push over
  * the network must not move the halt. It decides nothing and halts nothing.
  */
 @Internal
@@ -49,14 +49,14 @@ public final class BeforeCeilingHalt {
 
 	/**
 	 * Logs the threads at work and runs the hooks, returning at most
-	 * {@link ShutdownExit#BEFORE_HALT} later.
+	 * {@link CeilingBounds#BEFORE_HALT} later.
 	 */
 	public void run() {
 		Thread last = new Thread(this::logAndRunHooks, "lifecycle-ceiling-diagnostics");
 		last.setDaemon(true);
 		try {
 			last.start();
-			last.join(ShutdownExit.BEFORE_HALT.toMillis());
+			last.join(CeilingBounds.BEFORE_HALT.toMillis());
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -71,7 +71,7 @@ public final class BeforeCeilingHalt {
 		// up the time.
 		try {
 			LifecycleHost.of(this.manager)
-				.recordHalt("Lifecycle: the process was still running " + ShutdownExit.HALT_AFTER_CEILING.toMillis()
+				.recordHalt("Lifecycle: the process was still running " + CeilingBounds.HALT.toMillis()
 						+ " ms after the global shutdown timeout of " + ceiling
 						+ ", held by what ran after the sequence; halted with exit code " + ExitCodes.CEILING
 						+ " (the log names the threads that held it)");
@@ -91,7 +91,7 @@ public final class BeforeCeilingHalt {
 
 	private String diagnostics(Duration ceiling) {
 		StringBuilder message = new StringBuilder("Lifecycle: the process is still running ")
-			.append(ShutdownExit.HALT_AFTER_CEILING.toMillis())
+			.append(CeilingBounds.HALT.toMillis())
 			.append(" ms after the global shutdown timeout of ")
 			.append(ceiling)
 			.append("; halting with exit code ")

@@ -7,7 +7,7 @@ import dev.lifecycle.core.Internal;
  * outlived the ceiling, such as pushing the metrics that would otherwise die with the
  * process. Runs on a thread of its own after the thread dump (see
  * {@link BeforeCeilingHalt}); the halt waits for the dump and the hooks together at most
- * {@link ShutdownExit#BEFORE_HALT}, then happens whether they finished or not.
+ * {@link CeilingBounds#BEFORE_HALT}, then happens whether they finished or not.
  */
 @Internal
 public interface CeilingHaltHook {

@@ -46,26 +46,14 @@ import org.springframework.context.ConfigurableApplicationContext;
  * {@link LifecycleExit}.</li>
  * <li>The ceiling bounds all of it. Every bound is an offset of the one deadline the
  * engine sets at the trigger ({@link LifecycleHost#ceilingDeadline()}): a process still
- * ending {@link #HALT_AFTER_CEILING} past it is halted with {@link ExitCodes#CEILING}
- * (after at most {@link #BEFORE_HALT} for {@link BeforeCeilingHalt}), and a wait for the
- * report gives up {@link #CEILING_SLACK} past it. A halt, not an exit, because
- * {@code System.exit} blocks for ever once shutdown hooks are running.</li>
+ * ending {@link CeilingBounds#HALT} past it is halted with {@link ExitCodes#CEILING}
+ * (after at most {@link CeilingBounds#BEFORE_HALT} for {@link BeforeCeilingHalt}), and a
+ * wait for the report gives up {@link CeilingBounds#REPORT_WAIT} past it. A halt, not an
+ * exit, because {@code System.exit} blocks for ever once shutdown hooks are running.</li>
  * </ol>
  */
 @Internal
 public final class ShutdownExit implements LifecycleListener, ExitCodeGenerator {
-
-	/**
-	 * Past the ceiling's deadline, the time for the engine's report and the exit to
-	 * happen before a process still ending is halted.
-	 */
-	static final Duration HALT_AFTER_CEILING = Duration.ofMillis(1500);
-
-	/** The most the thread dump and the halt hooks may add before the halt. */
-	public static final Duration BEFORE_HALT = Duration.ofMillis(500);
-
-	/** Past the ceiling's deadline, when a wait for the report gives up. */
-	public static final Duration CEILING_SLACK = Duration.ofSeconds(5);
 
 	private static final Log logger = LogFactory.getLog(ShutdownExit.class);
 
@@ -338,7 +326,7 @@ public final class ShutdownExit implements LifecycleListener, ExitCodeGenerator 
 		try {
 			// The exit gives up on the report at the same instant; this gives it as long
 			// again to end the JVM.
-			thread.join(Math.max(1, reportWait(this.manager).plus(CEILING_SLACK).toMillis()));
+			thread.join(Math.max(1, reportWait(this.manager).plus(CeilingBounds.REPORT_WAIT).toMillis()));
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -399,18 +387,18 @@ public final class ShutdownExit implements LifecycleListener, ExitCodeGenerator 
 			return ExitCodes.CEILING;
 		}
 		// No report means the engine never finished, which only its ceiling can explain.
-		logger
-			.error("Lifecycle: no shutdown report within " + this.manager.globalShutdownTimeout().plus(CEILING_SLACK));
+		logger.error("Lifecycle: no shutdown report within "
+				+ this.manager.globalShutdownTimeout().plus(CeilingBounds.REPORT_WAIT));
 		return ExitCodes.CEILING;
 	}
 
 	/**
-	 * How long a wait for the report has left: until {@link #CEILING_SLACK} past the
-	 * ceiling's deadline (the whole ceiling and the slack from now, before a shutdown
-	 * began); never negative.
+	 * How long a wait for the report has left: until {@link CeilingBounds#REPORT_WAIT}
+	 * past the ceiling's deadline (the whole ceiling and the slack from now, before a
+	 * shutdown began); never negative.
 	 */
 	public static Duration reportWait(LifecycleManager manager) {
-		long giveUpAt = deadline(manager) + CEILING_SLACK.toNanos();
+		long giveUpAt = deadline(manager) + CeilingBounds.REPORT_WAIT.toNanos();
 		return Duration.ofNanos(Math.max(0, giveUpAt - System.nanoTime()));
 	}
 
@@ -423,7 +411,7 @@ public final class ShutdownExit implements LifecycleListener, ExitCodeGenerator 
 	// 4. The ceiling.
 
 	/**
-	 * Starts the watchdog once, for {@link #HALT_AFTER_CEILING} past the ceiling's
+	 * Starts the watchdog once, for {@link CeilingBounds#HALT} past the ceiling's
 	 * deadline. A daemon thread: it must never be what keeps the JVM alive.
 	 */
 	private synchronized void watchTheCeiling() {
@@ -437,7 +425,7 @@ public final class ShutdownExit implements LifecycleListener, ExitCodeGenerator 
 		catch (RuntimeException ex) {
 			logger.warn("Lifecycle: could not look up what to run before a ceiling halt", ex);
 		}
-		long haltAt = deadline(this.manager) + HALT_AFTER_CEILING.toNanos();
+		long haltAt = deadline(this.manager) + CeilingBounds.HALT.toNanos();
 		BeforeCeilingHalt beforeHalt = new BeforeCeilingHalt(this.manager, this.destructions, hooks);
 		Thread thread = new Thread(() -> haltPastTheCeiling(haltAt, beforeHalt), "lifecycle-ceiling-watchdog");
 		thread.setDaemon(true);

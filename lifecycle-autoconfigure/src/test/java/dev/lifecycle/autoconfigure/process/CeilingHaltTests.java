@@ -67,7 +67,7 @@ class CeilingHaltTests {
 		// hook meant.
 		assertThat(halted.get(30, TimeUnit.SECONDS)).isEqualTo(ExitCodes.CEILING);
 		assertThat(System.nanoTime()).as("not before the deadline plus the time for the exit")
-			.isGreaterThanOrEqualTo(deadline + ShutdownExit.HALT_AFTER_CEILING.toNanos());
+			.isGreaterThanOrEqualTo(deadline + CeilingBounds.HALT.toNanos());
 		assertThat(this.exits).as("the close is still held").isEmpty();
 	}
 
