@@ -79,7 +79,10 @@ instance_pids=("" "" "")
 # Each start is a new "pod": like a Deployment's rollout, a new process pushes to a group of its own.
 generation=(0 0 0)
 
-/usr/bin/prometheus-pushgateway --web.listen-address="127.0.0.1:$gw_port" --log.level=warn >"$work/pushgateway.log" 2>&1 &
+# In memory only: Debian's Pushgateway persists to /var/lib/prometheus/pushgateway.data by default,
+# and a run must never see the groups an earlier run (or anything else on the machine) pushed.
+/usr/bin/prometheus-pushgateway --web.listen-address="127.0.0.1:$gw_port" --persistence.file="" \
+  --log.level=warn >"$work/pushgateway.log" 2>&1 &
 pids+=($!)
 
 cat >"$work/prometheus.yml" <<EOF
